@@ -1,0 +1,138 @@
+/// The seven stages a key-down passes through, in order. The first stage that takes the key owns
+/// the press. See <doc:DispatchOrder>.
+public enum DispatchStage: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
+    /// 1. Shortcuts reserved by the embedding app.
+    case reservedShortcuts
+    /// 2. Key commands with ``KeyCommand/wantsPriorityOverSystemBehavior``.
+    case priorityKeyCommands
+    /// 3. The first responder's text input, when it is a ``TextInputResponder``.
+    case textInput
+    /// 4. The system behaviour (the focus system): Tab, arrows, select.
+    case systemBehavior
+    /// 5. Key commands, nearest to the first responder first, then global ones.
+    case keyCommands
+    /// 6. `pressesBegan` up the responder chain.
+    case presses
+    /// 7. Nobody took the key.
+    case unhandled
+
+    /// The stage's name.
+    public var description: String { rawValue }
+}
+
+/// What a stage did with a key.
+public enum StageOutcome: String, Hashable, Sendable, CustomStringConvertible {
+    /// The stage took the key and owns the press.
+    case took
+    /// The stage looked at the key and left it.
+    case declined
+    /// The stage was not consulted (for example key-command stages for a bare modifier key).
+    case skipped
+
+    /// The outcome's name.
+    public var description: String { rawValue }
+}
+
+/// A responder as traces name it: its trace name and its identity.
+public struct ResponderReference: Hashable, Sendable, CustomStringConvertible {
+    /// ``Responder/traceName`` at the time of the record.
+    public var name: String
+    /// The responder's object identity.
+    public var id: ObjectIdentifier
+
+    /// Refers to a responder.
+    ///
+    /// - Parameter responder: The responder.
+    public init(_ responder: Responder) {
+        name = responder.traceName
+        id = ObjectIdentifier(responder)
+    }
+
+    /// Whether this reference names a responder.
+    ///
+    /// - Parameter responder: The responder.
+    /// - Returns: `true` when it is the same object.
+    public func refers(to responder: Responder) -> Bool {
+        id == ObjectIdentifier(responder)
+    }
+
+    /// The name.
+    public var description: String { name }
+}
+
+/// One decision the dispatcher made, delivered to trace observers.
+public struct DispatchRecord: Sendable, CustomStringConvertible {
+    /// The kinds of decision.
+    public enum Kind: Sendable {
+        /// An input event arrived: the raw event, the key it resolved to, and what it did to the
+        /// keyboard state.
+        case input(KeyEvent, Key, KeyboardState.Transition)
+        /// A stage looked at a key-down.
+        case stage(DispatchStage, StageOutcome, reason: String)
+        /// A key command fired: the command, who declares it (`nil` for global), who performed
+        /// the action, and whether it fired through the priority stage.
+        case keyCommand(KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool)
+        /// A key command matched the key but was passed over.
+        case keyCommandPassedOver(KeyCommand, declaredBy: ResponderReference?, reason: String)
+        /// A press phase was delivered to a responder.
+        case press(Press, ResponderReference)
+        /// A press phase went to a non-responder owner (a key command, the system behaviour, a
+        /// reserved shortcut), or was swallowed; the reason says which.
+        case pressOwned(Press, reason: String)
+        /// Nobody took the key-down.
+        case unhandled(Key)
+        /// The first responder changed.
+        case firstResponder(from: ResponderReference?, to: ResponderReference?)
+        /// An input source said a device disappeared.
+        case deviceRemoved(DeviceID)
+        /// An input source said the app lost the keyboard.
+        case keyboardLost
+    }
+
+    /// The number of the input event this decision belongs to (1 for the first event).
+    public var sequence: UInt64
+    /// The input event's timestamp, in seconds.
+    public var timestamp: Double
+    /// The decision.
+    public var kind: Kind
+
+    /// One readable line, for example `stage systemBehavior took: Tab moves focus`.
+    public var description: String {
+        switch kind {
+        case .input(let event, let key, let transition):
+            var line = "key " + event.action.description + " " + key.description + " on " + event.device.description
+            if !key.characters.isEmpty, let scalar = key.characters.unicodeScalars.first, scalar.value >= 0x20 {
+                line += " characters \"" + key.characters + "\""
+            }
+            if transition == .ignored { line += " (ignored: does not match the keyboard state)" }
+            return line
+        case .stage(let stage, let outcome, let reason):
+            return "stage " + stage.rawValue + " " + outcome.rawValue + (reason.isEmpty ? "" : ": " + reason)
+        case .keyCommand(let command, let declarer, let target, let priority):
+            return "keyCommand " + command.description + " declared by " + (declarer?.name ?? "global commands")
+                + " performed by " + target.name + (priority ? " (priority)" : "")
+        case .keyCommandPassedOver(let command, let declarer, let reason):
+            return "keyCommand " + command.description + " on " + (declarer?.name ?? "global commands")
+                + " passed over: " + reason
+        case .press(let press, let responder):
+            return "press " + press.phase.description + " " + press.key.description + " to " + responder.name
+                + " (" + press.id.description + ")"
+        case .pressOwned(let press, let reason):
+            return "press " + press.phase.description + " " + press.key.description + " " + reason
+                + " (" + press.id.description + ")"
+        case .unhandled(let key):
+            return "unhandled " + key.description
+        case .firstResponder(let from, let to):
+            return "firstResponder " + (from?.name ?? "none") + " -> " + (to?.name ?? "none")
+        case .deviceRemoved(let device):
+            return "device removed " + device.description
+        case .keyboardLost:
+            return "keyboard lost"
+        }
+    }
+}
+
+/// A subscription to a dispatcher's trace; pass it to ``Dispatcher/removeTraceObserver(_:)``.
+public struct TraceObservation: Hashable, Sendable {
+    let id: UInt64
+}

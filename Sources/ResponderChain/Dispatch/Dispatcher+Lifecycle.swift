@@ -1,0 +1,225 @@
+// What happens to a press after its key-down: repeats, modifier changes, key-up, cancellation,
+// and responders leaving the tree. See "Lifecycle rules" in <doc:DispatchOrder>.
+
+extension Dispatcher {
+    /// The key auto-repeated: `changed` for responders, the command again if it repeats, the
+    /// system behaviour's repeat.
+    func repeatPress(at slot: Int, key: Key) {
+        active[slot].press.phase = .changed
+        active[slot].press.repeatCount += 1
+        active[slot].press.key = key
+        active[slot].press.timestamp = currentTimestamp
+        let press = active[slot].press
+        switch active[slot].owner {
+        case .responders, .textInput:
+            deliver(press, to: active[slot].recipients)
+        case .keyCommand(let command, _, _):
+            guard command.repeatBehavior == .repeatable else {
+                trace(.pressOwned(press, reason: "swallowed: key command " + command.description + " does not repeat"))
+                return
+            }
+            let sender = ActionSender.keyCommand(command)
+            guard let target = chainStart.target(forAction: command.action, sender: sender) else {
+                trace(.pressOwned(press, reason: "swallowed: no responder can perform " + command.action.rawValue + " now"))
+                return
+            }
+            trace(.pressOwned(press, reason: "repeats key command " + command.description + " on " + target.traceName))
+            target.perform(command.action, sender: sender)
+        case .system(let handler):
+            trace(.pressOwned(press, reason: "goes to system behaviour " + handler.name))
+            handler.keyRepeated(press, in: window)
+        case .reserved:
+            trace(.pressOwned(press, reason: "swallowed: owned by a reserved shortcut"))
+        case .cancelled(let reason):
+            trace(.pressOwned(press, reason: "swallowed: the press was cancelled (" + reason + ")"))
+        }
+    }
+
+    /// Ends or cancels the press in `slot` and forgets it.
+    func finishPress(at slot: Int, phase: Press.Phase, key: Key? = nil) {
+        var record = active.remove(at: slot)
+        record.press.phase = phase
+        record.press.timestamp = currentTimestamp
+        if let key { record.press.key = key }
+        let press = record.press
+        switch record.owner {
+        case .responders, .textInput:
+            deliver(press, to: record.recipients)
+        case .keyCommand(let command, _, _):
+            trace(.pressOwned(press, reason: "owned by key command " + command.description))
+        case .system(let handler):
+            trace(.pressOwned(press, reason: "goes to system behaviour " + handler.name))
+            if phase == .ended {
+                handler.keyReleased(press, in: window)
+            } else {
+                handler.keyCancelled(press, in: window)
+            }
+        case .reserved:
+            trace(.pressOwned(press, reason: "owned by a reserved shortcut"))
+        case .cancelled(let reason):
+            trace(.pressOwned(press, reason: "swallowed: the press was already cancelled (" + reason + ")"))
+        }
+        recycle(&record.recipients)
+    }
+
+    /// Delivers `changed`, `ended` or `cancelled` to every recipient, nearest first. A recipient
+    /// that has left the window gets `cancelled` instead of `ended`; for `changed` it is skipped
+    /// (its `cancelled` follows when the event is finished).
+    func deliver(_ press: Press, to recipients: [Responder]) {
+        pressEvent.timestamp = press.timestamp
+        pressEvent.modifierFlags = press.key.modifierFlags
+        for responder in recipients {
+            let inWindow = responder.window === window
+            switch press.phase {
+            case .changed:
+                guard inWindow else { continue }
+                trace(.press(press, ResponderReference(responder)))
+                responder.pressesChanged(press, with: pressEvent)
+            case .ended where inWindow:
+                trace(.press(press, ResponderReference(responder)))
+                responder.pressesEnded(press, with: pressEvent)
+            case .ended, .cancelled:
+                var cancelled = press
+                cancelled.phase = .cancelled
+                trace(.press(cancelled, ResponderReference(responder)))
+                responder.pressesCancelled(cancelled, with: pressEvent)
+            case .began:
+                preconditionFailure("began is delivered by the presses stage")
+            }
+        }
+    }
+
+    /// The modifiers or locks changed: every other held key's press gets `changed` with its new key.
+    func modifiersDidChange(except event: KeyEvent?) {
+        var slot = 0
+        while slot < active.count {
+            defer { slot += 1 }
+            let press = active[slot].press
+            if let event, press.device == event.device && press.key.keyCode == event.code { continue }
+            let key = makeKey(press.key.keyCode)
+            guard key != press.key else { continue }
+            active[slot].press.key = key
+            active[slot].press.phase = .changed
+            active[slot].press.timestamp = currentTimestamp
+            let changed = active[slot].press
+            switch active[slot].owner {
+            case .responders, .textInput:
+                deliver(changed, to: active[slot].recipients)
+            default:
+                trace(.pressOwned(changed, reason: "modifiers changed; not delivered: the press is not owned by responders"))
+            }
+        }
+    }
+
+    func processCancelKey(_ code: KeyCode, device: DeviceID) {
+        let before = state.layoutState
+        guard state.forceRelease(code, on: device) else { return }
+        if let slot = activeIndex(device: device, code: code) {
+            finishPress(at: slot, phase: .cancelled)
+        }
+        if state.layoutState != before { modifiersDidChange(except: nil) }
+    }
+
+    func processResync(device: DeviceID, pressedKeys: [KeyCode]) {
+        let before = state.layoutState
+        for code in state.pressedKeys(on: device) where !pressedKeys.contains(code) {
+            state.forceRelease(code, on: device)
+            if let slot = activeIndex(device: device, code: code) {
+                finishPress(at: slot, phase: .cancelled)
+            }
+        }
+        for code in pressedKeys where !state.isPressed(code, on: device) {
+            state.noteHeld(code, on: device)
+        }
+        if state.layoutState != before { modifiersDidChange(except: nil) }
+    }
+
+    func processDeviceRemoved(_ device: DeviceID) {
+        trace(.deviceRemoved(device))
+        let before = state.layoutState
+        _ = state.removeDevice(device)
+        var slot = 0
+        while slot < active.count {
+            if active[slot].press.device == device {
+                finishPress(at: slot, phase: .cancelled)
+            } else {
+                slot += 1
+            }
+        }
+        if state.layoutState != before { modifiersDidChange(except: nil) }
+    }
+
+    func processKeyboardLost() {
+        trace(.keyboardLost)
+        state.releaseAll()
+        while !active.isEmpty {
+            finishPress(at: 0, phase: .cancelled)
+        }
+    }
+
+    func processSwitchWindow(_ newWindow: Window) {
+        cancelAllPressesKeepingKeys(reason: "the window changed")
+        if window !== newWindow {
+            window.dispatcher = nil
+            window = newWindow
+            newWindow.dispatcher = self
+        }
+    }
+
+    /// Cancels every press for its owners but keeps the records, so the keys stay swallowed until
+    /// they come up.
+    private func cancelAllPressesKeepingKeys(reason: String) {
+        for slot in active.indices {
+            var press = active[slot].press
+            press.phase = .cancelled
+            press.timestamp = currentTimestamp
+            switch active[slot].owner {
+            case .responders, .textInput:
+                deliver(press, to: active[slot].recipients)
+                active[slot].recipients.removeAll(keepingCapacity: true)
+            case .system(let handler):
+                handler.keyCancelled(press, in: window)
+            case .keyCommand, .reserved, .cancelled:
+                break
+            }
+            if case .cancelled = active[slot].owner { continue }
+            active[slot].owner = .cancelled(reason: reason)
+        }
+    }
+
+    /// Responders left the tree: each gets `cancelled` for the presses it received; a press whose
+    /// owner left is cancelled for everyone, and its key stays swallowed until it comes up.
+    func reconcile() {
+        for slot in active.indices {
+            let record = active[slot]
+            var press = record.press
+            press.phase = .cancelled
+            press.timestamp = currentTimestamp
+            let ownerLeft: Bool
+            switch record.owner {
+            case .responders(let handler?):
+                ownerLeft = handler.window !== window
+            case .textInput(let handler):
+                ownerLeft = handler.window !== window
+            case .keyCommand(_, let declarer?, _):
+                ownerLeft = declarer.window !== window
+            default:
+                ownerLeft = false
+            }
+            if ownerLeft {
+                deliver(press, to: record.recipients)
+                active[slot].recipients.removeAll(keepingCapacity: true)
+                active[slot].owner = .cancelled(reason: "its owner left the tree")
+                continue
+            }
+            guard record.recipients.contains(where: { $0.window !== window }) else { continue }
+            var leaving: [Responder] = []
+            active[slot].recipients.removeAll { responder in
+                guard responder.window !== window else { return false }
+                leaving.append(responder)
+                return true
+            }
+            deliver(press, to: leaving)
+        }
+    }
+}

@@ -1,0 +1,345 @@
+/// Delivers key events to a window's responders through the seven-stage pipeline of
+/// <doc:DispatchOrder>, and keeps every press's lifecycle.
+///
+/// Input sources call ``handle(_:)`` for every key transition, and ``deviceRemoved(_:timestamp:)``,
+/// ``cancelKey(_:on:timestamp:)``, ``resynchronize(device:pressedKeys:timestamp:)`` or
+/// ``keyboardLost(timestamp:)`` when they lose track of keys. A key-down goes through:
+///
+/// 1. reserved shortcuts, 2. priority key commands, 3. text input, 4. system behaviour (focus),
+/// 5. key commands, 6. presses up the responder chain, 7. unhandled.
+///
+/// The first stage that takes the key-down owns the whole press: its repeats, its key-up and its
+/// cancellation.
+///
+/// ## Re-entrancy
+/// Handlers may change the tree, the first responder or the dispatcher's configuration, and may
+/// post further events while a key is being dispatched. Posted events are queued, never
+/// dispatched recursively: they run in order after the current event is finished. Responders
+/// that leave the tree during an event receive their `cancelled` right after that event.
+///
+/// ## Threading
+/// A dispatcher and its window belong to one thread. It is not `Sendable`; input sources hand
+/// events to that thread.
+public final class Dispatcher {
+    enum Owner {
+        case reserved
+        case keyCommand(KeyCommand, declarer: Responder?, priority: Bool)
+        case textInput(Responder)
+        case system(any SystemKeyHandler)
+        case responders(handler: Responder?)
+        case cancelled(reason: String)
+    }
+
+    struct ActivePress {
+        var press: Press
+        var owner: Owner
+        /// Responders that received `began` and are still owed their `ended` or `cancelled`.
+        var recipients: [Responder]
+    }
+
+    enum PendingInput {
+        case key(KeyEvent)
+        case cancelKey(KeyCode, DeviceID, Double)
+        case resync(DeviceID, [KeyCode], Double)
+        case deviceRemoved(DeviceID, Double)
+        case keyboardLost(Double)
+        case switchWindow(Window, Double)
+        case reconcile
+    }
+
+    /// The window keys go to. Change it with ``setWindow(_:timestamp:)``.
+    public internal(set) var window: Window
+
+    /// The layout that turns key codes into characters. ``USKeyboardLayout`` by default.
+    public var layout: any KeyboardLayout {
+        didSet {
+            layoutGeneration &+= 1
+            reverseMap = LayoutReverseMap(layout)
+            state.rightAltIsLevelThree = layout.rightAltIsLevelThree
+            reservedIndex = nil
+        }
+    }
+
+    /// Menu-bar-like key commands that are active whatever the first responder is. They are
+    /// searched after the responder chain, and their action goes up the chain from the first
+    /// responder.
+    public var globalKeyCommands: [KeyCommand] = [] {
+        didSet { globalGeneration &+= 1 }
+    }
+
+    /// The system behaviour stage's handler: the focus system, or `nil` for none.
+    public var systemKeyHandler: (any SystemKeyHandler)?
+
+    /// Shortcuts reserved by the embedding app; see ``reserve(_:)``.
+    public private(set) var reservedShortcuts: [ReservedShortcut] = []
+
+    /// Which keys are down, the modifiers and the locks, as the events so far say.
+    public var keyboardState: KeyboardState { state }
+
+    /// The presses that have begun and not yet ended or been cancelled, oldest first.
+    public var activePresses: [Press] { active.map(\.press) }
+
+    var state = KeyboardState()
+    var active: [ActivePress] = []
+    var recipientPool: [[Responder]] = []
+    var chainBuffer: [Responder] = []
+    let pressEvent = PressEvent()
+    var index = KeyCommandIndex()
+    var reverseMap: LayoutReverseMap
+    var reservedIndex: [KeyChordID: Int]?
+    var layoutGeneration: UInt64 = 0
+    var globalGeneration: UInt64 = 0
+    var nextPressNumber: UInt64 = 1
+    var sequence: UInt64 = 0
+    var currentTimestamp: Double = 0
+
+    var queue: [PendingInput] = []
+    var queueHead = 0
+    var isDispatching = false
+    var needsReconcile = false
+
+    var observers: [(id: UInt64, body: (DispatchRecord) -> Void)] = []
+    var nextObserverID: UInt64 = 1
+    var tracing = false
+
+    /// Creates a dispatcher for a window.
+    ///
+    /// - Parameters:
+    ///   - window: The window keys go to. A window has at most one dispatcher.
+    ///   - layout: The keyboard layout; ``USKeyboardLayout`` by default.
+    public init(window: Window, layout: any KeyboardLayout = USKeyboardLayout()) {
+        precondition(window.dispatcher == nil, "\(window.traceName) already has a dispatcher")
+        self.window = window
+        self.layout = layout
+        self.reverseMap = LayoutReverseMap(layout)
+        state.rightAltIsLevelThree = layout.rightAltIsLevelThree
+        active.reserveCapacity(16)
+        chainBuffer.reserveCapacity(64)
+        queue.reserveCapacity(16)
+        window.dispatcher = self
+    }
+
+    // MARK: Input
+
+    /// Dispatches one key transition, or queues it when called while an event is being dispatched.
+    ///
+    /// - Parameter event: The key event.
+    public func handle(_ event: KeyEvent) {
+        submit(.key(event))
+    }
+
+    /// Cancels the press of one key without a key-up: the source found the key released without
+    /// seeing it go up (for example after a `SYN_DROPPED` resync).
+    ///
+    /// - Parameters:
+    ///   - code: The key.
+    ///   - device: The device it was down on.
+    ///   - timestamp: When the source found out, in seconds.
+    public func cancelKey(_ code: KeyCode, on device: DeviceID, timestamp: Double) {
+        submit(.cancelKey(code, device, timestamp))
+    }
+
+    /// Brings one device's keys in line with what the device reports is down now.
+    ///
+    /// Keys the dispatcher thought down but the device does not report are cancelled (never left
+    /// stuck); keys the device reports down but the dispatcher never saw go down are recorded as
+    /// held, without inventing a `began` for a press nobody saw.
+    ///
+    /// - Parameters:
+    ///   - device: The device.
+    ///   - pressedKeys: The keys the device reports down.
+    ///   - timestamp: When the device was read, in seconds.
+    public func resynchronize(device: DeviceID, pressedKeys: [KeyCode], timestamp: Double) {
+        submit(.resync(device, pressedKeys, timestamp))
+    }
+
+    /// Cancels every press of a device that disappeared, and forgets its keys.
+    ///
+    /// - Parameters:
+    ///   - device: The device.
+    ///   - timestamp: When it disappeared, in seconds.
+    public func deviceRemoved(_ device: DeviceID, timestamp: Double) {
+        submit(.deviceRemoved(device, timestamp))
+    }
+
+    /// Cancels every press and forgets every key: the app lost the keyboard (another process
+    /// grabbed it, or the app was deactivated).
+    ///
+    /// - Parameter timestamp: When it happened, in seconds.
+    public func keyboardLost(timestamp: Double) {
+        submit(.keyboardLost(timestamp))
+    }
+
+    /// Sends keys to another window from now on. Presses delivered to the old window's responders
+    /// are cancelled; keys still held stay swallowed until they come up.
+    ///
+    /// - Parameters:
+    ///   - window: The new window. It must not have another dispatcher.
+    ///   - timestamp: When it happened, in seconds.
+    public func setWindow(_ window: Window, timestamp: Double) {
+        precondition(window.dispatcher == nil || window.dispatcher === self, "\(window.traceName) already has a dispatcher")
+        submit(.switchWindow(window, timestamp))
+    }
+
+    /// Reserves a shortcut for the embedding app: it is matched before anything else and never
+    /// reaches responders.
+    ///
+    /// - Parameter shortcut: The shortcut.
+    public func reserve(_ shortcut: ReservedShortcut) {
+        reservedShortcuts.append(shortcut)
+        reservedIndex = nil
+    }
+
+    /// Removes every reserved shortcut.
+    public func removeReservedShortcuts() {
+        reservedShortcuts.removeAll()
+        reservedIndex = nil
+    }
+
+    // MARK: Trace
+
+    /// Subscribes to the dispatch trace: `body` is called with every decision, in order.
+    ///
+    /// With no observer, dispatch builds no record and allocates nothing.
+    ///
+    /// - Parameter body: Called on the dispatcher's thread for each record.
+    /// - Returns: A token for ``removeTraceObserver(_:)``.
+    @discardableResult
+    public func addTraceObserver(_ body: @escaping (DispatchRecord) -> Void) -> TraceObservation {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers.append((id, body))
+        tracing = true
+        return TraceObservation(id: id)
+    }
+
+    /// Ends a trace subscription.
+    ///
+    /// - Parameter observation: The token ``addTraceObserver(_:)`` returned.
+    public func removeTraceObserver(_ observation: TraceObservation) {
+        observers.removeAll { $0.id == observation.id }
+        tracing = !observers.isEmpty
+    }
+
+    @inline(__always)
+    func trace(_ kind: @autoclosure () -> DispatchRecord.Kind) {
+        guard tracing else { return }
+        let record = DispatchRecord(sequence: sequence, timestamp: currentTimestamp, kind: kind())
+        for observer in observers { observer.body(record) }
+    }
+
+    // MARK: Event loop
+
+    func submit(_ input: PendingInput) {
+        if isDispatching {
+            queue.append(input)
+            return
+        }
+        isDispatching = true
+        process(input)
+        while queueHead < queue.count {
+            let next = queue[queueHead]
+            queueHead += 1
+            process(next)
+        }
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+        isDispatching = false
+    }
+
+    private func process(_ input: PendingInput) {
+        switch input {
+        case .key(let event):
+            processKey(event)
+        case .cancelKey(let code, let device, let timestamp):
+            beginInput(timestamp)
+            processCancelKey(code, device: device)
+        case .resync(let device, let keys, let timestamp):
+            beginInput(timestamp)
+            processResync(device: device, pressedKeys: keys)
+        case .deviceRemoved(let device, let timestamp):
+            beginInput(timestamp)
+            processDeviceRemoved(device)
+        case .keyboardLost(let timestamp):
+            beginInput(timestamp)
+            processKeyboardLost()
+        case .switchWindow(let newWindow, let timestamp):
+            beginInput(timestamp)
+            processSwitchWindow(newWindow)
+        case .reconcile:
+            needsReconcile = true
+        }
+        if needsReconcile {
+            needsReconcile = false
+            reconcile()
+        }
+    }
+
+    func beginInput(_ timestamp: Double) {
+        sequence &+= 1
+        currentTimestamp = timestamp
+    }
+
+    // MARK: Hooks from the tree
+
+    func firstResponderDidChange(from previous: Responder?, to next: Responder?) {
+        trace(.firstResponder(from: previous.map(ResponderReference.init), to: next.map(ResponderReference.init)))
+    }
+
+    func respondersDidLeaveTree() {
+        guard !active.isEmpty else { return }
+        if isDispatching {
+            needsReconcile = true
+        } else {
+            submit(.reconcile)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The responder key commands and presses start from.
+    var chainStart: Responder {
+        window.firstResponder ?? window
+    }
+
+    func makeKey(_ code: KeyCode) -> Key {
+        let layoutState = state.layoutState
+        var flags = layoutState.modifierFlags
+        if code.isKeypad { flags.insert(.numericPad) }
+        return Key(
+            keyCode: code, characters: layout.characters(for: code, in: layoutState),
+            charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: code), modifierFlags: flags)
+    }
+
+    func currentIndex() -> KeyCommandIndex {
+        let start = chainStart
+        if index.windowGeneration != window.generation || index.layoutGeneration != layoutGeneration
+            || index.globalGeneration != globalGeneration || index.chainStart !== start
+        {
+            var rebuilt = KeyCommandIndex(chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
+            rebuilt.windowGeneration = window.generation
+            rebuilt.layoutGeneration = layoutGeneration
+            rebuilt.globalGeneration = globalGeneration
+            index = rebuilt
+        }
+        return index
+    }
+
+    func activeIndex(device: DeviceID, code: KeyCode) -> Int? {
+        active.firstIndex { $0.press.device == device && $0.press.key.keyCode == code }
+    }
+
+    func takeRecipientBuffer() -> [Responder] {
+        recipientPool.popLast() ?? {
+            var buffer: [Responder] = []
+            buffer.reserveCapacity(8)
+            return buffer
+        }()
+    }
+
+    func recycle(_ buffer: inout [Responder]) {
+        buffer.removeAll(keepingCapacity: true)
+        if recipientPool.count < 32 { recipientPool.append(buffer) }
+        buffer = []
+    }
+}

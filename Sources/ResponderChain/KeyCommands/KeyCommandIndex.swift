@@ -1,0 +1,76 @@
+/// The key commands of the active chain, indexed by physical chord.
+///
+/// Built from the chain start (the first responder, or the window) up to the window, then the
+/// dispatcher's global commands, each resolved on the active layout. For every chord the
+/// candidates are kept nearest first, so dispatch is one dictionary lookup. Rebuilt only when the
+/// window's generation (tree, command lists, first responder, direction) or the layout changes.
+struct KeyCommandIndex {
+    struct Candidate {
+        /// The command.
+        var command: KeyCommand
+        /// The responder that declares it, or `nil` for a global command.
+        var declarer: Responder?
+        /// 0 for the chain start, 1 for its next responder, …; `Int.max` for global commands.
+        var depth: Int
+        /// Whether the command moved to this chord through automatic localization.
+        var localized: Bool
+        /// Whether the command's input was mirrored for a right-to-left window.
+        var mirrored: Bool
+    }
+
+    private(set) var candidates: [KeyChordID: [Candidate]] = [:]
+    /// Commands that resolve to no chord at all on the layout, for reports.
+    private(set) var unreachable: [Candidate] = []
+    /// The chain start, when it is a text input.
+    private(set) var textInput: (any TextInputResponder)?
+
+    var windowGeneration: UInt64 = .max
+    var layoutGeneration: UInt64 = .max
+    var globalGeneration: UInt64 = .max
+    weak var chainStart: Responder?
+
+    init() {}
+
+    init(chainStart: Responder, window: Window, global: [KeyCommand], layout map: LayoutReverseMap) {
+        var depth = 0
+        var responder: Responder? = chainStart
+        while let current = responder {
+            for command in current.keyCommands {
+                add(command, declarer: current, depth: depth, map: map, direction: window.layoutDirection)
+            }
+            depth += 1
+            responder = current.nextResponder
+        }
+        for command in global {
+            add(command, declarer: nil, depth: .max, map: map, direction: window.layoutDirection)
+        }
+        self.chainStart = chainStart
+        textInput = chainStart as? any TextInputResponder
+    }
+
+    private mutating func add(
+        _ command: KeyCommand, declarer: Responder?, depth: Int, map: LayoutReverseMap, direction: LayoutDirection
+    ) {
+        let resolution = command.resolution(on: map, direction: direction)
+        let candidate = Candidate(
+            command: command, declarer: declarer, depth: depth,
+            localized: resolution.placement == .localized, mirrored: resolution.mirrored)
+        if resolution.chords.isEmpty {
+            unreachable.append(candidate)
+            return
+        }
+        for chord in resolution.chords {
+            candidates[chord.id, default: []].append(candidate)
+        }
+    }
+
+    /// The candidates for a key, nearest first.
+    func lookup(_ key: Key) -> [Candidate] {
+        candidates[KeyChordID(code: key.keyCode, modifiers: key.modifierFlags)] ?? []
+    }
+
+    /// Every candidate grouped by chord, for reports.
+    var allChords: [(KeyChord, [Candidate])] {
+        candidates.map { (KeyChord($0.key.code, $0.key.modifiers), $0.value) }
+    }
+}

@@ -1,0 +1,131 @@
+/// Why a chord or key sequence could not be read.
+public struct KeyChordParseError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The text that was being read.
+    public var text: String
+    /// The offending part.
+    public var token: String
+    /// The 1-based position of the offending chord in a key sequence (1 for a single chord).
+    public var position: Int
+    /// What is wrong.
+    public var reason: String
+
+    /// Creates a parse error.
+    ///
+    /// - Parameters:
+    ///   - text: The text that was being read.
+    ///   - token: The offending part.
+    ///   - position: The 1-based position of the chord in its sequence.
+    ///   - reason: What is wrong.
+    public init(text: String, token: String, position: Int, reason: String) {
+        self.text = text
+        self.token = token
+        self.position = position
+        self.reason = reason
+    }
+
+    /// A sentence naming the chord, the part and the fix.
+    public var description: String {
+        "key \(position) \"\(text)\": \(reason) (\"\(token)\"); write chords like ctrl+shift+f, tab, shift+tab, "
+            + "up, return, f5, KeyA"
+    }
+}
+
+extension KeyChord {
+    private static let modifierNames: [String: ModifierFlags] = [
+        "ctrl": .control, "control": .control, "alt": .alternate, "option": .alternate, "opt": .alternate,
+        "shift": .shift, "cmd": .command, "command": .command, "super": .command, "meta": .command, "logo": .command,
+    ]
+
+    private static let modifierKeys: [String: KeyCode] = [
+        "ctrl": .leftControl, "control": .leftControl, "alt": .leftAlt, "option": .leftAlt, "opt": .leftAlt,
+        "shift": .leftShift, "cmd": .leftMeta, "command": .leftMeta, "super": .leftMeta, "meta": .leftMeta,
+        "logo": .leftMeta,
+    ]
+
+    private static let aliases: [String: KeyCode] = [
+        "tab": .tab, "return": .return, "enter": .return, "esc": .escape, "escape": .escape, "space": .space,
+        "backspace": .backspace, "delete": .deleteForward, "del": .deleteForward, "up": .upArrow,
+        "down": .downArrow, "left": .leftArrow, "right": .rightArrow, "home": .home, "end": .end,
+        "pageup": .pageUp, "pagedown": .pageDown, "pgup": .pageUp, "pgdn": .pageDown, "insert": .insert,
+        "capslock": .capsLock, "numlock": .numLock, "scrolllock": .scrollLock, "plus": .equal, "menu": .contextMenu,
+        "back": .back, "select": .select, "ok": .ok, "kpenter": .keypadEnter,
+    ]
+
+    /// Reads a chord such as `ctrl+shift+f`, `shift+tab`, `up`, `f5`, `KeyA` or `?`.
+    ///
+    /// Parts are joined with `+`; the last part is the key, the others are modifiers (`ctrl`,
+    /// `alt`/`option`, `shift`, `cmd`/`super`/`meta`). The key is a name from ``KeyCode/init(name:)``,
+    /// an alias (`tab`, `return`/`enter`, `esc`, `space`, `backspace`, `delete`, `up`, `down`,
+    /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `f1`…`f24`, `capslock`, `plus`),
+    /// a modifier name alone (`shift` presses Left Shift), or one character typed on a US layout
+    /// (`a`, `1`, `/`; a shifted character such as `?` adds Shift). Names are case-insensitive
+    /// except W3C and kernel names.
+    ///
+    /// - Parameter text: The chord.
+    /// - Throws: ``KeyChordParseError`` naming the part that is not a key or modifier.
+    public init(parsing text: String) throws(KeyChordParseError) {
+        try self.init(parsing: text, position: 1)
+    }
+
+    init(parsing text: String, position: Int) throws(KeyChordParseError) {
+        var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        if text.hasSuffix("++") {  // "ctrl++" is ctrl and the + key
+            parts.removeLast(2)
+            parts.append("+")
+        }
+        guard let last = parts.last, !last.isEmpty, !parts.dropLast().contains("") else {
+            throw KeyChordParseError(text: text, token: text, position: position, reason: "empty part")
+        }
+        var modifiers: ModifierFlags = []
+        for part in parts.dropLast() {
+            guard let flag = Self.modifierNames[part.lowercased()] else {
+                throw KeyChordParseError(text: text, token: part, position: position, reason: "not a modifier")
+            }
+            modifiers.insert(flag)
+        }
+        guard let (code, shifted) = Self.key(named: last) else {
+            throw KeyChordParseError(text: text, token: last, position: position, reason: "not a key name")
+        }
+        if shifted { modifiers.insert(.shift) }
+        self.init(code, modifiers)
+    }
+
+    private static func key(named name: String) -> (KeyCode, Bool)? {
+        let lower = name.lowercased()
+        if let code = modifierKeys[lower] ?? aliases[lower] { return (code, false) }
+        if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), let code = KeyCode.function(number) {
+            return (code, false)
+        }
+        if let code = KeyCode(name: name) { return (code, false) }
+        if name.count == 1 {
+            let character = lower != name.uppercased() ? lower : name
+            if let entry = KeyCommand.usReverseMap.keys(typing: character).first(where: { !$0.code.isKeypad }) {
+                return (entry.code, entry.needsShift)
+            }
+        }
+        return nil
+    }
+
+    /// Reads a key sequence: chords separated by spaces, such as `tab tab down return shift+tab ctrl+f`.
+    ///
+    /// - Parameter text: The sequence.
+    /// - Returns: The chords in order.
+    /// - Throws: ``KeyChordParseError`` naming the first chord that cannot be read and its position.
+    public static func parseSequence(_ text: String) throws(KeyChordParseError) -> [KeyChord] {
+        var chords: [KeyChord] = []
+        for (offset, token) in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).enumerated() {
+            chords.append(try KeyChord(parsing: String(token), position: offset + 1))
+        }
+        return chords
+    }
+
+    /// The modifier keys to hold for this chord (left-hand keys), in the order ctrl, alt, shift, cmd.
+    public var modifierKeys: [KeyCode] {
+        var keys: [KeyCode] = []
+        if modifierFlags.contains(.control) { keys.append(.leftControl) }
+        if modifierFlags.contains(.alternate) { keys.append(.leftAlt) }
+        if modifierFlags.contains(.shift) { keys.append(.leftShift) }
+        if modifierFlags.contains(.command) { keys.append(.leftMeta) }
+        return keys.filter { $0 != code }
+    }
+}

@@ -1,0 +1,55 @@
+/// The modifier and lock state a layout needs to pick a character.
+public struct LayoutState: Hashable, Sendable {
+    /// Held modifiers and Caps Lock (``ModifierFlags/alphaShift``).
+    public var modifierFlags: ModifierFlags
+    /// Whether Num Lock is on.
+    public var numLock: Bool
+    /// Whether a level-three shift (AltGr on most European layouts) is held.
+    public var levelThree: Bool
+
+    /// Creates a layout state.
+    ///
+    /// - Parameters:
+    ///   - modifierFlags: Held modifiers and Caps Lock.
+    ///   - numLock: Whether Num Lock is on.
+    ///   - levelThree: Whether AltGr (level three) is held.
+    public init(modifierFlags: ModifierFlags = [], numLock: Bool = true, levelThree: Bool = false) {
+        self.modifierFlags = modifierFlags
+        self.numLock = numLock
+        self.levelThree = levelThree
+    }
+}
+
+/// Turns physical keys and modifier state into characters.
+///
+/// The core ships ``USKeyboardLayout``; the Linux module adds layouts compiled by xkbcommon.
+/// A layout is asked for characters on every key-down, so implementations should answer from a
+/// table without allocating (strings of up to 15 UTF-8 bytes are stored inline).
+public protocol KeyboardLayout {
+    /// A short name shown in traces and reports, such as `us` or `de(nodeadkeys)`.
+    var name: String { get }
+
+    /// The characters a key types in a given state.
+    ///
+    /// - Parameters:
+    ///   - code: The physical key.
+    ///   - state: Modifiers and locks. Control, Alt and Command must not change the result.
+    /// - Returns: The characters, or an empty string for keys that type nothing.
+    func characters(for code: KeyCode, in state: LayoutState) -> String
+
+    /// Whether the Right Alt key acts as a level-three shift (AltGr) instead of as Alt.
+    var rightAltIsLevelThree: Bool { get }
+}
+
+extension KeyboardLayout {
+    /// `false`: Right Alt is an ordinary Alt key unless a layout says otherwise.
+    public var rightAltIsLevelThree: Bool { false }
+
+    /// The characters a key types with no modifier applied (keypad keys as with Num Lock on).
+    ///
+    /// - Parameter code: The physical key.
+    /// - Returns: What ``Key/charactersIgnoringModifiers`` reports for this key.
+    public func charactersIgnoringModifiers(for code: KeyCode) -> String {
+        characters(for: code, in: LayoutState())
+    }
+}

@@ -1,0 +1,72 @@
+/// The US English layout (`us` in XKB), built in and pure Swift.
+///
+/// Letters follow Shift and Caps Lock (Shift with Caps Lock types lower case); other keys follow
+/// Shift only. Keypad digits and the decimal point type only with Num Lock on. Tab, Return,
+/// Backspace, Escape and forward Delete type their control characters (`"\t"`, `"\r"`,
+/// `"\u{8}"`, `"\u{1B}"`, `"\u{7F}"`) as UIKit's `UIKey` does; arrows, function keys and
+/// modifiers type nothing.
+public struct USKeyboardLayout: KeyboardLayout, Sendable {
+    /// Creates the layout.
+    public init() {}
+
+    /// `us`.
+    public var name: String { "us" }
+
+    /// Base and shifted characters, indexed by evdev code.
+    private static let levels: [(String, String)] = {
+        var table = [(String, String)](repeating: ("", ""), count: 128)
+        func set(_ code: KeyCode, _ base: String, _ shifted: String) { table[Int(code.rawValue)] = (base, shifted) }
+        let rows: [(String, String, [KeyCode])] = [
+            ("1234567890", "!@#$%^&*()", [.digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .digit0]),
+            ("qwertyuiop", "QWERTYUIOP", [.q, .w, .e, .r, .t, .y, .u, .i, .o, .p]),
+            ("asdfghjkl", "ASDFGHJKL", [.a, .s, .d, .f, .g, .h, .j, .k, .l]),
+            ("zxcvbnm", "ZXCVBNM", [.z, .x, .c, .v, .b, .n, .m]),
+            ("-=[];'`\\,./", "_+{}:\"~|<>?", [.minus, .equal, .leftBracket, .rightBracket, .semicolon, .quote, .backquote,
+                                              .backslash, .comma, .period, .slash]),
+        ]
+        for (base, shifted, codes) in rows {
+            for (index, (b, s)) in zip(base, shifted).enumerated() { set(codes[index], String(b), String(s)) }
+        }
+        set(.intlBackslash, "\\", "|")
+        set(.space, " ", " ")
+        set(.tab, "\t", "\t")
+        set(.return, "\r", "\r")
+        set(.keypadEnter, "\r", "\r")
+        set(.backspace, "\u{8}", "\u{8}")
+        set(.escape, "\u{1B}", "\u{1B}")
+        set(.deleteForward, "\u{7F}", "\u{7F}")
+        set(.keypadDivide, "/", "/")
+        set(.keypadMultiply, "*", "*")
+        set(.keypadSubtract, "-", "-")
+        set(.keypadAdd, "+", "+")
+        set(.keypadEqual, "=", "=")
+        return table
+    }()
+
+    private static let keypadDigits: [KeyCode: String] = [
+        .keypad0: "0", .keypad1: "1", .keypad2: "2", .keypad3: "3", .keypad4: "4",
+        .keypad5: "5", .keypad6: "6", .keypad7: "7", .keypad8: "8", .keypad9: "9", .keypadDecimal: ".",
+    ]
+
+    /// The characters a key types on a US keyboard.
+    ///
+    /// - Parameters:
+    ///   - code: The physical key.
+    ///   - state: Shift, Caps Lock and Num Lock are used; other modifiers are ignored.
+    /// - Returns: The characters, or `""`.
+    public func characters(for code: KeyCode, in state: LayoutState) -> String {
+        let index = Int(code.rawValue)
+        guard index < Self.levels.count else { return "" }
+        if code.isKeypad, let digit = Self.keypadDigits[code] {
+            return state.numLock ? digit : ""
+        }
+        let (base, shifted) = Self.levels[index]
+        var shift = state.modifierFlags.contains(.shift)
+        if state.modifierFlags.contains(.alphaShift), let scalar = base.unicodeScalars.first,
+            base.unicodeScalars.count == 1, scalar.properties.isLowercase
+        {
+            shift.toggle()
+        }
+        return shift ? shifted : base
+    }
+}

@@ -1,0 +1,244 @@
+/// An object that can take part in the responder chain: receive presses, declare key commands,
+/// perform actions, and become first responder.
+///
+/// Responders form a tree: ``addChild(_:)`` and ``removeFromParent()`` build it, and a
+/// responder's ``nextResponder`` is its parent. The root of a tree that takes keyboard input is a
+/// ``Window``; a responder is *in the tree* while its ancestors reach a window.
+///
+/// `Responder` is an open class in the UIKit manner: override ``canBecomeFirstResponder``,
+/// ``canPerformAction(_:sender:)``, ``perform(_:sender:)`` and the press methods, and call
+/// `super` for presses you do not handle.
+///
+/// Responders are not `Sendable`: a responder tree belongs to the thread that created it (see
+/// <doc:DispatchOrder>).
+open class Responder {
+    /// A name for traces, reports and the focus debugger; the type name is used when `nil`.
+    public var identifier: String?
+
+    /// The parent in the responder tree.
+    public private(set) weak var parent: Responder?
+
+    /// The children, in the order they were added.
+    public private(set) var children: [Responder] = []
+
+    /// The window this responder is in, or `nil` while it is not in a window's tree.
+    public internal(set) weak var window: Window?
+
+    /// The key commands this responder declares.
+    ///
+    /// They are active while this responder is in the chain from the focused item (or first
+    /// responder) up to the window. Changing the list takes effect at the next key.
+    public var keyCommands: [KeyCommand] = [] {
+        didSet { window?.responderChainDidChange() }
+    }
+
+    /// Creates a responder that is not yet in a tree.
+    ///
+    /// - Parameter identifier: A name for traces.
+    public init(identifier: String? = nil) {
+        self.identifier = identifier
+    }
+
+    /// The next responder in the chain: the parent.
+    public final var nextResponder: Responder? { parent }
+
+    /// The name traces use: ``identifier``, else the type name.
+    public final var traceName: String {
+        identifier ?? String(describing: type(of: self))
+    }
+
+    // MARK: First responder
+
+    /// Whether this responder may become first responder. `false` by default.
+    open var canBecomeFirstResponder: Bool { false }
+
+    /// Whether this responder lets another take over as first responder. `true` by default.
+    open var canResignFirstResponder: Bool { true }
+
+    /// Whether this responder is its window's first responder.
+    public final var isFirstResponder: Bool {
+        window?.firstResponder === self
+    }
+
+    /// Asks to become the window's first responder.
+    ///
+    /// Succeeds when this responder is in a window, ``canBecomeFirstResponder`` is `true`, and the
+    /// current first responder (if any) agrees to resign. Key commands and presses then start
+    /// from this responder.
+    ///
+    /// - Returns: Whether this responder is first responder afterwards.
+    @discardableResult
+    open func becomeFirstResponder() -> Bool {
+        guard let window else { return false }
+        if window.firstResponder === self { return true }
+        guard canBecomeFirstResponder else { return false }
+        if let current = window.firstResponder {
+            guard current.canResignFirstResponder, current.resignFirstResponder() else { return false }
+        }
+        window.setFirstResponder(self)
+        return true
+    }
+
+    /// Gives up first-responder status.
+    ///
+    /// - Returns: `false` when ``canResignFirstResponder`` is `false`; otherwise `true`, and the
+    ///   window then has no first responder.
+    @discardableResult
+    open func resignFirstResponder() -> Bool {
+        guard canResignFirstResponder else { return false }
+        if let window, window.firstResponder === self { window.setFirstResponder(nil) }
+        return true
+    }
+
+    // MARK: Actions
+
+    /// Whether this responder performs an action now. `false` by default.
+    ///
+    /// Return `true` only for actions you implement in ``perform(_:sender:)`` and that make sense
+    /// in the current state; key commands whose action nobody can perform do not take their key.
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sends it.
+    /// - Returns: Whether ``perform(_:sender:)`` would handle it.
+    open func canPerformAction(_ action: Action, sender: ActionSender) -> Bool { false }
+
+    /// Performs an action this responder said it can perform. Does nothing by default.
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sent it.
+    open func perform(_ action: Action, sender: ActionSender) {}
+
+    /// The responder that will perform an action: this one if it can, else the first responder
+    /// up the chain that can.
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sends it.
+    /// - Returns: The target, or `nil` when no responder up the chain can perform it.
+    open func target(forAction action: Action, sender: ActionSender) -> Responder? {
+        if canPerformAction(action, sender: sender) { return self }
+        return nextResponder?.target(forAction: action, sender: sender)
+    }
+
+    // MARK: Presses
+
+    /// A key went down while this responder was in the chain.
+    ///
+    /// The default passes the press to the next responder. Override to handle presses; call
+    /// `super` for presses you do not handle, exactly as in UIKit. The responder that returns
+    /// without calling `super` takes the press.
+    ///
+    /// Every responder that receives `began` later receives exactly one
+    /// ``pressesEnded(_:with:)`` or ``pressesCancelled(_:with:)`` for that press (and
+    /// ``pressesChanged(_:with:)`` in between), whatever happens to focus or the first responder
+    /// meanwhile.
+    ///
+    /// - Parameters:
+    ///   - press: The press, in phase ``Press/Phase/began``.
+    ///   - event: The event being dispatched; valid only during this call.
+    open func pressesBegan(_ press: Press, with event: PressEvent) {
+        event.passToNextResponder(from: self)
+    }
+
+    /// A press this responder received `began` for auto-repeated or its modifiers changed.
+    ///
+    /// The dispatcher delivers `changed`, `ended` and `cancelled` itself to every responder that
+    /// received `began`, nearest first, so the defaults do nothing and calling `super` is not
+    /// needed.
+    ///
+    /// - Parameters:
+    ///   - press: The press, in phase ``Press/Phase/changed``.
+    ///   - event: The event being dispatched.
+    open func pressesChanged(_ press: Press, with event: PressEvent) {}
+
+    /// A press this responder received `began` for came up.
+    ///
+    /// - Parameters:
+    ///   - press: The press, in phase ``Press/Phase/ended``.
+    ///   - event: The event being dispatched.
+    open func pressesEnded(_ press: Press, with event: PressEvent) {}
+
+    /// A press this responder received `began` for was cancelled.
+    ///
+    /// - Parameters:
+    ///   - press: The press, in phase ``Press/Phase/cancelled``.
+    ///   - event: The event being dispatched.
+    open func pressesCancelled(_ press: Press, with event: PressEvent) {}
+
+    // MARK: Tree
+
+    /// Adds a child at the end of ``children``.
+    ///
+    /// A responder has one parent: adding a responder that has one moves it.
+    ///
+    /// - Parameter child: The responder to add. It must not be a ``Window`` or an ancestor of this responder.
+    public final func addChild(_ child: Responder) {
+        insertChild(child, at: children.count)
+    }
+
+    /// Inserts a child at a position in ``children``.
+    ///
+    /// - Parameters:
+    ///   - child: The responder to add. It must not be a ``Window`` or an ancestor of this responder.
+    ///   - index: The position, `0...children.count`.
+    public final func insertChild(_ child: Responder, at index: Int) {
+        precondition(!(child is Window), "a Window is always a root: it cannot be added as a child")
+        var ancestor: Responder? = self
+        while let current = ancestor {
+            precondition(current !== child, "adding \(child.traceName) under \(traceName) would make a cycle")
+            ancestor = current.parent
+        }
+        if child.parent != nil { child.removeFromParent() }
+        children.insert(child, at: index)
+        child.parent = self
+        if let window {
+            child.setWindow(window)
+            window.responderChainDidChange()
+        }
+    }
+
+    /// Removes this responder (and its subtree) from its parent.
+    ///
+    /// If the subtree held the first responder, the window is left without one; presses delivered
+    /// to responders in the subtree are cancelled (see <doc:DispatchOrder>).
+    public final func removeFromParent() {
+        guard let parent else { return }
+        parent.children.removeAll { $0 === self }
+        self.parent = nil
+        if let window {
+            setWindow(nil)
+            window.subtreeDidLeave(self)
+        }
+    }
+
+    private func setWindow(_ newWindow: Window?) {
+        window = newWindow
+        for child in children { child.setWindow(newWindow) }
+    }
+
+    // MARK: Invariants
+
+    /// Checks the tree's links: every child's parent is this responder, no responder appears twice,
+    /// every responder's window is its root's window. Used by tests.
+    package func checkTreeInvariants() {
+        var seen: Set<ObjectIdentifier> = []
+        func visit(_ node: Responder, expectedWindow: Window?) {
+            precondition(seen.insert(ObjectIdentifier(node)).inserted, "\(node.traceName) appears twice in the tree")
+            precondition(node.window === expectedWindow, "\(node.traceName) has the wrong window")
+            for child in node.children {
+                precondition(child.parent === node, "\(child.traceName)'s parent is not \(node.traceName)")
+                visit(child, expectedWindow: expectedWindow)
+            }
+        }
+        var root = self
+        while let parent = root.parent { root = parent }
+        visit(root, expectedWindow: root as? Window)
+    }
+}
+
+extension Responder: CustomStringConvertible {
+    /// The ``traceName``.
+    public var description: String { traceName }
+}

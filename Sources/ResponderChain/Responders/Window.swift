@@ -1,0 +1,71 @@
+/// The root of a responder tree that takes keyboard input: it holds the first responder.
+///
+/// A window is the scene-like root UIKit calls `UIWindow`: one first responder per window. A
+/// ``Dispatcher`` delivers keys to one window at a time.
+///
+/// ```swift
+/// let window = Window(identifier: "main")
+/// let editor = EditorView()
+/// window.addChild(editor)
+/// editor.becomeFirstResponder()
+/// let dispatcher = Dispatcher(window: window)
+/// ```
+open class Window: Responder {
+    /// The responder keys start from, or `nil` when none has become first responder.
+    public private(set) weak var firstResponder: Responder?
+
+    /// The window's reading direction. Key commands that allow automatic mirroring swap left and
+    /// right in a right-to-left window.
+    public var layoutDirection: LayoutDirection = .leftToRight {
+        didSet { responderChainDidChange() }
+    }
+
+    /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
+    /// rebuilds its key-command index when it moves.
+    package private(set) var generation: UInt64 = 0
+
+    /// The dispatcher delivering keys to this window, if any.
+    package weak var dispatcher: Dispatcher?
+
+    /// Creates a window with no children.
+    ///
+    /// - Parameter identifier: A name for traces.
+    public override init(identifier: String? = nil) {
+        super.init(identifier: identifier)
+        window = self
+    }
+
+    /// Sends an action to the first responder able to perform it, starting at the first responder
+    /// (or the window when there is none).
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sends it; ``ActionSender/application`` by default.
+    /// - Returns: Whether some responder performed it.
+    @discardableResult
+    public final func sendAction(_ action: Action, sender: ActionSender = .application) -> Bool {
+        guard let target = (firstResponder ?? self).target(forAction: action, sender: sender) else { return false }
+        target.perform(action, sender: sender)
+        return true
+    }
+
+    package func responderChainDidChange() {
+        generation &+= 1
+    }
+
+    package func setFirstResponder(_ responder: Responder?) {
+        let previous = firstResponder
+        guard previous !== responder else { return }
+        firstResponder = responder
+        responderChainDidChange()
+        dispatcher?.firstResponderDidChange(from: previous, to: responder)
+    }
+
+    package func subtreeDidLeave(_ root: Responder) {
+        responderChainDidChange()
+        if let first = firstResponder, first.window !== self {
+            setFirstResponder(nil)
+        }
+        dispatcher?.respondersDidLeaveTree()
+    }
+}
