@@ -287,10 +287,10 @@ public final class Dispatcher {
     }
 
     func respondersDidLeaveTree() {
-        guard !active.isEmpty else { return }
         if isDispatching {
+            // The press being dispatched may not be in `active` yet: reconcile after the event.
             needsReconcile = true
-        } else {
+        } else if !active.isEmpty {
             submit(.reconcile)
         }
     }

@@ -73,6 +73,9 @@ open class Responder {
         if window.firstResponder === self { return true }
         guard canBecomeFirstResponder else { return false }
         if let current = window.firstResponder {
+            // The window reports one change, current -> self, not current -> none -> self.
+            window.isTransferringFirstResponder = true
+            defer { window.isTransferringFirstResponder = false }
             guard current.canResignFirstResponder, current.resignFirstResponder() else { return false }
         }
         window.setFirstResponder(self)
@@ -86,7 +89,9 @@ open class Responder {
     @discardableResult
     open func resignFirstResponder() -> Bool {
         guard canResignFirstResponder else { return false }
-        if let window, window.firstResponder === self { window.setFirstResponder(nil) }
+        if let window, window.firstResponder === self, !window.isTransferringFirstResponder {
+            window.setFirstResponder(nil)
+        }
         return true
     }
 

@@ -24,6 +24,9 @@ open class Window: Responder {
     /// rebuilds its key-command index when it moves.
     package private(set) var generation: UInt64 = 0
 
+    /// Set while ``Responder/becomeFirstResponder()`` asks the current first responder to resign.
+    package var isTransferringFirstResponder = false
+
     /// The dispatcher delivering keys to this window, if any.
     package weak var dispatcher: Dispatcher?
 

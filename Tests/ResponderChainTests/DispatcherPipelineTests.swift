@@ -1,0 +1,297 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+/// One suite per stage of the pipeline, in order; each test names the rule it checks.
+@Suite struct DispatcherPipelineTests {
+    // MARK: Stage 1
+
+    @Test("stage 1: a reserved shortcut takes its key before everything and owns the press")
+    func reservedShortcut() {
+        let h = Harness()
+        let (root, leaf) = { let c = h.chain("root", "leaf"); return (c[0], c[1]) }()
+        leaf.becomeFirstResponder()
+        leaf.handlesAllKeys = true
+        leaf.keyCommands = [KeyCommand(.f12, modifierFlags: [.control, .alternate], action: .quit,
+                                       wantsPriorityOverSystemBehavior: true)]
+        root.performableActions = [.quit]
+        var fired: [PressID] = []
+        h.dispatcher.reserve(ReservedShortcut(KeyCommand(.f12, modifierFlags: [.control, .alternate],
+                                                         action: "adminEscape")) { fired.append($0.id) })
+        h.keyboard.press(KeyChord(.f12, [.control, .alternate]))
+        h.keyboard.autoRepeat(.f12, times: 2)
+        h.keyboard.release(KeyChord(.f12, [.control, .alternate]))
+        #expect(fired.count == 1)
+        #expect(h.trace.takingStages == [.presses, .presses, .reservedShortcuts])  // ctrl, alt, then F12
+        #expect(root.performedActions.isEmpty)
+        #expect(!leaf.presses.contains { $0.key.keyCode == .f12 })
+    }
+
+    // MARK: Stage 2 and 4: wantsPriorityOverSystemBehavior both ways
+
+    @Test("stage 4: the system behaviour takes Tab before an app key command without priority")
+    func systemBeatsPlainCommand() {
+        let h = Harness()
+        let c = h.chain("editor", "field")
+        c[1].becomeFirstResponder()
+        c[0].keyCommands = [KeyCommand(.tab, action: .next, title: "Next")]
+        c[0].performableActions = [.next]
+        let navigator = TabNavigator()
+        h.dispatcher.systemKeyHandler = navigator
+        h.keyboard.tap("tab")
+        #expect(navigator.moves == ["editor"])
+        #expect(c[0].performedActions.isEmpty)
+        #expect(h.trace.takingStages == [.systemBehavior])
+        #expect(h.trace.lines.contains(
+            "keyCommand tab \"Next\" on editor passed over: not considered: wantsPriorityOverSystemBehavior is false"))
+        #expect(h.trace.lines.contains("stage systemBehavior took: tabNavigator: Tab moves focus"))
+    }
+
+    @Test("stage 2: a command with wantsPriorityOverSystemBehavior beats the system behaviour")
+    func priorityBeatsSystem() {
+        let h = Harness()
+        let c = h.chain("editor", "field")
+        c[1].becomeFirstResponder()
+        c[0].keyCommands = [KeyCommand(.tab, action: .next, title: "Indent", wantsPriorityOverSystemBehavior: true)]
+        c[0].performableActions = [.next]
+        let navigator = TabNavigator()
+        h.dispatcher.systemKeyHandler = navigator
+        h.keyboard.tap("tab")
+        #expect(navigator.moves.isEmpty)
+        #expect(c[0].performedActions == [.next])
+        #expect(h.trace.takingStages == [.priorityKeyCommands])
+        #expect(h.trace.firedKeyCommands.first?.priority == true)
+        #expect(navigator.releases == 0)
+    }
+
+    @Test("stage 2: a disabled priority command leaves the key to the system behaviour")
+    func disabledPriorityCommand() {
+        let h = Harness()
+        let c = h.chain("editor")
+        c[0].becomeFirstResponder()
+        c[0].keyCommands = [KeyCommand(.tab, action: .next, attributes: .disabled, wantsPriorityOverSystemBehavior: true)]
+        c[0].performableActions = [.next]
+        let navigator = TabNavigator()
+        h.dispatcher.systemKeyHandler = navigator
+        h.keyboard.tap("tab")
+        #expect(h.trace.takingStages == [.systemBehavior])
+        #expect(h.trace.lines.contains { $0.hasSuffix("passed over: disabled") })
+    }
+
+    // MARK: Stage 3
+
+    @Test("stage 3: a text-input first responder takes its editing keys before focus and key commands")
+    func textInputTakesEditingKeys() {
+        let h = Harness()
+        let form = RecordingResponder("form", performs: [.delete, .next])
+        h.window.addChild(form)
+        let field = TextField("name")
+        form.addChild(field)
+        field.becomeFirstResponder()
+        form.keyCommands = [KeyCommand(.backspace, action: .delete), KeyCommand(.downArrow, action: .next)]
+        let navigator = TabNavigator()
+        h.dispatcher.systemKeyHandler = navigator
+        h.keyboard.type("shift+h i backspace down")
+        #expect(field.text == "Hi\u{8}")
+        #expect(form.performedActions.isEmpty)
+        // Shift is a bare modifier: a press that the field and form pass on, so it ends unhandled.
+        #expect(h.trace.takingStages == [.unhandled, .textInput, .textInput, .textInput, .textInput])
+        #expect(!form.presses.contains { $0.key.keyCode == .h }, "text input presses are not passed up the chain")
+    }
+
+    @Test("stage 3: Tab and shortcuts with Control still pass a text field")
+    func textInputLetsTabAndShortcutsThrough() {
+        let h = Harness()
+        let form = RecordingResponder("form", performs: [.find])
+        h.window.addChild(form)
+        let field = TextField("name")
+        form.addChild(field)
+        form.addChild(RecordingResponder("other", canBecomeFirstResponder: true))
+        field.becomeFirstResponder()
+        form.keyCommands = [KeyCommand("f", modifierFlags: .control, action: .find)]
+        h.dispatcher.systemKeyHandler = TabNavigator()
+        h.keyboard.tap("ctrl+f")
+        #expect(form.performedActions == [.find])
+        h.keyboard.tap("tab")
+        #expect(h.window.firstResponder?.identifier == "other")
+        #expect(h.trace.takingStages == [.unhandled, .keyCommands, .systemBehavior])
+    }
+
+    // MARK: Stage 5
+
+    @Test("stage 5: the nearest responder's command wins; the farther duplicate is shadowed")
+    func nearestWins() {
+        let h = Harness()
+        let c = h.chain("app", "list", "row")
+        c[2].becomeFirstResponder()
+        c[0].keyCommands = [KeyCommand("n", modifierFlags: .control, action: .newItem, title: "New Window")]
+        c[1].keyCommands = [KeyCommand("n", modifierFlags: .control, action: .newItem, title: "New Item")]
+        c[0].performableActions = [.newItem]
+        h.keyboard.tap("ctrl+n")
+        let fired = h.trace.firedKeyCommands
+        #expect(fired.count == 1)
+        #expect(fired.first?.command.title == "New Item")
+        #expect(fired.first?.declaredBy?.refers(to: c[1]) == true)
+        #expect(fired.first?.target.refers(to: c[0]) == true, "the action goes up from the first responder to app")
+        #expect(h.trace.lines.contains {
+            $0.contains("\"New Window\" on app passed over: shadowed by ctrl+n \"New Item\" on list")
+        })
+    }
+
+    @Test("stage 5: the action goes to the first responder up the chain that can perform it")
+    func actionTargetsFromFirstResponder() {
+        let h = Harness()
+        let c = h.chain("app", "list", "row")
+        c[2].becomeFirstResponder()
+        c[0].keyCommands = [KeyCommand(.deleteForward, action: .delete)]
+        c[0].performableActions = [.delete]
+        c[2].performableActions = [.delete]
+        h.keyboard.tap("delete")
+        #expect(c[2].performedActions == [.delete])
+        #expect(c[0].performedActions.isEmpty)
+    }
+
+    @Test("stage 5: a disabled command, or one nobody can perform, does not take the key")
+    func disabledAndUnperformable() {
+        let h = Harness()
+        let c = h.chain("app", "list")
+        c[1].becomeFirstResponder()
+        c[1].keyCommands = [
+            KeyCommand("d", modifierFlags: .control, action: .delete, title: "Nobody", attributes: []),
+            KeyCommand("e", modifierFlags: .control, action: .find, attributes: .disabled),
+        ]
+        c[0].keyCommands = [KeyCommand("e", modifierFlags: .control, action: .find, title: "App Find")]
+        c[0].performableActions = [.find]
+        c[1].handledKeys = [.d]
+        h.keyboard.tap("ctrl+d")
+        #expect(c[1].presses.contains { $0.key.keyCode == .d && $0.phase == .began }, "falls through to presses")
+        #expect(h.trace.lines.contains { $0.hasSuffix("passed over: no responder can perform delete") })
+        h.trace.clear()
+        h.keyboard.tap("ctrl+e")
+        #expect(h.trace.firedKeyCommands.map(\.command.title) == ["App Find"], "the farther command takes over")
+    }
+
+    @Test("stage 5: global commands come after the whole chain")
+    func globalCommandsLast() {
+        let h = Harness()
+        let c = h.chain("app", "editor")
+        c[1].becomeFirstResponder()
+        c[0].performableActions = [.find, .quit]
+        h.dispatcher.globalKeyCommands = [
+            KeyCommand("f", modifierFlags: .control, action: .quit, title: "Global"),
+            KeyCommand("q", modifierFlags: .control, action: .quit, title: "Quit"),
+        ]
+        c[1].keyCommands = [KeyCommand("f", modifierFlags: .control, action: .find, title: "Find")]
+        h.keyboard.tap("ctrl+f")
+        h.keyboard.tap("ctrl+q")
+        #expect(h.trace.firedKeyCommands.map(\.command.title) == ["Find", "Quit"])
+        #expect(h.trace.firedKeyCommands.last?.declaredBy == nil)
+    }
+
+    @Test("stage 5: Caps Lock does not change which command matches; Shift does")
+    func capsLockIgnored() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].keyCommands = [
+            KeyCommand("a", modifierFlags: .control, action: .find, title: "plain"),
+            KeyCommand("a", modifierFlags: [.control, .shift], action: .find, title: "shifted"),
+        ]
+        c[0].performableActions = [.find]
+        c[0].becomeFirstResponder()
+        h.keyboard.tap("capslock")
+        h.keyboard.tap("ctrl+a")
+        h.keyboard.tap("ctrl+shift+a")
+        #expect(h.trace.firedKeyCommands.map(\.command.title) == ["plain", "shifted"])
+    }
+
+    @Test("stage 5: commands follow the layout: ctrl+z fires from the key that types z")
+    func layoutAwareDispatch() {
+        let h = Harness(layout: QWERTZTestLayout())
+        let c = h.chain("app")
+        c[0].keyCommands = [KeyCommand("z", modifierFlags: .control, action: .find)]
+        c[0].performableActions = [.find]
+        c[0].becomeFirstResponder()
+        h.keyboard.tap(KeyChord(.z, .control))
+        #expect(c[0].performedActions.isEmpty)
+        h.keyboard.tap(KeyChord(.y, .control))
+        #expect(c[0].performedActions == [.find])
+    }
+
+    @Test("stage 5: a right-to-left window mirrors arrow commands")
+    func mirroredDispatch() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].keyCommands = [KeyCommand(.leftArrow, modifierFlags: .command, action: .next, title: "Back")]
+        c[0].performableActions = [.next]
+        c[0].becomeFirstResponder()
+        h.window.layoutDirection = .rightToLeft
+        h.keyboard.tap("cmd+right")
+        #expect(c[0].performedActions == [.next])
+    }
+
+    // MARK: Stages 6 and 7
+
+    @Test("stage 6: presses go up from the first responder until one does not call super")
+    func pressesForwarding() {
+        let h = Harness()
+        let c = h.chain("app", "list", "row")
+        c[2].becomeFirstResponder()
+        c[1].handledKeys = [.j]
+        h.keyboard.tap("j")
+        #expect(c[2].presses.map(\.phase) == [.began, .ended])
+        #expect(c[1].presses.map(\.phase) == [.began, .ended])
+        #expect(c[0].presses.isEmpty)
+        #expect(h.trace.lines.contains("stage presses took: list handled pressesBegan"))
+    }
+
+    @Test("stage 7: a key every responder passes on is unhandled, and each still gets its ended")
+    func unhandled() {
+        let h = Harness()
+        let c = h.chain("app", "row")
+        c[1].becomeFirstResponder()
+        h.keyboard.tap("f9")
+        h.trace.expectUnhandled(.f9)
+        #expect(c[1].presses.map(\.phase) == [.began, .ended])
+        #expect(c[0].presses.map(\.phase) == [.began, .ended])
+        #expect(h.trace.takingStages == [.unhandled])
+    }
+
+    @Test("with no first responder, key commands and presses start at the window")
+    func noFirstResponder() {
+        let h = Harness()
+        let c = h.chain("app")
+        h.window.keyCommands = [KeyCommand("w", modifierFlags: .control, action: .quit)]
+        c[0].performableActions = [.quit]
+        h.keyboard.tap("ctrl+w")
+        #expect(h.trace.firedKeyCommands.isEmpty, "app is not in the chain from the window, so nobody performs quit")
+        #expect(h.trace.lines.contains { $0.hasSuffix("no responder can perform quit") })
+    }
+
+    @Test("a bare modifier key is a press of its own and skips the key-command stages")
+    func bareModifier() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].becomeFirstResponder()
+        c[0].handledKeys = [.leftShift]
+        c[0].keyCommands = [KeyCommand(.tab, action: .next)]
+        h.keyboard.tap("shift")
+        #expect(c[0].presses.map(\.phase) == [.began, .ended])
+        #expect(c[0].presses.first?.key.keyCode == .leftShift)
+        #expect(h.trace.stages.first?.outcome == .skipped)
+        #expect(h.trace.takingStages == [.presses])
+    }
+
+    @Test("every stage's decision is traced in pipeline order for a key that reaches presses")
+    func fullTraceOrder() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].becomeFirstResponder()
+        h.dispatcher.reserve(ReservedShortcut(KeyCommand(.f12, action: "admin")) { _ in })
+        h.dispatcher.systemKeyHandler = TabNavigator()
+        h.keyboard.press(.x)
+        #expect(h.trace.stages.map(\.stage) == [
+            .reservedShortcuts, .priorityKeyCommands, .textInput, .systemBehavior, .keyCommands, .presses, .unhandled,
+        ])
+        #expect(h.trace.stages.map(\.outcome) == [.declined, .declined, .declined, .declined, .declined, .declined, .took])
+    }
+}
