@@ -129,3 +129,14 @@ struct Harness {
         return made
     }
 }
+
+extension Responder {
+    func isDescendant(of ancestor: Responder) -> Bool {
+        var node: Responder? = self
+        while let current = node {
+            if current === ancestor { return true }
+            node = current.parent
+        }
+        return false
+    }
+}

@@ -92,6 +92,21 @@ import Testing
         #expect(row.presses.map(\.phase) == [.began, .cancelled], "nothing after the end")
     }
 
+    @Test("moving a responder inside the window keeps its press: ended, not cancelled")
+    func moveKeepsPress() {
+        let h = Harness()
+        let c = h.chain("app", "list", "row")
+        let other = RecordingResponder("other")
+        h.window.addChild(other)
+        c[2].becomeFirstResponder()
+        c[2].handledKeys = [.j]
+        h.keyboard.press(.j)
+        other.addChild(c[2])
+        #expect(c[2].isFirstResponder)
+        h.keyboard.release(.j)
+        #expect(c[2].presses.map(\.phase) == [.began, .ended])
+    }
+
     @Test("when the responder that took the press leaves, the press is cancelled for everyone")
     func ownerLeavesTree() {
         let h = Harness()

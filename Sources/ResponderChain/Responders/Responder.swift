@@ -176,7 +176,8 @@ open class Responder {
 
     /// Adds a child at the end of ``children``.
     ///
-    /// A responder has one parent: adding a responder that has one moves it.
+    /// A responder has one parent: adding a responder that has one moves it. A move inside the
+    /// same window keeps its first-responder status and its presses.
     ///
     /// - Parameter child: The responder to add. It must not be a ``Window`` or an ancestor of this responder.
     public final func addChild(_ child: Responder) {
@@ -195,13 +196,21 @@ open class Responder {
             precondition(current !== child, "adding \(child.traceName) under \(traceName) would make a cycle")
             ancestor = current.parent
         }
-        if child.parent != nil { child.removeFromParent() }
-        children.insert(child, at: index)
-        child.parent = self
-        if let window {
-            child.setWindow(window)
-            window.responderChainDidChange()
+        if let oldParent = child.parent {
+            oldParent.children.removeAll { $0 === child }
+            child.parent = nil
         }
+        children.insert(child, at: min(index, children.count))
+        child.parent = self
+        // A move inside one window keeps first-responder status and presses; a move out of a
+        // window is a removal from it.
+        let oldWindow = child.window
+        if oldWindow !== window {
+            child.setWindow(window)
+            oldWindow?.subtreeDidLeave(child)
+        }
+        oldWindow?.responderChainDidChange()
+        if window !== oldWindow { window?.responderChainDidChange() }
     }
 
     /// Removes this responder (and its subtree) from its parent.
