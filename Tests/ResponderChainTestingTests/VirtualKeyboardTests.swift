@@ -1,0 +1,59 @@
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+@Suite struct VirtualKeyboardTests {
+    final class Log {
+        var events: [KeyEvent] = []
+    }
+
+    func make() -> (Dispatcher, VirtualKeyboard, Log) {
+        let dispatcher = Dispatcher(window: Window())
+        let log = Log()
+        dispatcher.addTraceObserver { record in
+            if case .input(let event, _, _) = record.kind { log.events.append(event) }
+        }
+        return (dispatcher, VirtualKeyboard(dispatcher, clock: 10, step: 0.5), log)
+    }
+
+    @Test("a chord presses modifiers in ctrl, alt, shift, cmd order and releases them in reverse")
+    func chordOrder() {
+        let (_, keyboard, log) = make()
+        keyboard.tap("cmd+shift+ctrl+f")
+        #expect(log.events.map { "\($0.action) \($0.code)" } == [
+            "down ControlLeft", "down ShiftLeft", "down MetaLeft", "down KeyF",
+            "up KeyF", "up MetaLeft", "up ShiftLeft", "up ControlLeft",
+        ])
+        #expect(log.events.map(\.timestamp) == [10, 10.5, 11, 11.5, 12, 12.5, 13, 13.5])
+    }
+
+    @Test("type taps each chord of a sequence; repeats and devices go through the same entry point")
+    func sequenceRepeatAndDevices() {
+        let (dispatcher, keyboard, log) = make()
+        keyboard.type("tab shift+tab")
+        #expect(log.events.count == 6)
+        let second = VirtualKeyboard(dispatcher, device: DeviceID(rawValue: 4))
+        second.press(.a)
+        second.autoRepeat(.a, times: 2)
+        #expect(log.events.suffix(3).map(\.action) == [.down, .repeat, .repeat])
+        #expect(log.events.last?.device == DeviceID(rawValue: 4))
+        #expect(dispatcher.keyboardState.isPressed(.a, on: DeviceID(rawValue: 4)))
+        second.unplug()
+        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+        keyboard.press(.b)
+        keyboard.loseKeyboard()
+        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+    }
+
+    @Test("a chord that cannot be read records an issue at the caller and types nothing")
+    func badChord() {
+        let (_, keyboard, log) = make()
+        withKnownIssue("the helper must report the bad chord as a test issue") {
+            keyboard.tap("ctrl+nosuchkey")
+        }
+        withKnownIssue("the helper must report the bad sequence as a test issue") {
+            keyboard.type("tab bogus")
+        }
+        #expect(log.events.isEmpty)
+    }
+}
