@@ -68,21 +68,24 @@ extension Dispatcher {
     func deliver(_ press: Press, to recipients: [Responder]) {
         pressEvent.timestamp = press.timestamp
         pressEvent.modifierFlags = press.key.modifierFlags
+        let window = self.window
+        let tracing = self.tracing
+        let event = pressEvent
         for responder in recipients {
-            let inWindow = responder.window === window
+            let inWindow = responder.isIn(window)
             switch press.phase {
             case .changed:
                 guard inWindow else { continue }
-                trace(.press(press, ResponderReference(responder)))
-                responder.pressesChanged(press, with: pressEvent)
+                if tracing { trace(.press(press, ResponderReference(responder))) }
+                responder.pressesChanged(press, with: event)
             case .ended where inWindow:
-                trace(.press(press, ResponderReference(responder)))
-                responder.pressesEnded(press, with: pressEvent)
+                if tracing { trace(.press(press, ResponderReference(responder))) }
+                responder.pressesEnded(press, with: event)
             case .ended, .cancelled:
                 var cancelled = press
                 cancelled.phase = .cancelled
-                trace(.press(cancelled, ResponderReference(responder)))
-                responder.pressesCancelled(cancelled, with: pressEvent)
+                if tracing { trace(.press(cancelled, ResponderReference(responder))) }
+                responder.pressesCancelled(cancelled, with: event)
             case .began:
                 preconditionFailure("began is delivered by the presses stage")
             }

@@ -41,12 +41,16 @@ extension Dispatcher {
             trace(.stage(.reservedShortcuts, .skipped, reason: "bare modifier key: delivered as a press only"))
             runPressesStage(&record, from: start)
         } else if runReservedShortcutStage(&record) {
-        } else if runKeyCommandStage(priority: true, &record, from: start) {
-        } else if runTextInputStage(&record, from: start) {
-        } else if runSystemBehaviorStage(&record, from: start) {
-        } else if runKeyCommandStage(priority: false, &record, from: start) {
         } else {
-            runPressesStage(&record, from: start)
+            let index = currentIndex()
+            let candidates = index.lookup(key)
+            if runKeyCommandStage(priority: true, candidates, &record, from: start) {
+            } else if runTextInputStage(&record, textInput: index.textInput) {
+            } else if runSystemBehaviorStage(&record, candidates) {
+            } else if runKeyCommandStage(priority: false, candidates, &record, from: start) {
+            } else {
+                runPressesStage(&record, from: start)
+            }
         }
         active.append(record)
     }
@@ -81,42 +85,38 @@ extension Dispatcher {
     // MARK: Stages 2 and 5
 
     /// Stage 2 (`priority`) or stage 5: key commands matching the key, nearest declaration first.
-    func runKeyCommandStage(priority: Bool, _ record: inout ActivePress, from start: Responder) -> Bool {
+    func runKeyCommandStage(
+        priority: Bool, _ candidates: [KeyCommandIndex.Candidate], _ record: inout ActivePress, from start: Responder
+    ) -> Bool {
         let stage: DispatchStage = priority ? .priorityKeyCommands : .keyCommands
-        let candidates = currentIndex().lookup(record.press.key)
-        var winner: KeyCommandIndex.Candidate?
-        for candidate in candidates where candidate.command.wantsPriorityOverSystemBehavior == priority {
-            let command = candidate.command
+        let tracing = self.tracing
+        var winner: Int?
+        for position in candidates.indices where candidates[position].command.wantsPriorityOverSystemBehavior == priority {
             if let winner {
-                trace(
-                    .keyCommandPassedOver(
-                        command, declaredBy: candidate.declarer.map(ResponderReference.init),
-                        reason: "shadowed by " + winner.command.description + " on "
-                            + (winner.declarer?.traceName ?? "global commands")))
+                if tracing { traceShadowed(candidates[position], by: candidates[winner]) }
                 continue
             }
-            if command.isDisabled {
-                trace(
-                    .keyCommandPassedOver(
-                        command, declaredBy: candidate.declarer.map(ResponderReference.init), reason: "disabled"))
+            if candidates[position].command.isDisabled {
+                if tracing { tracePassedOver(candidates[position], reason: "disabled") }
                 continue
             }
-            let sender = ActionSender.keyCommand(command)
-            guard let target = start.target(forAction: command.action, sender: sender) else {
-                trace(
-                    .keyCommandPassedOver(
-                        command, declaredBy: candidate.declarer.map(ResponderReference.init),
-                        reason: "no responder can perform " + command.action.rawValue))
+            let action = candidates[position].command.action
+            let sender = ActionSender.keyCommand(candidates[position].command)
+            guard let target = start.target(forAction: action, sender: sender) else {
+                if tracing { tracePassedOver(candidates[position], reason: "no responder can perform " + action.rawValue) }
                 continue
             }
-            winner = candidate
-            record.owner = .keyCommand(command, declarer: candidate.declarer, priority: priority)
-            trace(.stage(stage, .took, reason: "key command " + command.description))
-            trace(
-                .keyCommand(
-                    command, declaredBy: candidate.declarer.map(ResponderReference.init),
-                    target: ResponderReference(target), priority: priority))
-            target.perform(command.action, sender: sender)
+            winner = position
+            let candidate = candidates[position]
+            record.owner = .keyCommand(candidate.command, declarer: candidate.declarer, priority: priority)
+            if tracing {
+                trace(.stage(stage, .took, reason: "key command " + candidate.command.description))
+                trace(
+                    .keyCommand(
+                        candidate.command, declaredBy: candidate.declarer.map(ResponderReference.init),
+                        target: ResponderReference(target), priority: priority))
+            }
+            target.perform(action, sender: sender)
             if !tracing { break }
         }
         if winner == nil {
@@ -130,11 +130,24 @@ extension Dispatcher {
         return winner != nil
     }
 
+    private func tracePassedOver(_ candidate: KeyCommandIndex.Candidate, reason: String) {
+        trace(
+            .keyCommandPassedOver(
+                candidate.command, declaredBy: candidate.declarer.map(ResponderReference.init), reason: reason))
+    }
+
+    private func traceShadowed(_ candidate: KeyCommandIndex.Candidate, by winner: KeyCommandIndex.Candidate) {
+        tracePassedOver(
+            candidate,
+            reason: "shadowed by " + winner.command.description + " on "
+                + (winner.declarer?.traceName ?? "global commands"))
+    }
+
     // MARK: Stage 3
 
     /// Stage 3: the first responder's text input.
-    func runTextInputStage(_ record: inout ActivePress, from start: Responder) -> Bool {
-        guard let textInput = currentIndex().textInput else {
+    func runTextInputStage(_ record: inout ActivePress, textInput: (any TextInputResponder)?) -> Bool {
+        guard let textInput else {
             trace(.stage(.textInput, .declined, reason: "the first responder is not a text input"))
             return false
         }
@@ -143,16 +156,21 @@ extension Dispatcher {
             return false
         }
         trace(.stage(.textInput, .took, reason: textInput.traceName + " edits with " + record.press.key.description))
-        traceCommandsNotConsidered(for: record.press.key, reason: "not considered: the text input took the key first")
+        if tracing {
+            traceCommandsNotConsidered(
+                currentIndex().lookup(record.press.key), reason: "not considered: the text input took the key first")
+        }
         record.owner = .textInput(textInput)
-        deliverBegan(to: textInput, record: &record)
+        pressEvent.timestamp = record.press.timestamp
+        pressEvent.modifierFlags = record.press.key.modifierFlags
+        _ = deliverBegan(to: textInput, record: &record, event: pressEvent, tracing: tracing)
         return true
     }
 
     // MARK: Stage 4
 
     /// Stage 4: the system behaviour (the focus system).
-    func runSystemBehaviorStage(_ record: inout ActivePress, from start: Responder) -> Bool {
+    func runSystemBehaviorStage(_ record: inout ActivePress, _ candidates: [KeyCommandIndex.Candidate]) -> Bool {
         guard let handler = systemKeyHandler else {
             trace(.stage(.systemBehavior, .declined, reason: "no system behaviour installed"))
             return false
@@ -163,19 +181,17 @@ extension Dispatcher {
             return false
         case .take(let reason):
             trace(.stage(.systemBehavior, .took, reason: handler.name + ": " + reason))
-            traceCommandsNotConsidered(
-                for: record.press.key, reason: "not considered: wantsPriorityOverSystemBehavior is false")
+            if tracing {
+                traceCommandsNotConsidered(candidates, reason: "not considered: wantsPriorityOverSystemBehavior is false")
+            }
             record.owner = .system(handler)
             return true
         }
     }
 
-    private func traceCommandsNotConsidered(for key: Key, reason: String) {
-        guard tracing else { return }
-        for candidate in currentIndex().lookup(key) where !candidate.command.wantsPriorityOverSystemBehavior {
-            trace(
-                .keyCommandPassedOver(
-                    candidate.command, declaredBy: candidate.declarer.map(ResponderReference.init), reason: reason))
+    private func traceCommandsNotConsidered(_ candidates: [KeyCommandIndex.Candidate], reason: String) {
+        for candidate in candidates where !candidate.command.wantsPriorityOverSystemBehavior {
+            tracePassedOver(candidate, reason: reason)
         }
     }
 
@@ -184,19 +200,23 @@ extension Dispatcher {
     /// Stage 6: `pressesBegan` up the chain from the first responder, until a responder does not
     /// pass it on; stage 7 when every responder passes it on.
     func runPressesStage(_ record: inout ActivePress, from start: Responder) {
-        var responder: Responder? = start
-        while let current = responder {
-            chainBuffer.append(current)
-            responder = current.nextResponder
-        }
+        // Follow the chain from the start, taking each next link before the responder's handler
+        // runs. A responder that is no longer in the window when its turn comes ends the walk: a
+        // handler removed it, and with it the link from the first responder to the ancestors.
+        let window = self.window
+        let tracing = self.tracing
+        let event = pressEvent
+        event.timestamp = record.press.timestamp
+        event.modifierFlags = record.press.key.modifierFlags
         var handler: Responder?
-        for current in chainBuffer where current.window === window {
-            if deliverBegan(to: current, record: &record) {
+        var responder: Responder? = start
+        while let current = responder, current.isIn(window) {
+            responder = current.parent
+            if deliverBegan(to: current, record: &record, event: event, tracing: tracing) {
                 handler = current
                 break
             }
         }
-        chainBuffer.removeAll(keepingCapacity: true)
         record.owner = .responders(handler: handler)
         if let handler {
             trace(.stage(.presses, .took, reason: handler.traceName + " handled pressesBegan"))
@@ -210,16 +230,14 @@ extension Dispatcher {
     /// Delivers `began` to one responder and records it as a recipient.
     ///
     /// - Returns: `true` when the responder kept the press (did not call `super`).
-    @discardableResult
-    func deliverBegan(to responder: Responder, record: inout ActivePress) -> Bool {
+    @inline(__always)
+    func deliverBegan(to responder: Responder, record: inout ActivePress, event: PressEvent, tracing: Bool) -> Bool {
         record.recipients.append(responder)
-        pressEvent.timestamp = record.press.timestamp
-        pressEvent.modifierFlags = record.press.key.modifierFlags
-        pressEvent.currentRecipient = responder
-        pressEvent.passedOn = false
-        trace(.press(record.press, ResponderReference(responder)))
-        responder.pressesBegan(record.press, with: pressEvent)
-        pressEvent.currentRecipient = nil
-        return !pressEvent.passedOn
+        event.handshake.pointee = PressEvent.Handshake(recipient: ObjectIdentifier(responder), passedOn: false)
+        if tracing { trace(.press(record.press, ResponderReference(responder))) }
+        responder.pressesBegan(record.press, with: event)
+        let passedOn = event.handshake.pointee.passedOn
+        event.handshake.pointee.recipient = nil
+        return !passedOn
     }
 }

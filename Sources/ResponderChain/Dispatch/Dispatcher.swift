@@ -48,7 +48,9 @@ public final class Dispatcher {
     }
 
     /// The window keys go to. Change it with ``setWindow(_:timestamp:)``.
-    public internal(set) var window: Window
+    // The properties read on every key skip the dynamic exclusivity check: each access is a single
+    // load or store, or a mutation of a value that no callback can reach while it runs.
+    @exclusivity(unchecked) public internal(set) var window: Window
 
     /// The layout that turns key codes into characters. ``USKeyboardLayout`` by default.
     public var layout: any KeyboardLayout {
@@ -79,28 +81,27 @@ public final class Dispatcher {
     /// The presses that have begun and not yet ended or been cancelled, oldest first.
     public var activePresses: [Press] { active.map(\.press) }
 
-    var state = KeyboardState()
-    var active: [ActivePress] = []
-    var recipientPool: [[Responder]] = []
-    var chainBuffer: [Responder] = []
+    @exclusivity(unchecked) var state = KeyboardState()
+    @exclusivity(unchecked) var active: [ActivePress] = []
+    @exclusivity(unchecked) var recipientPool: [[Responder]] = []
     let pressEvent = PressEvent()
-    var index = KeyCommandIndex()
+    @exclusivity(unchecked) var index = KeyCommandIndex()
     var reverseMap: LayoutReverseMap
     var reservedIndex: [KeyChordID: Int]?
-    var layoutGeneration: UInt64 = 0
-    var globalGeneration: UInt64 = 0
-    var nextPressNumber: UInt64 = 1
-    var sequence: UInt64 = 0
-    var currentTimestamp: Double = 0
+    @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
+    @exclusivity(unchecked) var globalGeneration: UInt64 = 0
+    @exclusivity(unchecked) var nextPressNumber: UInt64 = 1
+    @exclusivity(unchecked) var sequence: UInt64 = 0
+    @exclusivity(unchecked) var currentTimestamp: Double = 0
 
-    var queue: [PendingInput] = []
-    var queueHead = 0
-    var isDispatching = false
-    var needsReconcile = false
+    @exclusivity(unchecked) var queue: [PendingInput] = []
+    @exclusivity(unchecked) var queueHead = 0
+    @exclusivity(unchecked) var isDispatching = false
+    @exclusivity(unchecked) var needsReconcile = false
 
     var observers: [(id: UInt64, body: (DispatchRecord) -> Void)] = []
     var nextObserverID: UInt64 = 1
-    var tracing = false
+    @exclusivity(unchecked) var tracing = false
 
     /// Creates a dispatcher for a window.
     ///
@@ -114,9 +115,12 @@ public final class Dispatcher {
         self.reverseMap = LayoutReverseMap(layout)
         state.rightAltIsLevelThree = layout.rightAltIsLevelThree
         active.reserveCapacity(16)
-        chainBuffer.reserveCapacity(64)
         queue.reserveCapacity(16)
         window.dispatcher = self
+    }
+
+    deinit {
+        if window.dispatcher === self { window.dispatcher = nil }
     }
 
     // MARK: Input
@@ -316,7 +320,7 @@ public final class Dispatcher {
         if index.windowGeneration != window.generation || index.layoutGeneration != layoutGeneration
             || index.globalGeneration != globalGeneration || index.chainStart !== start
         {
-            var rebuilt = KeyCommandIndex(chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
+            let rebuilt = KeyCommandIndex(chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
             rebuilt.windowGeneration = window.generation
             rebuilt.layoutGeneration = layoutGeneration
             rebuilt.globalGeneration = globalGeneration

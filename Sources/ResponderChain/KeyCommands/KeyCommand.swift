@@ -177,31 +177,141 @@ public struct KeyCommand: Hashable, Sendable {
         case nonRepeatable
     }
 
+    /// The values, in an immutable shared box: a key command is copied into press owners, action
+    /// senders and index entries on every key, and one retain is cheaper than copying five strings.
+    final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    struct Fields: Hashable, Sendable {
+        var input: Input
+        var modifierFlags: ModifierFlags
+        var action: Action
+        var title: String
+        var discoverabilityTitle: String?
+        var attributes: Attributes
+        var state: State
+        var wantsPriorityOverSystemBehavior: Bool
+        var allowsAutomaticLocalization: Bool
+        var allowsAutomaticMirroring: Bool
+        var repeatBehavior: RepeatBehavior
+    }
+
+    private var storage: Storage
+
     /// The input: a character or a special key.
-    public var input: Input
+    public var input: Input {
+        get { storage.fields.input }
+        set {
+            var fields = storage.fields
+            fields.input = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// The modifiers that must be held: any of shift, control, alternate, command, and
     /// ``ModifierFlags/numericPad`` to accept keypad keys only.
-    public var modifierFlags: ModifierFlags
+    public var modifierFlags: ModifierFlags {
+        get { storage.fields.modifierFlags }
+        set {
+            var fields = storage.fields
+            fields.modifierFlags = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// The action sent up the responder chain from the first responder.
-    public var action: Action
+    public var action: Action {
+        get { storage.fields.action }
+        set {
+            var fields = storage.fields
+            fields.action = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// The title shown in lists of commands.
-    public var title: String
+    public var title: String {
+        get { storage.fields.title }
+        set {
+            var fields = storage.fields
+            fields.title = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// A longer title shown in discoverability lists, when it differs from ``title``.
-    public var discoverabilityTitle: String?
+    public var discoverabilityTitle: String? {
+        get { storage.fields.discoverabilityTitle }
+        set {
+            var fields = storage.fields
+            fields.discoverabilityTitle = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// Disabled, hidden, destructive.
-    public var attributes: Attributes
+    public var attributes: Attributes {
+        get { storage.fields.attributes }
+        set {
+            var fields = storage.fields
+            fields.attributes = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// The checkmark-like state.
-    public var state: State
+    public var state: State {
+        get { storage.fields.state }
+        set {
+            var fields = storage.fields
+            fields.state = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// Whether the command beats the system's focus keys (Tab, Shift-Tab, arrows, select) and a
     /// text field's editing keys. `false` by default, as in UIKit.
-    public var wantsPriorityOverSystemBehavior: Bool
+    public var wantsPriorityOverSystemBehavior: Bool {
+        get { storage.fields.wantsPriorityOverSystemBehavior }
+        set {
+            var fields = storage.fields
+            fields.wantsPriorityOverSystemBehavior = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// Whether a command whose character cannot be typed on the active layout moves to the key
     /// at the same position on a US layout. `true` by default, as in UIKit.
-    public var allowsAutomaticLocalization: Bool
+    public var allowsAutomaticLocalization: Bool {
+        get { storage.fields.allowsAutomaticLocalization }
+        set {
+            var fields = storage.fields
+            fields.allowsAutomaticLocalization = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// Whether left/right arrows and brackets swap in a right-to-left window. `true` by default, as in UIKit.
-    public var allowsAutomaticMirroring: Bool
+    public var allowsAutomaticMirroring: Bool {
+        get { storage.fields.allowsAutomaticMirroring }
+        set {
+            var fields = storage.fields
+            fields.allowsAutomaticMirroring = newValue
+            storage = Storage(fields)
+        }
+    }
+
     /// Whether auto-repeat fires the command again. ``RepeatBehavior/nonRepeatable`` by default.
-    public var repeatBehavior: RepeatBehavior
+    public var repeatBehavior: RepeatBehavior {
+        get { storage.fields.repeatBehavior }
+        set {
+            var fields = storage.fields
+            fields.repeatBehavior = newValue
+            storage = Storage(fields)
+        }
+    }
 
     /// Creates a key command for a character.
     ///
@@ -280,17 +390,23 @@ public struct KeyCommand: Hashable, Sendable {
         wantsPriorityOverSystemBehavior: Bool = false, allowsAutomaticLocalization: Bool = true,
         allowsAutomaticMirroring: Bool = true, repeatBehavior: RepeatBehavior = .nonRepeatable
     ) {
-        self.input = input
-        self.modifierFlags = modifierFlags
-        self.action = action
-        self.title = title
-        self.discoverabilityTitle = discoverabilityTitle
-        self.attributes = attributes
-        self.state = state
-        self.wantsPriorityOverSystemBehavior = wantsPriorityOverSystemBehavior
-        self.allowsAutomaticLocalization = allowsAutomaticLocalization
-        self.allowsAutomaticMirroring = allowsAutomaticMirroring
-        self.repeatBehavior = repeatBehavior
+        storage = Storage(
+            Fields(
+                input: input, modifierFlags: modifierFlags, action: action, title: title,
+                discoverabilityTitle: discoverabilityTitle, attributes: attributes, state: state,
+                wantsPriorityOverSystemBehavior: wantsPriorityOverSystemBehavior,
+                allowsAutomaticLocalization: allowsAutomaticLocalization,
+                allowsAutomaticMirroring: allowsAutomaticMirroring, repeatBehavior: repeatBehavior))
+    }
+
+    /// Two commands are equal when all their properties are.
+    public static func == (lhs: KeyCommand, rhs: KeyCommand) -> Bool {
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+    }
+
+    /// Hashes all properties.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 
     /// Whether the command has the ``Attributes/disabled`` attribute.

@@ -41,7 +41,12 @@ extension Dispatcher {
         let index = currentIndex()
         let start = chainStart
         var standings: [KeyCommandStanding] = []
-        var seen: [KeyCommandStanding] = []
+        struct SeenInput {
+            var command: KeyCommand
+            var declarerID: ObjectIdentifier?
+            var depth: Int
+        }
+        var seenInputs: [SeenInput] = []
 
         func standing(for candidate: KeyCommandIndex.Candidate, chord: KeyChord) -> KeyCommandStanding.Status {
             let command = candidate.command
@@ -95,29 +100,34 @@ extension Dispatcher {
             let candidate = KeyCommandIndex.Candidate(
                 command: command, declarer: declarer, depth: depth, localized: resolution.placement == .localized,
                 mirrored: resolution.mirrored)
+            let declarerID = declarer.map(ObjectIdentifier.init)
             var status: KeyCommandStanding.Status = .unreachable(layout: layout.name)
             if !resolution.chords.isEmpty {
                 // A command declared twice in one responder: the second copy is the duplicate.
-                if let twin = seen.first(where: {
-                    $0.command.input == command.input && $0.command.modifierFlags == command.modifierFlags
-                        && $0.depth == depth && $0.declaredBy?.id == declarer.map(ObjectIdentifier.init)
-                }) {
-                    status = .duplicateInSameResponder(of: twin.command)
+                var twin: KeyCommand?
+                for earlier in seenInputs
+                where earlier.depth == depth && earlier.declarerID == declarerID
+                    && earlier.command.input == command.input && earlier.command.modifierFlags == command.modifierFlags
+                {
+                    twin = earlier.command
+                    break
+                }
+                if let twin {
+                    status = .duplicateInSameResponder(of: twin)
                 } else {
                     // The best status over the command's chords: active on any chord is active.
                     status = standing(for: candidate, chord: resolution.chords[0])
                     for chord in resolution.chords.dropFirst() where status != .active {
-                        let other = standing(for: candidate, chord: chord)
-                        if other == .active { status = .active }
+                        if standing(for: candidate, chord: chord) == .active { status = .active }
                     }
                 }
             }
-            let entry = KeyCommandStanding(
-                command: command, declaredBy: declarer.map(ResponderReference.init), depth: depth,
-                chords: resolution.chords, localized: resolution.placement == .localized,
-                mirrored: resolution.mirrored, status: status)
-            seen.append(entry)
-            standings.append(entry)
+            seenInputs.append(SeenInput(command: command, declarerID: declarerID, depth: depth))
+            standings.append(
+                KeyCommandStanding(
+                    command: command, declaredBy: declarer.map(ResponderReference.init), depth: depth,
+                    chords: resolution.chords, localized: resolution.placement == .localized,
+                    mirrored: resolution.mirrored, status: status))
         }
         return standings
     }

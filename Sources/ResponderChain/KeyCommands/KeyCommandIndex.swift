@@ -4,7 +4,7 @@
 /// dispatcher's global commands, each resolved on the active layout. For every chord the
 /// candidates are kept nearest first, so dispatch is one dictionary lookup. Rebuilt only when the
 /// window's generation (tree, command lists, first responder, direction) or the layout changes.
-struct KeyCommandIndex {
+final class KeyCommandIndex {
     struct Candidate {
         /// The command.
         var command: KeyCommand
@@ -27,7 +27,7 @@ struct KeyCommandIndex {
     var windowGeneration: UInt64 = .max
     var layoutGeneration: UInt64 = .max
     var globalGeneration: UInt64 = .max
-    weak var chainStart: Responder?
+    var chainStart: Responder?
 
     init() {}
 
@@ -48,7 +48,7 @@ struct KeyCommandIndex {
         textInput = chainStart as? any TextInputResponder
     }
 
-    private mutating func add(
+    private func add(
         _ command: KeyCommand, declarer: Responder?, depth: Int, map: LayoutReverseMap, direction: LayoutDirection
     ) {
         let resolution = command.resolution(on: map, direction: direction)

@@ -12,7 +12,8 @@
 /// ```
 open class Window: Responder {
     /// The responder keys start from, or `nil` when none has become first responder.
-    public private(set) weak var firstResponder: Responder?
+    // Read on every key; every access is a single load or store (no dynamic exclusivity check).
+    @exclusivity(unchecked) public private(set) var firstResponder: Responder?
 
     /// The window's reading direction. Key commands that allow automatic mirroring swap left and
     /// right in a right-to-left window.
@@ -22,20 +23,25 @@ open class Window: Responder {
 
     /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
     /// rebuilds its key-command index when it moves.
-    package private(set) var generation: UInt64 = 0
+    @exclusivity(unchecked) package private(set) var generation: UInt64 = 0
 
     /// Set while ``Responder/becomeFirstResponder()`` asks the current first responder to resign.
     package var isTransferringFirstResponder = false
 
     /// The dispatcher delivering keys to this window, if any.
-    package weak var dispatcher: Dispatcher?
+    // unowned(unsafe) for the reason given on Responder's links; the dispatcher clears it in deinit.
+    package unowned(unsafe) var dispatcher: Dispatcher?
 
     /// Creates a window with no children.
     ///
     /// - Parameter identifier: A name for traces.
     public override init(identifier: String? = nil) {
         super.init(identifier: identifier)
-        window = self
+        setWindow(self)
+    }
+
+    deinit {
+        for child in children { child.setWindow(nil) }
     }
 
     /// Sends an action to the first responder able to perform it, starting at the first responder
