@@ -37,7 +37,7 @@ extension Dispatcher {
 
     /// Ends or cancels the press in `slot` and forgets it.
     func finishPress(at slot: Int, phase: Press.Phase, key: Key? = nil) {
-        var record = active.remove(at: slot)
+        let record = active.remove(at: slot)
         record.press.phase = phase
         record.press.timestamp = currentTimestamp
         if let key { record.press.key = key }
@@ -59,35 +59,38 @@ extension Dispatcher {
         case .cancelled(let reason):
             trace(.pressOwned(press, reason: "swallowed: the press was already cancelled (" + reason + ")"))
         }
-        recycle(&record.recipients)
+        recycle(record)
     }
 
     /// Delivers `changed`, `ended` or `cancelled` to every recipient, nearest first. A recipient
     /// that has left the window gets `cancelled` instead of `ended`; for `changed` it is skipped
     /// (its `cancelled` follows when the event is finished).
-    func deliver(_ press: Press, to recipients: [Responder]) {
+    func deliver(_ press: Press, to recipients: [Unmanaged<Responder>]) {
         pressEvent.timestamp = press.timestamp
         pressEvent.modifierFlags = press.key.modifierFlags
         let window = self.window
         let tracing = self.tracing
         let event = pressEvent
-        for responder in recipients {
-            let inWindow = responder.isIn(window)
-            switch press.phase {
-            case .changed:
-                guard inWindow else { continue }
-                if tracing { trace(.press(press, ResponderReference(responder))) }
-                responder.pressesChanged(press, with: event)
-            case .ended where inWindow:
-                if tracing { trace(.press(press, ResponderReference(responder))) }
-                responder.pressesEnded(press, with: event)
-            case .ended, .cancelled:
-                var cancelled = press
-                cancelled.phase = .cancelled
-                if tracing { trace(.press(cancelled, ResponderReference(responder))) }
-                responder.pressesCancelled(cancelled, with: event)
-            case .began:
-                preconditionFailure("began is delivered by the presses stage")
+        for recipient in recipients {
+            // Borrowed, not retained: see ActivePress.recipients for why every entry is alive.
+            recipient._withUnsafeGuaranteedRef { responder in
+                let inWindow = responder.isIn(window)
+                switch press.phase {
+                case .changed:
+                    guard inWindow else { return }
+                    if tracing { trace(.press(press, ResponderReference(responder))) }
+                    responder.pressesChanged(press, with: event)
+                case .ended where inWindow:
+                    if tracing { trace(.press(press, ResponderReference(responder))) }
+                    responder.pressesEnded(press, with: event)
+                case .ended, .cancelled:
+                    var cancelled = press
+                    cancelled.phase = .cancelled
+                    if tracing { trace(.press(cancelled, ResponderReference(responder))) }
+                    responder.pressesCancelled(cancelled, with: event)
+                case .began:
+                    preconditionFailure("began is delivered by the presses stage")
+                }
             }
         }
     }
@@ -215,11 +218,12 @@ extension Dispatcher {
                 active[slot].owner = .cancelled(reason: "its owner left the tree")
                 continue
             }
-            guard record.recipients.contains(where: { $0.window !== window }) else { continue }
-            var leaving: [Responder] = []
-            active[slot].recipients.removeAll { responder in
-                guard responder.window !== window else { return false }
-                leaving.append(responder)
+            let window = self.window
+            guard record.recipients.contains(where: { !$0.takeUnretainedValue().isIn(window) }) else { continue }
+            var leaving: [Unmanaged<Responder>] = []
+            record.recipients.removeAll { recipient in
+                guard !recipient.takeUnretainedValue().isIn(window) else { return false }
+                leaving.append(recipient)
                 return true
             }
             deliver(press, to: leaving)

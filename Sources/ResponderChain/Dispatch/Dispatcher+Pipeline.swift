@@ -35,21 +35,21 @@ extension Dispatcher {
             id: PressID(rawValue: nextPressNumber), phase: .began, key: key, timestamp: event.timestamp,
             device: event.device)
         nextPressNumber &+= 1
-        var record = ActivePress(press: press, owner: .responders(handler: nil), recipients: takeRecipientBuffer())
+        let record = makeRecord(for: press)
         let start = chainStart
         if event.code.isModifier {
             trace(.stage(.reservedShortcuts, .skipped, reason: "bare modifier key: delivered as a press only"))
-            runPressesStage(&record, from: start)
-        } else if runReservedShortcutStage(&record) {
+            runPressesStage(record, from: start)
+        } else if runReservedShortcutStage(record) {
         } else {
             let index = currentIndex()
             let candidates = index.lookup(key)
-            if runKeyCommandStage(priority: true, candidates, &record, from: start) {
-            } else if runTextInputStage(&record, textInput: index.textInput) {
-            } else if runSystemBehaviorStage(&record, candidates) {
-            } else if runKeyCommandStage(priority: false, candidates, &record, from: start) {
+            if runKeyCommandStage(priority: true, candidates, record, from: start) {
+            } else if runTextInputStage(record, textInput: index.textInput) {
+            } else if runSystemBehaviorStage(record, candidates) {
+            } else if runKeyCommandStage(priority: false, candidates, record, from: start) {
             } else {
-                runPressesStage(&record, from: start)
+                runPressesStage(record, from: start)
             }
         }
         active.append(record)
@@ -58,7 +58,7 @@ extension Dispatcher {
     // MARK: Stage 1
 
     /// Stage 1: shortcuts the embedding app reserved.
-    func runReservedShortcutStage(_ record: inout ActivePress) -> Bool {
+    func runReservedShortcutStage(_ record: ActivePress) -> Bool {
         guard !reservedShortcuts.isEmpty else { return false }
         if reservedIndex == nil {
             var table: [KeyChordID: Int] = [:]
@@ -86,7 +86,7 @@ extension Dispatcher {
 
     /// Stage 2 (`priority`) or stage 5: key commands matching the key, nearest declaration first.
     func runKeyCommandStage(
-        priority: Bool, _ candidates: [KeyCommandIndex.Candidate], _ record: inout ActivePress, from start: Responder
+        priority: Bool, _ candidates: [KeyCommandIndex.Candidate], _ record: ActivePress, from start: Responder
     ) -> Bool {
         let stage: DispatchStage = priority ? .priorityKeyCommands : .keyCommands
         let tracing = self.tracing
@@ -146,7 +146,7 @@ extension Dispatcher {
     // MARK: Stage 3
 
     /// Stage 3: the first responder's text input.
-    func runTextInputStage(_ record: inout ActivePress, textInput: (any TextInputResponder)?) -> Bool {
+    func runTextInputStage(_ record: ActivePress, textInput: (any TextInputResponder)?) -> Bool {
         guard let textInput else {
             trace(.stage(.textInput, .declined, reason: "the first responder is not a text input"))
             return false
@@ -163,14 +163,14 @@ extension Dispatcher {
         record.owner = .textInput(textInput)
         pressEvent.timestamp = record.press.timestamp
         pressEvent.modifierFlags = record.press.key.modifierFlags
-        _ = deliverBegan(to: textInput, record: &record, event: pressEvent, tracing: tracing)
+        _ = deliverBegan(to: textInput, record: record, event: pressEvent, tracing: tracing)
         return true
     }
 
     // MARK: Stage 4
 
     /// Stage 4: the system behaviour (the focus system).
-    func runSystemBehaviorStage(_ record: inout ActivePress, _ candidates: [KeyCommandIndex.Candidate]) -> Bool {
+    func runSystemBehaviorStage(_ record: ActivePress, _ candidates: [KeyCommandIndex.Candidate]) -> Bool {
         guard let handler = systemKeyHandler else {
             trace(.stage(.systemBehavior, .declined, reason: "no system behaviour installed"))
             return false
@@ -199,7 +199,7 @@ extension Dispatcher {
 
     /// Stage 6: `pressesBegan` up the chain from the first responder, until a responder does not
     /// pass it on; stage 7 when every responder passes it on.
-    func runPressesStage(_ record: inout ActivePress, from start: Responder) {
+    func runPressesStage(_ record: ActivePress, from start: Responder) {
         // Follow the chain from the start, taking each next link before the responder's handler
         // runs. A responder that is no longer in the window when its turn comes ends the walk: a
         // handler removed it, and with it the link from the first responder to the ancestors.
@@ -208,14 +208,20 @@ extension Dispatcher {
         let event = pressEvent
         event.timestamp = record.press.timestamp
         event.modifierFlags = record.press.key.modifierFlags
+        // The walk borrows each responder instead of retaining it: a responder is in the tree
+        // when its turn comes, and one removed during the walk is kept alive by
+        // `removedDuringEvent` until the event ends.
         var handler: Responder?
-        var responder: Responder? = start
-        while let current = responder, current.isIn(window) {
-            responder = current.parent
-            if deliverBegan(to: current, record: &record, event: event, tracing: tracing) {
+        var next: Unmanaged<Responder>? = Unmanaged.passUnretained(start)
+        while let link = next {
+            let goOn = link._withUnsafeGuaranteedRef { current -> Bool in
+                guard current.isIn(window) else { return false }
+                next = current.unretainedParent
+                guard deliverBegan(to: current, record: record, event: event, tracing: tracing) else { return true }
                 handler = current
-                break
+                return false
             }
+            if !goOn { break }
         }
         record.owner = .responders(handler: handler)
         if let handler {
@@ -231,8 +237,8 @@ extension Dispatcher {
     ///
     /// - Returns: `true` when the responder kept the press (did not call `super`).
     @inline(__always)
-    func deliverBegan(to responder: Responder, record: inout ActivePress, event: PressEvent, tracing: Bool) -> Bool {
-        record.recipients.append(responder)
+    func deliverBegan(to responder: Responder, record: ActivePress, event: PressEvent, tracing: Bool) -> Bool {
+        record.recipients.append(Unmanaged.passUnretained(responder))
         event.handshake.pointee = PressEvent.Handshake(recipient: ObjectIdentifier(responder), passedOn: false)
         if tracing { trace(.press(record.press, ResponderReference(responder))) }
         responder.pressesBegan(record.press, with: event)

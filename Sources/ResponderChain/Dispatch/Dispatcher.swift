@@ -30,11 +30,21 @@ public final class Dispatcher {
         case cancelled(reason: String)
     }
 
-    struct ActivePress {
-        var press: Press
-        var owner: Owner
+    /// A press between its `began` and its end. Records are pooled and reused, so a key press
+    /// allocates nothing in the steady state.
+    final class ActivePress {
+        @exclusivity(unchecked) var press: Press
+        @exclusivity(unchecked) var owner: Owner = .responders(handler: nil)
         /// Responders that received `began` and are still owed their `ended` or `cancelled`.
-        var recipients: [Responder]
+        /// Unretained: a responder in this list is either in the window's tree, or was removed
+        /// during the current event and is kept alive by ``Dispatcher/removedDuringEvent`` until
+        /// the event's reconcile pass takes it out of this list.
+        @exclusivity(unchecked) var recipients: [Unmanaged<Responder>] = []
+
+        init(press: Press) {
+            self.press = press
+            recipients.reserveCapacity(8)
+        }
     }
 
     enum PendingInput {
@@ -53,7 +63,7 @@ public final class Dispatcher {
     @exclusivity(unchecked) public internal(set) var window: Window
 
     /// The layout that turns key codes into characters. ``USKeyboardLayout`` by default.
-    public var layout: any KeyboardLayout {
+    @exclusivity(unchecked) public var layout: any KeyboardLayout {
         didSet {
             layoutGeneration &+= 1
             reverseMap = LayoutReverseMap(layout)
@@ -65,15 +75,15 @@ public final class Dispatcher {
     /// Menu-bar-like key commands that are active whatever the first responder is. They are
     /// searched after the responder chain, and their action goes up the chain from the first
     /// responder.
-    public var globalKeyCommands: [KeyCommand] = [] {
+    @exclusivity(unchecked) public var globalKeyCommands: [KeyCommand] = [] {
         didSet { globalGeneration &+= 1 }
     }
 
     /// The system behaviour stage's handler: the focus system, or `nil` for none.
-    public var systemKeyHandler: (any SystemKeyHandler)?
+    @exclusivity(unchecked) public var systemKeyHandler: (any SystemKeyHandler)?
 
     /// Shortcuts reserved by the embedding app; see ``reserve(_:)``.
-    public private(set) var reservedShortcuts: [ReservedShortcut] = []
+    @exclusivity(unchecked) public private(set) var reservedShortcuts: [ReservedShortcut] = []
 
     /// Which keys are down, the modifiers and the locks, as the events so far say.
     public var keyboardState: KeyboardState { state }
@@ -83,11 +93,13 @@ public final class Dispatcher {
 
     @exclusivity(unchecked) var state = KeyboardState()
     @exclusivity(unchecked) var active: [ActivePress] = []
-    @exclusivity(unchecked) var recipientPool: [[Responder]] = []
+    @exclusivity(unchecked) var recordPool: [ActivePress] = []
+    /// Subtrees removed from the window during the current event, kept alive until its end.
+    @exclusivity(unchecked) var removedDuringEvent: [Responder] = []
     let pressEvent = PressEvent()
     @exclusivity(unchecked) var index = KeyCommandIndex()
-    var reverseMap: LayoutReverseMap
-    var reservedIndex: [KeyChordID: Int]?
+    @exclusivity(unchecked) var reverseMap: LayoutReverseMap
+    @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
     @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
     @exclusivity(unchecked) var globalGeneration: UInt64 = 0
     @exclusivity(unchecked) var nextPressNumber: UInt64 = 1
@@ -246,8 +258,10 @@ public final class Dispatcher {
             queueHead += 1
             process(next)
         }
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
+        if !queue.isEmpty {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        }
         isDispatching = false
     }
 
@@ -276,6 +290,7 @@ public final class Dispatcher {
         if needsReconcile {
             needsReconcile = false
             reconcile()
+            removedDuringEvent.removeAll(keepingCapacity: true)
         }
     }
 
@@ -290,9 +305,11 @@ public final class Dispatcher {
         trace(.firstResponder(from: previous.map(ResponderReference.init), to: next.map(ResponderReference.init)))
     }
 
-    func respondersDidLeaveTree() {
+    func respondersDidLeaveTree(_ root: Responder) {
         if isDispatching {
-            // The press being dispatched may not be in `active` yet: reconcile after the event.
+            // The press being dispatched may not be in `active` yet: reconcile after the event,
+            // and keep the removed responders alive until then (recipient lists do not retain).
+            removedDuringEvent.append(root)
             needsReconcile = true
         } else if !active.isEmpty {
             submit(.reconcile)
@@ -333,17 +350,15 @@ public final class Dispatcher {
         active.firstIndex { $0.press.device == device && $0.press.key.keyCode == code }
     }
 
-    func takeRecipientBuffer() -> [Responder] {
-        recipientPool.popLast() ?? {
-            var buffer: [Responder] = []
-            buffer.reserveCapacity(8)
-            return buffer
-        }()
+    func makeRecord(for press: Press) -> ActivePress {
+        guard let record = recordPool.popLast() else { return ActivePress(press: press) }
+        record.press = press
+        return record
     }
 
-    func recycle(_ buffer: inout [Responder]) {
-        buffer.removeAll(keepingCapacity: true)
-        if recipientPool.count < 32 { recipientPool.append(buffer) }
-        buffer = []
+    func recycle(_ record: ActivePress) {
+        record.recipients.removeAll(keepingCapacity: true)
+        record.owner = .responders(handler: nil)
+        if recordPool.count < 32 { recordPool.append(record) }
     }
 }

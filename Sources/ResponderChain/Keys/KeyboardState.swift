@@ -127,8 +127,8 @@ public struct KeyboardState: Sendable {
         case .repeat:
             return .ignored
         case .up:
-            guard isDown else { return .ignored }
-            devices[slot].keys.removeAll { $0 == event.code }
+            guard isDown, let position = devices[slot].keys.firstIndex(of: event.code) else { return .ignored }
+            devices[slot].keys.remove(at: position)
             release(event.code)
             return .released
         }

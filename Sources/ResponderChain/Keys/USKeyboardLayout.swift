@@ -12,10 +12,21 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
     /// `us`.
     public var name: String { "us" }
 
-    /// Base and shifted characters, indexed by evdev code.
-    private static let levels: [(String, String)] = {
-        var table = [(String, String)](repeating: ("", ""), count: 128)
-        func set(_ code: KeyCode, _ base: String, _ shifted: String) { table[Int(code.rawValue)] = (base, shifted) }
+    private struct Entry {
+        var base: String
+        var shifted: String
+        /// Caps Lock inverts Shift for this key (letters).
+        var followsCapsLock = false
+        /// A keypad digit or point: types only with Num Lock on.
+        var needsNumLock = false
+    }
+
+    /// One entry per evdev code below 128.
+    private static let table: [Entry] = {
+        var table = [Entry](repeating: Entry(base: "", shifted: ""), count: 128)
+        func set(_ code: KeyCode, _ base: String, _ shifted: String) {
+            table[Int(code.rawValue)] = Entry(base: base, shifted: shifted)
+        }
         let rows: [(String, String, [KeyCode])] = [
             ("1234567890", "!@#$%^&*()", [.digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .digit0]),
             ("qwertyuiop", "QWERTYUIOP", [.q, .w, .e, .r, .t, .y, .u, .i, .o, .p]),
@@ -25,7 +36,17 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
                                               .backslash, .comma, .period, .slash]),
         ]
         for (base, shifted, codes) in rows {
-            for (index, (b, s)) in zip(base, shifted).enumerated() { set(codes[index], String(b), String(s)) }
+            for (index, (b, s)) in zip(base, shifted).enumerated() {
+                set(codes[index], String(b), String(s))
+                table[Int(codes[index].rawValue)].followsCapsLock = b.isLetter
+            }
+        }
+        let keypad: [(KeyCode, String)] = [
+            (.keypad0, "0"), (.keypad1, "1"), (.keypad2, "2"), (.keypad3, "3"), (.keypad4, "4"), (.keypad5, "5"),
+            (.keypad6, "6"), (.keypad7, "7"), (.keypad8, "8"), (.keypad9, "9"), (.keypadDecimal, "."),
+        ]
+        for (code, digit) in keypad {
+            table[Int(code.rawValue)] = Entry(base: digit, shifted: digit, needsNumLock: true)
         }
         set(.intlBackslash, "\\", "|")
         set(.space, " ", " ")
@@ -43,11 +64,6 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
         return table
     }()
 
-    private static let keypadDigits: [KeyCode: String] = [
-        .keypad0: "0", .keypad1: "1", .keypad2: "2", .keypad3: "3", .keypad4: "4",
-        .keypad5: "5", .keypad6: "6", .keypad7: "7", .keypad8: "8", .keypad9: "9", .keypadDecimal: ".",
-    ]
-
     /// The characters a key types on a US keyboard.
     ///
     /// - Parameters:
@@ -56,17 +72,11 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
     /// - Returns: The characters, or `""`.
     public func characters(for code: KeyCode, in state: LayoutState) -> String {
         let index = Int(code.rawValue)
-        guard index < Self.levels.count else { return "" }
-        if code.isKeypad, let digit = Self.keypadDigits[code] {
-            return state.numLock ? digit : ""
-        }
-        let (base, shifted) = Self.levels[index]
+        guard index < Self.table.count else { return "" }
+        let entry = Self.table[index]
+        if entry.needsNumLock { return state.numLock ? entry.base : "" }
         var shift = state.modifierFlags.contains(.shift)
-        if state.modifierFlags.contains(.alphaShift), let scalar = base.unicodeScalars.first,
-            base.unicodeScalars.count == 1, scalar.properties.isLowercase
-        {
-            shift.toggle()
-        }
-        return shift ? shifted : base
+        if entry.followsCapsLock && state.modifierFlags.contains(.alphaShift) { shift.toggle() }
+        return shift ? entry.shifted : entry.base
     }
 }

@@ -39,6 +39,10 @@ open class Responder {
         windowLink?.toOpaque() == Unmanaged.passUnretained(window).toOpaque()
     }
 
+    /// The parent link, unretained, for the dispatcher's walk up the chain.
+    @inline(__always)
+    final var unretainedParent: Unmanaged<Responder>? { parentLink }
+
     /// Calls `body` with the parent, borrowed rather than retained: the tree keeps it alive.
     @inline(__always)
     final func withParent<T>(_ body: (Responder) -> T?) -> T? {

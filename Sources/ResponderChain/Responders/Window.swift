@@ -75,6 +75,6 @@ open class Window: Responder {
         if let first = firstResponder, first.window !== self {
             setFirstResponder(nil)
         }
-        dispatcher?.respondersDidLeaveTree()
+        dispatcher?.respondersDidLeaveTree(root)
     }
 }
