@@ -22,7 +22,7 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
         /// The same responder declares another command on the same key before this one.
         case duplicateInSameResponder(of: KeyCommand)
         /// The system behaviour (the focus system) takes the key, and the command lacks
-        /// ``KeyCommand/wantsPriorityOverSystemBehavior``.
+        /// `KeyCommand.wantsPriorityOverSystemBehavior`.
         case shadowedBySystemFocusKey(handler: String)
         /// The first responder is a text input that edits with the key.
         case shadowedByTextInput(ResponderReference)

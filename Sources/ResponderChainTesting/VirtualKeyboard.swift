@@ -1,7 +1,7 @@
 import ResponderChain
 import Testing
 
-/// A keyboard for tests: drives a ``Dispatcher`` through the same entry point as real input.
+/// A keyboard for tests: drives a `Dispatcher` through the same entry point as real input.
 ///
 /// ```swift
 /// let keyboard = VirtualKeyboard(dispatcher)
@@ -26,7 +26,7 @@ public final class VirtualKeyboard {
     ///
     /// - Parameters:
     ///   - dispatcher: The dispatcher to type into.
-    ///   - device: The device number; ``DeviceID/primary`` by default.
+    ///   - device: The device number; `DeviceID.primary` by default.
     ///   - clock: The first timestamp, in seconds.
     ///   - step: How far the clock advances per event.
     public init(_ dispatcher: Dispatcher, device: DeviceID = .primary, clock: Double = 0, step: Double = 0.01) {

@@ -163,7 +163,7 @@ extension Dispatcher {
         record.owner = .textInput(textInput)
         pressEvent.timestamp = record.press.timestamp
         pressEvent.modifierFlags = record.press.key.modifierFlags
-        _ = deliverBegan(to: textInput, record: record, event: pressEvent, tracing: tracing)
+        _ = deliverBegan(record.press, to: textInput, record: record, event: pressEvent, tracing: tracing)
         return true
     }
 
@@ -206,8 +206,9 @@ extension Dispatcher {
         let window = self.window
         let tracing = self.tracing
         let event = pressEvent
-        event.timestamp = record.press.timestamp
-        event.modifierFlags = record.press.key.modifierFlags
+        let press = record.press  // one copy for the whole walk, borrowed by every delivery
+        event.timestamp = press.timestamp
+        event.modifierFlags = press.key.modifierFlags
         // The walk borrows each responder instead of retaining it: a responder is in the tree
         // when its turn comes, and one removed during the walk is kept alive by
         // `removedDuringEvent` until the event ends.
@@ -217,7 +218,9 @@ extension Dispatcher {
             let goOn = link._withUnsafeGuaranteedRef { current -> Bool in
                 guard current.isIn(window) else { return false }
                 next = current.unretainedParent
-                guard deliverBegan(to: current, record: record, event: event, tracing: tracing) else { return true }
+                guard deliverBegan(press, to: current, record: record, event: event, tracing: tracing) else {
+                    return true
+                }
                 handler = current
                 return false
             }
@@ -237,11 +240,13 @@ extension Dispatcher {
     ///
     /// - Returns: `true` when the responder kept the press (did not call `super`).
     @inline(__always)
-    func deliverBegan(to responder: Responder, record: ActivePress, event: PressEvent, tracing: Bool) -> Bool {
+    func deliverBegan(
+        _ press: Press, to responder: Responder, record: ActivePress, event: PressEvent, tracing: Bool
+    ) -> Bool {
         record.recipients.append(Unmanaged.passUnretained(responder))
         event.handshake.pointee = PressEvent.Handshake(recipient: ObjectIdentifier(responder), passedOn: false)
-        if tracing { trace(.press(record.press, ResponderReference(responder))) }
-        responder.pressesBegan(record.press, with: event)
+        if tracing { trace(.press(press, ResponderReference(responder))) }
+        responder.pressesBegan(press, with: event)
         let passedOn = event.handshake.pointee.passedOn
         event.handshake.pointee.recipient = nil
         return !passedOn

@@ -131,6 +131,8 @@ open class Responder {
     ///
     /// Return `true` only for actions you implement in ``perform(_:sender:)`` and that make sense
     /// in the current state; key commands whose action nobody can perform do not take their key.
+    /// This is a question: it must not change the responder tree (the dispatcher walks the chain
+    /// while asking it).
     ///
     /// - Parameters:
     ///   - action: The action.
