@@ -127,7 +127,8 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
 
     /// The report as text: a heading, then one line per command.
     public var description: String {
-        var text = "Key commands at \(chainStart) on layout \(layoutName): \(entries.count) commands, "
+        var text =
+            "Key commands at \(chainStart) on layout \(layoutName): \(entries.count) commands, "
             + "\(conflicts.count) conflicts\n"
         for entry in entries { text += "  " + entry.description + "\n" }
         return text
@@ -140,7 +141,8 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
         let found = conflicts
         guard !found.isEmpty else { return }
         Issue.record(
-            Comment(rawValue: "\(found.count) key-command conflicts:\n" + found.map { "  \($0)" }.joined(separator: "\n")),
+            Comment(
+                rawValue: "\(found.count) key-command conflicts:\n" + found.map { "  \($0)" }.joined(separator: "\n")),
             sourceLocation: sourceLocation)
     }
 }

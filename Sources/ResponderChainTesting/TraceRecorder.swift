@@ -38,7 +38,9 @@ public final class TraceRecorder {
     public var lines: [String] { records.map(\.description) }
 
     /// The key commands that fired: command, declaring responder (`nil` for global), target, priority.
-    public var firedKeyCommands: [(command: KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool)] {
+    public var firedKeyCommands:
+        [(command: KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool)]
+    {
         records.compactMap {
             if case .keyCommand(let command, let declarer, let target, let priority) = $0.kind {
                 return (command, declarer, target, priority)
@@ -112,7 +114,9 @@ public final class TraceRecorder {
         let fired = firedKeyCommands
         if !fired.isEmpty {
             Issue.record(
-                Comment(rawValue: "expected no key command; fired: " + fired.map { "\($0.command)" }.joined(separator: ", ")),
+                Comment(
+                    rawValue: "expected no key command; fired: " + fired.map { "\($0.command)" }.joined(separator: ", ")
+                ),
                 sourceLocation: sourceLocation)
         }
     }

@@ -52,8 +52,10 @@ final class Field: RecordingResponder, TextInputResponder {}
         #expect(report.conflicts.map(\.command.displayTitle) == ["Open Again", "Next", "Find"])
         #expect(report.entries.map(\.command.displayTitle).last == "Quit", "global commands come last")
         #expect(report.description.hasPrefix("Key commands at list on layout us: 9 commands, 3 conflicts\n"))
-        #expect(report.description.contains(
-            "  ArrowDown  Next [next] on list: shadowed by the system focus key (focus); set wantsPriorityOverSystemBehavior to win"))
+        #expect(
+            report.description.contains(
+                "  ArrowDown  Next [next] on list: shadowed by the system focus key (focus); set wantsPriorityOverSystemBehavior to win"
+            ))
         withKnownIssue("expectNoConflicts must report the three conflicts") {
             report.expectNoConflicts()
         }

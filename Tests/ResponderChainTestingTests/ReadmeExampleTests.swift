@@ -16,7 +16,9 @@ final class ListView: Responder {
         ]
     }
     override var canBecomeFirstResponder: Bool { true }
-    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool { [.find, .delete].contains(action) }
+    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool {
+        [.find, .delete].contains(action)
+    }
     override func perform(_ action: Action, sender: ActionSender) { log.append("perform \(action)") }
     override func pressesBegan(_ press: Press, with event: PressEvent) {
         if press.key.keyCode == .j { log.append("j: next row") } else { super.pressesBegan(press, with: event) }
@@ -52,11 +54,12 @@ final class ListView: Responder {
         VirtualKeyboard(dispatcher).tap("ctrl+f")
         trace.expectKeyCommand(.find, declaredBy: list)
 
-        #expect(KeyCommandConflictReport(dispatcher).description == """
-            Key commands at list on layout us: 2 commands, 0 conflicts
-              ctrl+KeyF  Find [find] on list: active
-              Backspace  Delete [delete] on list: active
+        #expect(
+            KeyCommandConflictReport(dispatcher).description == """
+                Key commands at list on layout us: 2 commands, 0 conflicts
+                  ctrl+KeyF  Find [find] on list: active
+                  Backspace  Delete [delete] on list: active
 
-            """)
+                """)
     }
 }

@@ -35,7 +35,10 @@ extension Action {
         scene.keyboard.tap("f9")
         #expect(scene.trace.firedKeyCommands.map(\.command.title) == ["Find"])
         #expect(scene.trace.firedKeyCommands.first?.target.refers(to: scene.app) == true)
-        #expect(scene.trace.presses(deliveredTo: scene.editor).map(\.phase) == [.began, .ended, .began, .ended, .began, .ended])
+        #expect(
+            scene.trace.presses(deliveredTo: scene.editor).map(\.phase) == [
+                .began, .ended, .began, .ended, .began, .ended,
+            ])
         #expect(scene.trace.unhandledKeys.map(\.keyCode) == [.leftControl, .f9])
         #expect(scene.trace.takingStages == [.unhandled, .keyCommands, .presses, .unhandled])
         scene.trace.clear()

@@ -20,10 +20,11 @@ import Testing
     func chordOrder() {
         let (_, keyboard, log) = make()
         keyboard.tap("cmd+shift+ctrl+f")
-        #expect(log.events.map { "\($0.action) \($0.code)" } == [
-            "down ControlLeft", "down ShiftLeft", "down MetaLeft", "down KeyF",
-            "up KeyF", "up MetaLeft", "up ShiftLeft", "up ControlLeft",
-        ])
+        #expect(
+            log.events.map { "\($0.action) \($0.code)" } == [
+                "down ControlLeft", "down ShiftLeft", "down MetaLeft", "down KeyF",
+                "up KeyF", "up MetaLeft", "up ShiftLeft", "up ControlLeft",
+            ])
         #expect(log.events.map(\.timestamp) == [10, 10.5, 11, 11.5, 12, 12.5, 13, 13.5])
     }
 

@@ -33,7 +33,8 @@ import Testing
     func ignoredInput() {
         let h = Harness()
         h.dispatcher.handle(KeyEvent(.q, .up))
-        #expect(h.trace.lines == ["key up KeyQ on device0 characters \"q\" (ignored: does not match the keyboard state)"])
+        #expect(
+            h.trace.lines == ["key up KeyQ on device0 characters \"q\" (ignored: does not match the keyboard state)"])
     }
 
     @Test("the example from the issue reads as a sentence")
@@ -47,7 +48,9 @@ import Testing
         h.keyboard.tap("tab")
         let lines = h.trace.lines
         #expect(lines.contains("stage systemBehavior took: tabNavigator: Tab moves focus"))
-        #expect(lines.contains(
-            "keyCommand tab \"Next\" on EditorView passed over: not considered: wantsPriorityOverSystemBehavior is false"))
+        #expect(
+            lines.contains(
+                "keyCommand tab \"Next\" on EditorView passed over: not considered: wantsPriorityOverSystemBehavior is false"
+            ))
     }
 }

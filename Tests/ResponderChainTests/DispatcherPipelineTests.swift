@@ -9,15 +9,24 @@ import Testing
     @Test("stage 1: a reserved shortcut takes its key before everything and owns the press")
     func reservedShortcut() {
         let h = Harness()
-        let (root, leaf) = { let c = h.chain("root", "leaf"); return (c[0], c[1]) }()
+        let (root, leaf) = {
+            let c = h.chain("root", "leaf"); return (c[0], c[1])
+        }()
         leaf.becomeFirstResponder()
         leaf.handlesAllKeys = true
-        leaf.keyCommands = [KeyCommand(.f12, modifierFlags: [.control, .alternate], action: .quit,
-                                       wantsPriorityOverSystemBehavior: true)]
+        leaf.keyCommands = [
+            KeyCommand(
+                .f12, modifierFlags: [.control, .alternate], action: .quit,
+                wantsPriorityOverSystemBehavior: true)
+        ]
         root.performableActions = [.quit]
         var fired: [PressID] = []
-        h.dispatcher.reserve(ReservedShortcut(KeyCommand(.f12, modifierFlags: [.control, .alternate],
-                                                         action: "adminEscape")) { fired.append($0.id) })
+        h.dispatcher.reserve(
+            ReservedShortcut(
+                KeyCommand(
+                    .f12, modifierFlags: [.control, .alternate],
+                    action: "adminEscape")
+            ) { fired.append($0.id) })
         h.keyboard.press(KeyChord(.f12, [.control, .alternate]))
         h.keyboard.autoRepeat(.f12, times: 2)
         h.keyboard.release(KeyChord(.f12, [.control, .alternate]))
@@ -42,8 +51,10 @@ import Testing
         #expect(navigator.moves == ["editor"])
         #expect(c[0].performedActions.isEmpty)
         #expect(h.trace.takingStages == [.systemBehavior])
-        #expect(h.trace.lines.contains(
-            "keyCommand tab \"Next\" on editor passed over: not considered: wantsPriorityOverSystemBehavior is false"))
+        #expect(
+            h.trace.lines.contains(
+                "keyCommand tab \"Next\" on editor passed over: not considered: wantsPriorityOverSystemBehavior is false"
+            ))
         #expect(h.trace.lines.contains("stage systemBehavior took: tabNavigator: Tab moves focus"))
     }
 
@@ -69,7 +80,9 @@ import Testing
         let h = Harness()
         let c = h.chain("editor")
         c[0].becomeFirstResponder()
-        c[0].keyCommands = [KeyCommand(.tab, action: .next, attributes: .disabled, wantsPriorityOverSystemBehavior: true)]
+        c[0].keyCommands = [
+            KeyCommand(.tab, action: .next, attributes: .disabled, wantsPriorityOverSystemBehavior: true)
+        ]
         c[0].performableActions = [.next]
         let navigator = TabNavigator()
         h.dispatcher.systemKeyHandler = navigator
@@ -133,9 +146,10 @@ import Testing
         #expect(fired.first?.command.title == "New Item")
         #expect(fired.first?.declaredBy?.refers(to: c[1]) == true)
         #expect(fired.first?.target.refers(to: c[0]) == true, "the action goes up from the first responder to app")
-        #expect(h.trace.lines.contains {
-            $0.contains("\"New Window\" on app passed over: shadowed by ctrl+n \"New Item\" on list")
-        })
+        #expect(
+            h.trace.lines.contains {
+                $0.contains("\"New Window\" on app passed over: shadowed by ctrl+n \"New Item\" on list")
+            })
     }
 
     @Test("stage 5: the action goes to the first responder up the chain that can perform it")
@@ -289,9 +303,12 @@ import Testing
         h.dispatcher.reserve(ReservedShortcut(KeyCommand(.f12, action: "admin")) { _ in })
         h.dispatcher.systemKeyHandler = TabNavigator()
         h.keyboard.press(.x)
-        #expect(h.trace.stages.map(\.stage) == [
-            .reservedShortcuts, .priorityKeyCommands, .textInput, .systemBehavior, .keyCommands, .presses, .unhandled,
-        ])
-        #expect(h.trace.stages.map(\.outcome) == [.declined, .declined, .declined, .declined, .declined, .declined, .took])
+        #expect(
+            h.trace.stages.map(\.stage) == [
+                .reservedShortcuts, .priorityKeyCommands, .textInput, .systemBehavior, .keyCommands, .presses,
+                .unhandled,
+            ])
+        #expect(
+            h.trace.stages.map(\.outcome) == [.declined, .declined, .declined, .declined, .declined, .declined, .took])
     }
 }

@@ -2,22 +2,24 @@ import ResponderChain
 import Testing
 
 @Suite struct KeyCodeTests {
-    @Test("W3C names, kernel names and HID usages map to the evdev code", arguments: [
-        (KeyCode.a, "KeyA", "KEY_A", HIDUsage(page: 7, usage: 0x04)),
-        (KeyCode.z, "KeyZ", "KEY_Z", HIDUsage(page: 7, usage: 0x1D)),
-        (KeyCode.digit1, "Digit1", "KEY_1", HIDUsage(page: 7, usage: 0x1E)),
-        (KeyCode.digit0, "Digit0", "KEY_0", HIDUsage(page: 7, usage: 0x27)),
-        (KeyCode.tab, "Tab", "KEY_TAB", HIDUsage(page: 7, usage: 0x2B)),
-        (KeyCode.return, "Enter", "KEY_ENTER", HIDUsage(page: 7, usage: 0x28)),
-        (KeyCode.leftArrow, "ArrowLeft", "KEY_LEFT", HIDUsage(page: 7, usage: 0x50)),
-        (KeyCode.upArrow, "ArrowUp", "KEY_UP", HIDUsage(page: 7, usage: 0x52)),
-        (KeyCode.leftShift, "ShiftLeft", "KEY_LEFTSHIFT", HIDUsage(page: 7, usage: 0xE1)),
-        (KeyCode.rightMeta, "MetaRight", "KEY_RIGHTMETA", HIDUsage(page: 7, usage: 0xE7)),
-        (KeyCode.f24, "F24", "KEY_F24", HIDUsage(page: 7, usage: 0x73)),
-        (KeyCode.keypadEnter, "NumpadEnter", "KEY_KPENTER", HIDUsage(page: 7, usage: 0x58)),
-        (KeyCode.intlBackslash, "IntlBackslash", "KEY_102ND", HIDUsage(page: 7, usage: 0x64)),
-        (KeyCode.back, "BrowserBack", "KEY_BACK", HIDUsage(page: 0x0C, usage: 0x224)),
-    ])
+    @Test(
+        "W3C names, kernel names and HID usages map to the evdev code",
+        arguments: [
+            (KeyCode.a, "KeyA", "KEY_A", HIDUsage(page: 7, usage: 0x04)),
+            (KeyCode.z, "KeyZ", "KEY_Z", HIDUsage(page: 7, usage: 0x1D)),
+            (KeyCode.digit1, "Digit1", "KEY_1", HIDUsage(page: 7, usage: 0x1E)),
+            (KeyCode.digit0, "Digit0", "KEY_0", HIDUsage(page: 7, usage: 0x27)),
+            (KeyCode.tab, "Tab", "KEY_TAB", HIDUsage(page: 7, usage: 0x2B)),
+            (KeyCode.return, "Enter", "KEY_ENTER", HIDUsage(page: 7, usage: 0x28)),
+            (KeyCode.leftArrow, "ArrowLeft", "KEY_LEFT", HIDUsage(page: 7, usage: 0x50)),
+            (KeyCode.upArrow, "ArrowUp", "KEY_UP", HIDUsage(page: 7, usage: 0x52)),
+            (KeyCode.leftShift, "ShiftLeft", "KEY_LEFTSHIFT", HIDUsage(page: 7, usage: 0xE1)),
+            (KeyCode.rightMeta, "MetaRight", "KEY_RIGHTMETA", HIDUsage(page: 7, usage: 0xE7)),
+            (KeyCode.f24, "F24", "KEY_F24", HIDUsage(page: 7, usage: 0x73)),
+            (KeyCode.keypadEnter, "NumpadEnter", "KEY_KPENTER", HIDUsage(page: 7, usage: 0x58)),
+            (KeyCode.intlBackslash, "IntlBackslash", "KEY_102ND", HIDUsage(page: 7, usage: 0x64)),
+            (KeyCode.back, "BrowserBack", "KEY_BACK", HIDUsage(page: 0x0C, usage: 0x224)),
+        ])
     func identities(code: KeyCode, w3c: String, evdev: String, hid: HIDUsage) {
         #expect(code.name == w3c)
         #expect(code.evdevName == evdev)

@@ -5,8 +5,10 @@ import Testing
 @Suite struct KeyCommandMatchingTests {
     let us = USKeyboardLayout()
 
-    func chords(_ command: KeyCommand, _ layout: any KeyboardLayout = USKeyboardLayout(),
-                _ direction: LayoutDirection = .leftToRight) -> [KeyChord] {
+    func chords(
+        _ command: KeyCommand, _ layout: any KeyboardLayout = USKeyboardLayout(),
+        _ direction: LayoutDirection = .leftToRight
+    ) -> [KeyChord] {
         command.resolution(on: layout, direction: direction).chords
     }
 
@@ -14,7 +16,8 @@ import Testing
     func letters() {
         #expect(chords(KeyCommand("f", modifierFlags: .control, action: .find)) == [KeyChord(.f, .control)])
         #expect(chords(KeyCommand("F", modifierFlags: .control, action: .find)) == [KeyChord(.f, .control)])
-        #expect(chords(KeyCommand("f", modifierFlags: [.control, .shift], action: .find))
+        #expect(
+            chords(KeyCommand("f", modifierFlags: [.control, .shift], action: .find))
                 == [KeyChord(.f, [.control, .shift])])
     }
 
@@ -29,16 +32,19 @@ import Testing
 
     @Test("digits match the main block and the keypad; numericPad restricts to the keypad")
     func keypad() {
-        #expect(Set(chords(KeyCommand("1", modifierFlags: .command, action: .next)))
+        #expect(
+            Set(chords(KeyCommand("1", modifierFlags: .command, action: .next)))
                 == [KeyChord(.digit1, .command), KeyChord(.keypad1, .command)])
-        #expect(chords(KeyCommand("1", modifierFlags: [.command, .numericPad], action: .next))
+        #expect(
+            chords(KeyCommand("1", modifierFlags: [.command, .numericPad], action: .next))
                 == [KeyChord(.keypad1, .command)])
         #expect(Set(chords(KeyCommand("+", action: .next))) == [KeyChord(.equal, .shift), KeyChord(.keypadAdd)])
     }
 
     @Test("special keys match by identity; Return also matches keypad Enter")
     func specialKeys() {
-        #expect(chords(KeyCommand(.upArrow, modifierFlags: .alternate, action: .next)) == [KeyChord(.upArrow, .alternate)])
+        #expect(
+            chords(KeyCommand(.upArrow, modifierFlags: .alternate, action: .next)) == [KeyChord(.upArrow, .alternate)])
         #expect(chords(KeyCommand(.return, action: .next)) == [KeyChord(.return), KeyChord(.keypadEnter)])
         #expect(chords(KeyCommand(.f13, action: .next)) == [KeyChord(.f13)])
         for key in KeyCommand.SpecialKey.allCases { #expect(!key.keyCodes.isEmpty, "\(key)") }
@@ -52,9 +58,11 @@ import Testing
         var fixed = left
         fixed.allowsAutomaticMirroring = false
         #expect(chords(fixed, us, .rightToLeft) == [KeyChord(.leftArrow, .command)])
-        #expect(chords(KeyCommand("[", modifierFlags: .command, action: .next), us, .rightToLeft)
+        #expect(
+            chords(KeyCommand("[", modifierFlags: .command, action: .next), us, .rightToLeft)
                 == [KeyChord(.rightBracket, .command)])
-        #expect(chords(KeyCommand("a", modifierFlags: .command, action: .next), us, .rightToLeft)
+        #expect(
+            chords(KeyCommand("a", modifierFlags: .command, action: .next), us, .rightToLeft)
                 == [KeyChord(.a, .command)])
     }
 
@@ -62,7 +70,8 @@ import Testing
     func layoutAware() {
         let qwertz = QWERTZTestLayout()
         #expect(chords(KeyCommand("z", modifierFlags: .command, action: .next), qwertz) == [KeyChord(.y, .command)])
-        #expect(chords(KeyCommand("/", modifierFlags: .command, action: .next), qwertz)
+        #expect(
+            chords(KeyCommand("/", modifierFlags: .command, action: .next), qwertz)
                 == [KeyChord(.digit7, [.command, .shift]), KeyChord(.keypadDivide, .command)])
     }
 

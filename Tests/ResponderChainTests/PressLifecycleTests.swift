@@ -40,6 +40,24 @@ import Testing
         #expect(c[0].presses.isEmpty && c[1].presses.isEmpty)
     }
 
+    @Test("the text input that took the down gets the repeats and the up; nothing goes up the chain")
+    func textInputOwnsLifecycle() {
+        let h = Harness()
+        let form = RecordingResponder("form")
+        h.window.addChild(form)
+        let field = TextField("name")
+        form.addChild(field)
+        field.becomeFirstResponder()
+        h.keyboard.press(.x)
+        h.keyboard.autoRepeat(.x, times: 2)
+        field.removeFromParent()
+        h.keyboard.release(.x)
+        #expect(field.presses.map(\.phase) == [.began, .changed, .changed, .cancelled])
+        #expect(field.presses.map(\.repeatCount) == [0, 1, 2, 2])
+        #expect(form.presses.isEmpty)
+        #expect(h.dispatcher.activePresses.isEmpty)
+    }
+
     @Test("a responder that got began gets exactly one ended even after the first responder moved")
     func endedFollowsBeganAfterFirstResponderChange() {
         let h = Harness()

@@ -69,7 +69,9 @@ final class CheckedResponder: Responder {
     static let devices = [DeviceID(rawValue: 1), DeviceID(rawValue: 2), DeviceID(rawValue: 3)]
     static let actions: [Action] = [.find, .next, .delete]
 
-    @Test("100,000 random events keep every lifecycle rule and the pressed-key state", arguments: [UInt64(0x5EED_0001), 0xC0FF_EE42])
+    @Test(
+        "100,000 random events keep every lifecycle rule and the pressed-key state",
+        arguments: [UInt64(0x5EED_0001), 0xC0FF_EE42])
     func randomEvents(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         let checker = LifecycleChecker()
@@ -93,11 +95,13 @@ final class CheckedResponder: Responder {
             if Int.random(in: 0..<3, using: &random) == 0 {
                 let key = Self.keys.randomElement(using: &random)!
                 let flags: ModifierFlags = Bool.random(using: &random) ? .control : []
-                node.keyCommands = [KeyCommand(
-                    input: key == .tab ? .special(.tab) : .character(key == .a ? "a" : "j"), modifierFlags: flags,
-                    action: Self.actions.randomElement(using: &random)!,
-                    wantsPriorityOverSystemBehavior: Bool.random(using: &random),
-                    repeatBehavior: Bool.random(using: &random) ? .repeatable : .nonRepeatable)]
+                node.keyCommands = [
+                    KeyCommand(
+                        input: key == .tab ? .special(.tab) : .character(key == .a ? "a" : "j"), modifierFlags: flags,
+                        action: Self.actions.randomElement(using: &random)!,
+                        wantsPriorityOverSystemBehavior: Bool.random(using: &random),
+                        repeatBehavior: Bool.random(using: &random) ? .repeatable : .nonRepeatable)
+                ]
             }
             return node
         }
@@ -173,7 +177,9 @@ final class CheckedResponder: Responder {
             for device in Self.devices {
                 let actual = Set(dispatcher.keyboardState.pressedKeys(on: device))
                 if actual != model[device, default: []] {
-                    Issue.record("step \(step): \(device) holds \(actual.sorted()), events say \(model[device, default: []].sorted())")
+                    Issue.record(
+                        "step \(step): \(device) holds \(actual.sorted()), events say \(model[device, default: []].sorted())"
+                    )
                     return
                 }
             }
@@ -184,7 +190,8 @@ final class CheckedResponder: Responder {
             if step % 1000 == 0 { window.checkTreeInvariants() }
             // Moving a node inside the window keeps its presses and first-responder status.
             if step % 97 == 0, let node = nodes.filter({ $0.window === window }).randomElement(using: &random),
-                let parent = attached().filter({ $0 !== node && !$0.isDescendant(of: node) }).randomElement(using: &random)
+                let parent = attached().filter({ $0 !== node && !$0.isDescendant(of: node) }).randomElement(
+                    using: &random)
             {
                 parent.addChild(node)
             }

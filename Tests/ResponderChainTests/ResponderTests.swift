@@ -64,7 +64,8 @@ import Testing
                 super.init(identifier: "forwarder")
             }
             override func target(forAction action: Action, sender: ActionSender) -> Responder? {
-                delegate.canPerformAction(action, sender: sender) ? delegate : super.target(forAction: action, sender: sender)
+                delegate.canPerformAction(action, sender: sender)
+                    ? delegate : super.target(forAction: action, sender: sender)
             }
         }
         let window = Window()

@@ -41,7 +41,8 @@ struct ChainScene {
         for (level, responder) in chain.enumerated() {
             responder.keyCommands = (0..<perResponder).map { i in
                 let n = level * 7 + i
-                return KeyCommand(letters[n % 26], modifierFlags: modifierSets[(n / 26) % 4], action: Action("a\(n % 50)"))
+                return KeyCommand(
+                    letters[n % 26], modifierFlags: modifierSets[(n / 26) % 4], action: Action("a\(n % 50)"))
             }
         }
         top.keyCommands.append(KeyCommand(.f5, modifierFlags: [.control, .alternate, .command], action: "topAction"))

@@ -20,7 +20,9 @@ extension Dispatcher {
             }
             let sender = ActionSender.keyCommand(command)
             guard let target = chainStart.target(forAction: command.action, sender: sender) else {
-                trace(.pressOwned(press, reason: "swallowed: no responder can perform " + command.action.rawValue + " now"))
+                trace(
+                    .pressOwned(
+                        press, reason: "swallowed: no responder can perform " + command.action.rawValue + " now"))
                 return
             }
             trace(.pressOwned(press, reason: "repeats key command " + command.description + " on " + target.traceName))
@@ -112,7 +114,9 @@ extension Dispatcher {
             case .responders, .textInput:
                 deliver(changed, to: active[slot].recipients)
             default:
-                trace(.pressOwned(changed, reason: "modifiers changed; not delivered: the press is not owned by responders"))
+                trace(
+                    .pressOwned(
+                        changed, reason: "modifiers changed; not delivered: the press is not owned by responders"))
             }
         }
     }

@@ -72,7 +72,9 @@ extension Dispatcher {
         }
         let chord = KeyChordID(code: record.press.key.keyCode, modifiers: record.press.key.modifierFlags)
         guard let position = reservedIndex?[chord] else {
-            trace(.stage(.reservedShortcuts, .declined, reason: "no reserved shortcut for " + record.press.key.description))
+            trace(
+                .stage(
+                    .reservedShortcuts, .declined, reason: "no reserved shortcut for " + record.press.key.description))
             return false
         }
         let shortcut = reservedShortcuts[position]
@@ -91,7 +93,8 @@ extension Dispatcher {
         let stage: DispatchStage = priority ? .priorityKeyCommands : .keyCommands
         let tracing = self.tracing
         var winner: Int?
-        for position in candidates.indices where candidates[position].command.wantsPriorityOverSystemBehavior == priority {
+        for position in candidates.indices
+        where candidates[position].command.wantsPriorityOverSystemBehavior == priority {
             if let winner {
                 if tracing { traceShadowed(candidates[position], by: candidates[winner]) }
                 continue
@@ -103,7 +106,9 @@ extension Dispatcher {
             let action = candidates[position].command.action
             let sender = ActionSender.keyCommand(candidates[position].command)
             guard let target = start.target(forAction: action, sender: sender) else {
-                if tracing { tracePassedOver(candidates[position], reason: "no responder can perform " + action.rawValue) }
+                if tracing {
+                    tracePassedOver(candidates[position], reason: "no responder can perform " + action.rawValue)
+                }
                 continue
             }
             winner = position
@@ -182,7 +187,8 @@ extension Dispatcher {
         case .take(let reason):
             trace(.stage(.systemBehavior, .took, reason: handler.name + ": " + reason))
             if tracing {
-                traceCommandsNotConsidered(candidates, reason: "not considered: wantsPriorityOverSystemBehavior is false")
+                traceCommandsNotConsidered(
+                    candidates, reason: "not considered: wantsPriorityOverSystemBehavior is false")
             }
             record.owner = .system(handler)
             return true

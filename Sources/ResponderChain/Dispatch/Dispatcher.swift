@@ -57,9 +57,9 @@ public final class Dispatcher {
         case reconcile
     }
 
-    /// The window keys go to. Change it with ``setWindow(_:timestamp:)``.
     // The properties read on every key skip the dynamic exclusivity check: each access is a single
     // load or store, or a mutation of a value that no callback can reach while it runs.
+    /// The window keys go to. Change it with ``setWindow(_:timestamp:)``.
     @exclusivity(unchecked) public internal(set) var window: Window
 
     /// The layout that turns key codes into characters. ``USKeyboardLayout`` by default.
@@ -193,7 +193,8 @@ public final class Dispatcher {
     ///   - window: The new window. It must not have another dispatcher.
     ///   - timestamp: When it happened, in seconds.
     public func setWindow(_ window: Window, timestamp: Double) {
-        precondition(window.dispatcher == nil || window.dispatcher === self, "\(window.traceName) already has a dispatcher")
+        precondition(
+            window.dispatcher == nil || window.dispatcher === self, "\(window.traceName) already has a dispatcher")
         submit(.switchWindow(window, timestamp))
     }
 
@@ -337,7 +338,8 @@ public final class Dispatcher {
         if index.windowGeneration != window.generation || index.layoutGeneration != layoutGeneration
             || index.globalGeneration != globalGeneration || index.chainStart !== start
         {
-            let rebuilt = KeyCommandIndex(chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
+            let rebuilt = KeyCommandIndex(
+                chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
             rebuilt.windowGeneration = window.generation
             rebuilt.layoutGeneration = layoutGeneration
             rebuilt.globalGeneration = globalGeneration

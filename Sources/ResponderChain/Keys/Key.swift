@@ -22,7 +22,8 @@ public struct Key: Hashable, Sendable {
     ///   - characters: The characters with modifiers applied.
     ///   - charactersIgnoringModifiers: The characters with no modifier applied.
     ///   - modifierFlags: The modifier flags.
-    public init(keyCode: KeyCode, characters: String, charactersIgnoringModifiers: String, modifierFlags: ModifierFlags) {
+    public init(keyCode: KeyCode, characters: String, charactersIgnoringModifiers: String, modifierFlags: ModifierFlags)
+    {
         self.keyCode = keyCode
         self.characters = characters
         self.charactersIgnoringModifiers = charactersIgnoringModifiers

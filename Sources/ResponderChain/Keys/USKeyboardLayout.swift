@@ -28,12 +28,20 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
             table[Int(code.rawValue)] = Entry(base: base, shifted: shifted)
         }
         let rows: [(String, String, [KeyCode])] = [
-            ("1234567890", "!@#$%^&*()", [.digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .digit0]),
+            (
+                "1234567890", "!@#$%^&*()",
+                [.digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9, .digit0]
+            ),
             ("qwertyuiop", "QWERTYUIOP", [.q, .w, .e, .r, .t, .y, .u, .i, .o, .p]),
             ("asdfghjkl", "ASDFGHJKL", [.a, .s, .d, .f, .g, .h, .j, .k, .l]),
             ("zxcvbnm", "ZXCVBNM", [.z, .x, .c, .v, .b, .n, .m]),
-            ("-=[];'`\\,./", "_+{}:\"~|<>?", [.minus, .equal, .leftBracket, .rightBracket, .semicolon, .quote, .backquote,
-                                              .backslash, .comma, .period, .slash]),
+            (
+                "-=[];'`\\,./", "_+{}:\"~|<>?",
+                [
+                    .minus, .equal, .leftBracket, .rightBracket, .semicolon, .quote, .backquote,
+                    .backslash, .comma, .period, .slash,
+                ]
+            ),
         ]
         for (base, shifted, codes) in rows {
             for (index, (b, s)) in zip(base, shifted).enumerated() {

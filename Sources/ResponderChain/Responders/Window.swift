@@ -11,8 +11,8 @@
 /// let dispatcher = Dispatcher(window: window)
 /// ```
 open class Window: Responder {
-    /// The responder keys start from, or `nil` when none has become first responder.
     // Read on every key; every access is a single load or store (no dynamic exclusivity check).
+    /// The responder keys start from, or `nil` when none has become first responder.
     @exclusivity(unchecked) public private(set) var firstResponder: Responder?
 
     /// The window's reading direction. Key commands that allow automatic mirroring swap left and
