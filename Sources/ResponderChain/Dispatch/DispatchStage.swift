@@ -83,6 +83,12 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case unhandled(Key)
         /// The first responder changed.
         case firstResponder(from: ResponderReference?, to: ResponderReference?)
+        /// Focus moved: the items' names (`nil` for nothing), why, where it headed, and the groups.
+        case focus(
+            from: String?, to: String?, cause: FocusUpdateCause, heading: FocusHeading, fromGroup: String?,
+            toGroup: String?)
+        /// An environment vetoed a focus update.
+        case focusVetoed(from: String?, to: String?, by: String)
         /// An input source said a device disappeared.
         case deviceRemoved(DeviceID)
         /// An input source said the app lost the keyboard.
@@ -124,6 +130,17 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
             return "unhandled " + key.description
         case .firstResponder(let from, let to):
             return "firstResponder " + (from?.name ?? "none") + " -> " + (to?.name ?? "none")
+        case .focus(let from, let to, let cause, let heading, let fromGroup, let toGroup):
+            var line = "focus " + (from ?? "none") + " -> " + (to ?? "none") + " (" + cause.rawValue
+            if heading != .none { line += ", " + heading.rawValue }
+            if fromGroup != toGroup {
+                line +=
+                    ", group " + (fromGroup.map { "\"\($0)\"" } ?? "none") + " -> "
+                    + (toGroup.map { "\"\($0)\"" } ?? "none")
+            }
+            return line + ")"
+        case .focusVetoed(let from, let to, let environment):
+            return "focus " + (from ?? "none") + " -> " + (to ?? "none") + " vetoed by " + environment
         case .deviceRemoved(let device):
             return "device removed " + device.description
         case .keyboardLost:

@@ -321,7 +321,7 @@ public final class Dispatcher {
 
     /// The responder key commands and presses start from.
     var chainStart: Responder {
-        window.firstResponder ?? window
+        window.focusedResponder ?? window.firstResponder ?? window
     }
 
     func makeKey(_ code: KeyCode) -> Key {

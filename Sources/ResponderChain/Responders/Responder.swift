@@ -244,7 +244,11 @@ open class Responder {
             oldWindow?.subtreeDidLeave(child)
         }
         oldWindow?.responderChainDidChange()
-        if window !== oldWindow { window?.responderChainDidChange() }
+        oldWindow?.focusLayoutDidChange()
+        if window !== oldWindow {
+            window?.responderChainDidChange()
+            window?.focusLayoutDidChange()
+        }
     }
 
     /// Removes this responder (and its subtree) from its parent.

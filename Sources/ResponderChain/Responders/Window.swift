@@ -18,8 +18,24 @@ open class Window: Responder {
     /// The window's reading direction. Key commands that allow automatic mirroring swap left and
     /// right in a right-to-left window.
     public var layoutDirection: LayoutDirection = .leftToRight {
-        didSet { responderChainDidChange() }
+        didSet {
+            responderChainDidChange()
+            focusLayoutDidChange()
+        }
     }
+
+    /// Counts changes to the tree and to focus properties (frames, visibility, groups); the focus
+    /// system rebuilds its groups and tab loop when it moves. First-responder changes do not move it.
+    package private(set) var layoutGeneration: UInt64 = 0
+
+    /// The responder at or above the focused item, set by the focus system: key commands and
+    /// presses start there.
+    package var focusedResponder: Responder? {
+        didSet { if focusedResponder !== oldValue { responderChainDidChange() } }
+    }
+
+    /// The focus system attached to this window, if any.
+    package weak var focusSystem: FocusSystem?
 
     /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
     /// rebuilds its key-command index when it moves.
@@ -68,13 +84,23 @@ open class Window: Responder {
         firstResponder = responder
         responderChainDidChange()
         dispatcher?.firstResponderDidChange(from: previous, to: responder)
+        focusSystem?.firstResponderDidChange(to: responder)
+    }
+
+    package func focusLayoutDidChange() {
+        layoutGeneration &+= 1
     }
 
     package func subtreeDidLeave(_ root: Responder) {
         responderChainDidChange()
+        focusLayoutDidChange()
         if let first = firstResponder, first.window !== self {
             setFirstResponder(nil)
         }
+        if let focused = focusedResponder, focused.window !== self {
+            focusedResponder = nil
+        }
         dispatcher?.respondersDidLeaveTree(root)
+        focusSystem?.treeDidChange()
     }
 }

@@ -1,0 +1,165 @@
+/// A ready-made focus item that is also a responder: a node with a frame, children, visibility,
+/// focus properties and the responder behaviour of the core.
+///
+/// Apps and tests build trees of these quickly; the scene format of keytrace loads into them.
+///
+/// ```swift
+/// let sidebar = FocusNode(identifier: "sidebar", frame: Rect(x: 0, y: 0, width: 200, height: 600))
+/// sidebar.focusGroupIdentifier = "sidebar"
+/// let row = FocusNode(identifier: "inbox", frame: Rect(x: 0, y: 60, width: 200, height: 40), isFocusable: true)
+/// sidebar.addChild(row)
+/// ```
+/// Changing a focus property takes effect at the focus system's next update.
+open class FocusNode: Responder, FocusItem {
+    /// The frame in the window's coordinate space.
+    public var frame: Rect { didSet { focusPropertiesDidChange() } }
+    /// Whether the node and its subtree are hidden.
+    public var isHidden = false { didSet { focusPropertiesDidChange() } }
+    /// Whether the node can be focused.
+    public var isFocusable: Bool { didSet { focusPropertiesDidChange() } }
+    /// How keyboard focus may reach the node. ``FocusInteractions/automatic`` by default.
+    public var focusInteractions: FocusInteractions = .automatic { didSet { focusPropertiesDidChange() } }
+    /// The focus group the node declares; `nil` inherits the parent's.
+    public var focusGroupIdentifier: String? { didSet { focusPropertiesDidChange() } }
+    /// The automatic group the node forms (scrolling or list container, text input).
+    public var focusGroupKind: FocusGroupKind = .none { didSet { focusPropertiesDidChange() } }
+    /// The node's priority for becoming its group's primary item.
+    public var focusGroupPriority: FocusGroupPriority = .ignored { didSet { focusPropertiesDidChange() } }
+    /// Guide, section or plain.
+    public var focusRole: FocusRole = .plain { didSet { focusPropertiesDidChange() } }
+    /// The reading direction of the subtree; `nil` inherits.
+    public var layoutDirection: LayoutDirection? { didSet { focusPropertiesDidChange() } }
+    /// Whether items select when focused; `nil` inherits from the container.
+    public var selectionFollowsFocus: Bool?
+    /// The action the select key sends when this node is focused.
+    public var primaryAction: Action?
+    /// Identifiers of the nodes focus should prefer inside this one, in order.
+    public var preferredFocusIdentifiers: [String] = []
+    /// Whether the node can become first responder. `false` by default.
+    public var acceptsFirstResponder = false
+    /// Keys the node takes in `pressesBegan` (others are passed on).
+    public var handledKeys: Set<KeyCode> = []
+    /// Actions the node performs.
+    public var performableActions: Set<Action> = []
+    /// Called when the node performs an action.
+    public var onAction: ((Action, ActionSender) -> Void)?
+    /// Called when the node takes a press in `pressesBegan`.
+    public var onPress: ((Press) -> Void)?
+
+    /// Creates a node.
+    ///
+    /// - Parameters:
+    ///   - identifier: The node's name, used by traces, the focus debugger and preferred-focus lookups.
+    ///   - frame: The frame in the window's coordinate space.
+    ///   - isFocusable: Whether the node can be focused.
+    public init(identifier: String? = nil, frame: Rect = .zero, isFocusable: Bool = false) {
+        self.frame = frame
+        self.isFocusable = isFocusable
+        super.init(identifier: identifier)
+    }
+
+    private func focusPropertiesDidChange() {
+        window?.focusLayoutDidChange()
+    }
+
+    // MARK: FocusEnvironment
+
+    /// The parent, when it is a focus environment.
+    public var parentFocusEnvironment: (any FocusEnvironment)? { parent as? any FocusEnvironment }
+
+    /// The children that are focus environments.
+    public var childFocusEnvironments: [any FocusEnvironment] {
+        children.compactMap { $0 as? any FocusEnvironment }
+    }
+
+    /// The nodes named by ``preferredFocusIdentifiers``, found in this node's window.
+    open var preferredFocusEnvironments: [any FocusEnvironment] {
+        guard !preferredFocusIdentifiers.isEmpty, let root = window else { return [] }
+        return preferredFocusIdentifiers.compactMap { identifier in
+            Self.find(identifier, in: root) as? any FocusEnvironment
+        }
+    }
+
+    private static func find(_ identifier: String, in node: Responder) -> Responder? {
+        if node.identifier == identifier { return node }
+        for child in node.children {
+            if let found = find(identifier, in: child) { return found }
+        }
+        return nil
+    }
+
+    /// ``frame``.
+    public var focusFrame: Rect { frame }
+    /// ``isHidden``.
+    public var isHiddenFromFocus: Bool { isHidden }
+    /// ``Responder/traceName``.
+    public var focusDebugName: String { traceName }
+
+    /// `true`. Override to veto focus updates.
+    open func shouldUpdateFocus(in context: FocusUpdateContext) -> Bool { true }
+    /// Does nothing. Override to react to focus updates.
+    open func didUpdateFocus(in context: FocusUpdateContext) {}
+
+    // MARK: FocusItem
+
+    /// ``isFocusable``.
+    public var canBecomeFocused: Bool { isFocusable }
+
+    // MARK: Responder
+
+    /// ``acceptsFirstResponder``.
+    open override var canBecomeFirstResponder: Bool { acceptsFirstResponder }
+
+    /// Whether the action is in ``performableActions``.
+    open override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool {
+        performableActions.contains(action)
+    }
+
+    /// Calls ``onAction``.
+    open override func perform(_ action: Action, sender: ActionSender) {
+        onAction?(action, sender)
+    }
+
+    /// Takes the press when its key is in ``handledKeys`` (calling ``onPress``); passes it on otherwise.
+    open override func pressesBegan(_ press: Press, with event: PressEvent) {
+        if handledKeys.contains(press.key.keyCode) {
+            onPress?(press)
+        } else {
+            super.pressesBegan(press, with: event)
+        }
+    }
+}
+
+/// A focus node that edits text: it forms its own focus group, can become first responder, and
+/// takes the standard editing keys before the focus system (see ``TextInputResponder``).
+open class TextInputNode: FocusNode, TextInputResponder {
+    /// The text typed so far.
+    public var text = ""
+    /// Whether the text is secret (a password): traces show `•` for its characters.
+    public var isSecureTextEntry = false
+
+    /// Creates a text input node.
+    ///
+    /// - Parameters:
+    ///   - identifier: The node's name.
+    ///   - frame: The frame in the window's coordinate space.
+    public init(identifier: String? = nil, frame: Rect = .zero) {
+        super.init(identifier: identifier, frame: frame, isFocusable: true)
+        focusGroupKind = .textInput
+        focusInteractions = .edit
+        acceptsFirstResponder = true
+    }
+
+    /// Edits ``text``: characters are appended, Backspace deletes the last one.
+    open override func pressesBegan(_ press: Press, with event: PressEvent) {
+        switch press.key.keyCode {
+        case .backspace:
+            if !text.isEmpty { text.removeLast() }
+        case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .return, .keypadEnter, .deleteForward:
+            break
+        default:
+            text += press.key.characters
+        }
+        onPress?(press)
+    }
+}

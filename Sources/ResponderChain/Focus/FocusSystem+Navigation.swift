@@ -1,0 +1,252 @@
+extension FocusSystem {
+    /// Moves focus one step.
+    ///
+    /// - Parameter heading: ``FocusHeading/next`` and ``FocusHeading/previous`` walk the tab loop;
+    ///   the arrows search geometrically (inside the focused item's group in keyboard style,
+    ///   across the screen in directional style).
+    /// - Returns: Whether focus moved.
+    @discardableResult
+    public func moveFocus(_ heading: FocusHeading) -> Bool {
+        if needsValidation { validateFocus() }
+        guard let target = target(for: heading) else { return false }
+        let cause: FocusUpdateCause
+        switch heading {
+        case .next: cause = .tab
+        case .previous: cause = .shiftTab
+        case .none: cause = .request
+        default: cause = .arrow
+        }
+        return performUpdate(to: target, heading: heading, cause: cause)
+    }
+
+    /// Where a move would land, without moving: the focus debugger's dry run and the key stage use it.
+    ///
+    /// - Parameter heading: The heading.
+    /// - Returns: The item, or `nil` when nothing qualifies.
+    public func target(for heading: FocusHeading) -> (any FocusItem)? {
+        let snapshot = currentSnapshot()
+        guard !snapshot.tabStops.isEmpty else { return nil }
+        guard let focused = focusedItem, let current = snapshot.itemIndex[ObjectIdentifier(focused)],
+            snapshot.items[current].isFocusable
+        else {
+            // Nothing focused: Tab and arrows give initial focus, Shift-Tab starts from the end.
+            if heading == .previous, let last = snapshot.tabStops.last, let item = primaryItem(of: last, in: snapshot) {
+                return snapshot.items[item].item
+            }
+            return preferredItem(in: root)
+        }
+        switch heading {
+        case .next, .previous:
+            guard let stop = snapshot.stopOfGroup[snapshot.items[current].group] else { return nil }
+            let count = snapshot.tabStops.count
+            let nextStop = heading == .next ? (stop + 1) % count : (stop + count - 1) % count
+            return primaryItem(of: snapshot.tabStops[nextStop], in: snapshot).map { snapshot.items[$0].item }
+        case .up, .down, .left, .right:
+            return directionalTarget(from: current, heading: heading, in: snapshot)
+        case .none:
+            return nil
+        }
+    }
+
+    /// The geometric search: candidates whose frame lies in the focused frame's sweep in the
+    /// direction of travel (beyond its edge and overlapping it across the axis); the nearest along
+    /// the axis wins, then the smallest offset across it, then reading order.
+    func directionalTarget(from current: Int, heading: FocusHeading, in snapshot: FocusSnapshot) -> (any FocusItem)? {
+        let origin = snapshot.items[current].frame
+        let group = snapshot.items[current].group
+        let restrictToGroup = navigationStyle == .keyboard
+        let direction = snapshot.groups[group].direction
+
+        // Sections: from outside, a section is one target; from inside, its content is searched normally.
+        let currentAncestors = Set(snapshot.items[current].ancestors)
+        let outsideSections = snapshot.sections.filter {
+            $0.isEnabled && !currentAncestors.contains($0.environmentIndex) && (!restrictToGroup || $0.group == group)
+        }
+
+        struct Candidate {
+            var frame: Rect
+            var treeOrder: Int
+            var resolve: () -> Int?
+        }
+        var candidates: [Candidate] = []
+        for (index, item) in snapshot.items.enumerated() where item.isFocusable && index != current {
+            if restrictToGroup && item.group != group { continue }
+            if outsideSections.contains(where: { snapshot.isDescendant(index, ofEnvironment: $0.environmentIndex) }) {
+                continue
+            }
+            candidates.append(Candidate(frame: item.frame, treeOrder: item.treeOrder, resolve: { index }))
+        }
+        for guide in snapshot.guides where guide.isEnabled && (!restrictToGroup || guide.group == group) {
+            let environment = guide.environment
+            candidates.append(
+                Candidate(
+                    frame: guide.frame, treeOrder: guide.treeOrder,
+                    resolve: { [unowned self] in
+                        var visited: Set<ObjectIdentifier> = []
+                        for preferred in environment.preferredFocusEnvironments {
+                            if let found = self.preferredItem(in: preferred, snapshot: snapshot, visited: &visited),
+                                found != current
+                            {
+                                return found
+                            }
+                        }
+                        return nil
+                    }))
+        }
+        for section in outsideSections {
+            let position = section.environmentIndex
+            candidates.append(
+                Candidate(
+                    frame: section.frame, treeOrder: section.treeOrder,
+                    resolve: {
+                        // The section's focusable content nearest to where focus comes from.
+                        var best: (index: Int, distance: Double)?
+                        for (index, item) in snapshot.items.enumerated()
+                        where item.isFocusable && snapshot.isDescendant(index, ofEnvironment: position) {
+                            let distance = Geometry.centreDistance(origin, item.frame)
+                            if best == nil || distance < best!.distance { best = (index, distance) }
+                        }
+                        return best?.index
+                    }))
+        }
+
+        var ranked: [(candidate: Candidate, along: Double, across: Double)] = []
+        for candidate in candidates {
+            guard let (along, across) = Geometry.sweep(from: origin, to: candidate.frame, heading: heading) else {
+                continue
+            }
+            ranked.append((candidate, along, across))
+        }
+        ranked.sort { a, b in
+            if a.along != b.along { return a.along < b.along }
+            if a.across != b.across { return a.across < b.across }
+            return ReadingOrder.precedes(
+                a.candidate.frame, a.candidate.treeOrder, b.candidate.frame, b.candidate.treeOrder, direction: direction
+            )
+        }
+        for entry in ranked {
+            if let index = entry.candidate.resolve() { return snapshot.items[index].item }
+        }
+        return nil
+    }
+
+    /// Sends the focused item's primary action, as the select key does.
+    ///
+    /// - Returns: Whether a responder performed it.
+    @discardableResult
+    public func selectFocusedItem() -> Bool {
+        guard let focusedItem else { return false }
+        return select(focusedItem, heading: .none)
+    }
+
+    @discardableResult
+    func select(_ item: any FocusItem, heading: FocusHeading) -> Bool {
+        guard let action = item.primaryAction else { return false }
+        let start = nearestResponder(at: item, requiringFirstResponder: false) ?? window.firstResponder ?? window
+        guard let target = start.target(forAction: action, sender: .focusSelection) else { return false }
+        target.perform(action, sender: .focusSelection)
+        return true
+    }
+}
+
+/// The geometry of directional focus moves.
+enum Geometry {
+    static let epsilon = 0.001
+
+    /// When `candidate` lies in the sweep of `origin` towards `heading`: the gap along the axis
+    /// and the offset of the centres across it.
+    static func sweep(from origin: Rect, to candidate: Rect, heading: FocusHeading) -> (Double, Double)? {
+        let overlapsVertically = candidate.minY < origin.maxY - epsilon && candidate.maxY > origin.minY + epsilon
+        let overlapsHorizontally = candidate.minX < origin.maxX - epsilon && candidate.maxX > origin.minX + epsilon
+        switch heading {
+        case .right where overlapsVertically && candidate.minX >= origin.maxX - epsilon:
+            return (candidate.minX - origin.maxX, abs(candidate.midY - origin.midY))
+        case .left where overlapsVertically && candidate.maxX <= origin.minX + epsilon:
+            return (origin.minX - candidate.maxX, abs(candidate.midY - origin.midY))
+        case .down where overlapsHorizontally && candidate.minY >= origin.maxY - epsilon:
+            return (candidate.minY - origin.maxY, abs(candidate.midX - origin.midX))
+        case .up where overlapsHorizontally && candidate.maxY <= origin.minY + epsilon:
+            return (origin.minY - candidate.maxY, abs(candidate.midX - origin.midX))
+        default:
+            return nil
+        }
+    }
+
+    /// The squared distance between the centres (squared: comparisons need no square root, and the
+    /// core links without libm).
+    static func centreDistance(_ a: Rect, _ b: Rect) -> Double {
+        let dx = a.midX - b.midX
+        let dy = a.midY - b.midY
+        return dx * dx + dy * dy
+    }
+}
+
+extension FocusSystem: SystemKeyHandler {
+    /// `focus`.
+    public var name: String { "focus" }
+
+    func heading(for key: Key) -> FocusHeading? {
+        let chord = key.modifierFlags.intersection(.deviceIndependentChord)
+        switch key.keyCode {
+        case .tab where navigationStyle == .keyboard && chord.isEmpty: return .next
+        case .tab where navigationStyle == .keyboard && chord == .shift: return .previous
+        case .upArrow where chord.isEmpty: return .up
+        case .downArrow where chord.isEmpty: return .down
+        case .leftArrow where chord.isEmpty: return .left
+        case .rightArrow where chord.isEmpty: return .right
+        default: return nil
+        }
+    }
+
+    func isSelectKey(_ key: Key) -> Bool {
+        selectKeys.contains(key.keyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
+    }
+
+    /// Whether the key is a focus key: Tab and Shift-Tab (keyboard style), the arrows, the select keys.
+    public func claims(_ key: Key, in window: Window) -> Bool {
+        heading(for: key) != nil || isSelectKey(key)
+    }
+
+    /// Moves focus for Tab, Shift-Tab and arrows, selects for the select keys; declines when focus
+    /// cannot move (so the arrow reaches key commands and responders) or nothing can be selected.
+    public func keyDown(_ press: Press, in window: Window) -> SystemKeyDecision {
+        if needsValidation { validateFocus() }
+        if let heading = heading(for: press.key) {
+            let from = focusedItem?.focusDebugName ?? "nothing"
+            guard let target = target(for: heading) else {
+                return .decline(reason: "no focusable item \(Self.describe(heading)) \(from)")
+            }
+            let name = target.focusDebugName
+            guard moveFocus(heading) else { return .decline(reason: "the move to \(name) was vetoed") }
+            return .take(reason: "\(press.key.keyCode.name) moves focus from \(from) to \(name)")
+        }
+        if isSelectKey(press.key) {
+            guard let focusedItem else { return .decline(reason: "nothing is focused to select") }
+            guard focusedItem.primaryAction != nil else {
+                return .decline(reason: "\(focusedItem.focusDebugName) has no primary action")
+            }
+            guard select(focusedItem, heading: .none) else {
+                return .decline(reason: "no responder can perform \(focusedItem.primaryAction!.rawValue)")
+            }
+            return .take(reason: "\(press.key.keyCode.name) selects \(focusedItem.focusDebugName)")
+        }
+        return .decline(reason: "not a focus key")
+    }
+
+    /// Auto-repeat of Tab and arrows moves focus again; a held select key selects once.
+    public func keyRepeated(_ press: Press, in window: Window) {
+        if let heading = heading(for: press.key) { moveFocus(heading) }
+    }
+
+    static func describe(_ heading: FocusHeading) -> String {
+        switch heading {
+        case .next: return "after"
+        case .previous: return "before"
+        case .up: return "above"
+        case .down: return "below"
+        case .left: return "left of"
+        case .right: return "right of"
+        case .none: return "at"
+        }
+    }
+}

@@ -1,0 +1,412 @@
+/// The focus system of one window: which item has focus, how Tab, Shift-Tab, arrows and select
+/// move it, and how it stays in step with the first responder. UIKit's `UIFocusSystem` as of
+/// iPadOS 15; the exact rules are in <doc:FocusRules>.
+///
+/// Install it as the dispatcher's system behaviour; its keys then beat app key commands unless a
+/// command wants priority:
+/// ```swift
+/// let focus = FocusSystem(window: window, root: rootNode)
+/// dispatcher.systemKeyHandler = focus
+/// focus.updateFocusIfNeeded()   // initial focus from the preferred environments
+/// ```
+public final class FocusSystem {
+    /// How arrows navigate.
+    public enum NavigationStyle: String, Hashable, Sendable {
+        /// iPad keyboard style: Tab and Shift-Tab move between focus groups, arrows move inside the
+        /// current group.
+        case keyboard
+        /// Remote-control and D-pad style (tvOS): arrows move across the whole screen, Tab is not used.
+        case directional
+    }
+
+    /// The window this system serves.
+    public let window: Window
+    /// The root of the focus tree.
+    public let root: any FocusEnvironment
+    /// How arrows navigate. ``NavigationStyle/keyboard`` by default.
+    public var navigationStyle: NavigationStyle = .keyboard
+    /// The keys that select the focused item: Return and keypad Enter by default; add Space, or
+    /// the remote-control OK and Select keys, as the app needs.
+    public var selectKeys: Set<KeyCode> = [.return, .keypadEnter]
+    /// Whether items reached only by activation (buttons) are focusable by keyboard. On by
+    /// default, as a kiosk has no pointer.
+    public var fullKeyboardAccess = true {
+        didSet { snapshot.generation = .max }
+    }
+
+    /// The focused item, or `nil` when nothing has focus.
+    public private(set) var focusedItem: (any FocusItem)?
+
+    var snapshot = FocusSnapshot()
+    /// The item last focused in each group, by group identifier.
+    var remembered: [String: ObjectIdentifier] = [:]
+    var pendingRequest: (any FocusEnvironment)?
+    var isSyncingFirstResponder = false
+    var isUpdating = false
+    var needsValidation = false
+    /// The focused item's ancestors at the time it was focused, nearest first, for finding a
+    /// sensible place when it disappears.
+    var focusedAncestors: [any FocusEnvironment] = []
+    /// The focused item's group when it was focused (it may have left the tree since).
+    var focusedGroup: String?
+    var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
+    var nextObserverID: UInt64 = 1
+
+    /// Creates the focus system for a window.
+    ///
+    /// - Parameters:
+    ///   - window: The window; focus moves make first responders in it.
+    ///   - root: The root of the focus tree, usually a ``FocusNode`` under the window.
+    public init(window: Window, root: any FocusEnvironment) {
+        self.window = window
+        self.root = root
+        window.focusSystem = self
+    }
+
+    // MARK: Snapshot
+
+    func currentSnapshot() -> FocusSnapshot {
+        if snapshot.generation != window.layoutGeneration {
+            var fresh = FocusSnapshot(
+                root: root, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
+            fresh.generation = window.layoutGeneration
+            snapshot = fresh
+        }
+        return snapshot
+    }
+
+    /// The focus group of an item: its identifier, or `nil` when the item is not focusable now.
+    ///
+    /// - Parameter item: The item.
+    /// - Returns: The group identifier.
+    public func focusGroup(of item: any FocusItem) -> String? {
+        let snapshot = currentSnapshot()
+        guard let index = snapshot.itemIndex[ObjectIdentifier(item)], snapshot.items[index].isFocusable else {
+            return nil
+        }
+        return snapshot.groups[snapshot.items[index].group].identifier
+    }
+
+    /// Whether an item can be focused now, and if not, why.
+    ///
+    /// - Parameter item: The item.
+    /// - Returns: The reason; ``Focusability/notFocusable`` for an item outside the focus tree.
+    public func focusability(of item: any FocusItem) -> Focusability {
+        let snapshot = currentSnapshot()
+        guard let index = snapshot.itemIndex[ObjectIdentifier(item)] else { return .notFocusable }
+        return snapshot.items[index].focusability
+    }
+
+    /// The tab loop: each stop's primary item, in the order Tab visits them.
+    public var tabLoop: [any FocusItem] {
+        let snapshot = currentSnapshot()
+        return snapshot.tabStops.compactMap { primaryItem(of: $0, in: snapshot).map { snapshot.items[$0].item } }
+    }
+
+    // MARK: Observing
+
+    /// Subscribes to focus updates: `body` is called after every update, with its context.
+    ///
+    /// - Parameter body: Called on the window's thread.
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addObserver(_ body: @escaping (FocusUpdateContext) -> Void) -> UInt64 {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers.append((id, body))
+        return id
+    }
+
+    /// Ends a subscription.
+    ///
+    /// - Parameter token: What ``addObserver(_:)`` returned.
+    public func removeObserver(_ token: UInt64) {
+        observers.removeAll { $0.id == token }
+    }
+
+    // MARK: Requests
+
+    /// Asks for focus to move into an environment at the next ``updateFocusIfNeeded()``.
+    ///
+    /// When requests pile up, the outermost one wins: a request on an ancestor of a pending
+    /// request replaces it; a request inside a pending one is ignored.
+    ///
+    /// - Parameter environment: Where focus should go; it resolves through its preferred focus environments.
+    public func setNeedsFocusUpdate(on environment: any FocusEnvironment) {
+        if let pending = pendingRequest, isAncestor(pending, of: environment) { return }
+        pendingRequest = environment
+    }
+
+    /// Carries out a pending request, or gives initial focus when nothing has focus, and moves
+    /// focus away from an item that disappeared.
+    public func updateFocusIfNeeded() {
+        validateFocus()
+        if let request = pendingRequest {
+            pendingRequest = nil
+            if let target = preferredItem(in: request) {
+                performUpdate(to: target, heading: .none, cause: .request)
+            }
+        } else if focusedItem == nil, let target = preferredItem(in: root) {
+            performUpdate(to: target, heading: .none, cause: .request)
+        }
+    }
+
+    /// Moves focus into an environment now.
+    ///
+    /// - Parameter environment: Where focus should go.
+    /// - Returns: Whether focus is inside the environment afterwards.
+    @discardableResult
+    public func requestFocus(on environment: any FocusEnvironment) -> Bool {
+        setNeedsFocusUpdate(on: environment)
+        updateFocusIfNeeded()
+        guard let focusedItem else { return false }
+        return isAncestor(environment, of: focusedItem)
+    }
+
+    /// Removes focus from the window: nothing is focused afterwards (unless an environment vetoes).
+    ///
+    /// - Returns: Whether focus was removed.
+    @discardableResult
+    public func clearFocus() -> Bool {
+        guard focusedItem != nil else { return true }
+        return performUpdate(to: nil, heading: .none, cause: .request)
+    }
+
+    // MARK: Resolution
+
+    /// The item focus goes to when it moves into an environment: the environment itself when it
+    /// is a focusable item; else the first preferred environment that resolves; else the first
+    /// tab stop inside it, whose primary item is taken; else nothing.
+    ///
+    /// - Parameter environment: The environment.
+    /// - Returns: The item, or `nil` when nothing inside it can be focused.
+    public func preferredItem(in environment: any FocusEnvironment) -> (any FocusItem)? {
+        let snapshot = currentSnapshot()
+        var visited: Set<ObjectIdentifier> = []
+        return preferredItem(in: environment, snapshot: snapshot, visited: &visited).map { snapshot.items[$0].item }
+    }
+
+    func preferredItem(
+        in environment: any FocusEnvironment, snapshot: FocusSnapshot, visited: inout Set<ObjectIdentifier>
+    )
+        -> Int?
+    {
+        guard visited.insert(ObjectIdentifier(environment)).inserted else { return nil }
+        if let index = snapshot.itemIndex[ObjectIdentifier(environment)], snapshot.items[index].isFocusable {
+            return index
+        }
+        if case .guide = environment.focusRole {
+        } else {
+            for preferred in environment.preferredFocusEnvironments {
+                if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited) { return found }
+            }
+        }
+        guard let position = snapshot.environmentIndex[ObjectIdentifier(environment)] else { return nil }
+        for stop in snapshot.tabStops {
+            if let primary = primaryItem(of: stop, in: snapshot),
+                snapshot.isDescendant(primary, ofEnvironment: position)
+            {
+                return primary
+            }
+        }
+        return nil
+    }
+
+    /// The primary item of a group: the focusable member with the highest effective priority, ties
+    /// going to reading order.
+    func primaryItem(of group: Int, in snapshot: FocusSnapshot) -> Int? {
+        let members = snapshot.groups[group].members
+        guard var best = members.first else { return nil }
+        var bestPriority = effectivePriority(of: best, in: snapshot)
+        for member in members.dropFirst() {
+            let priority = effectivePriority(of: member, in: snapshot)
+            if priority > bestPriority
+                || (priority == bestPriority
+                    && ReadingOrder.precedes(
+                        snapshot.items[member].frame, snapshot.items[member].treeOrder, snapshot.items[best].frame,
+                        snapshot.items[best].treeOrder, direction: snapshot.groups[group].direction))
+            {
+                best = member
+                bestPriority = priority
+            }
+        }
+        return best
+    }
+
+    /// The system priority of an item: currently focused, previously focused in its group, or ignored.
+    func systemPriority(of index: Int, in snapshot: FocusSnapshot) -> FocusGroupPriority {
+        let identity = ObjectIdentifier(snapshot.items[index].item)
+        if let focusedItem, ObjectIdentifier(focusedItem) == identity { return .currentlyFocused }
+        if remembered[snapshot.groups[snapshot.items[index].group].identifier] == identity { return .previouslyFocused }
+        return .ignored
+    }
+
+    /// `max(custom, system)`: an app priority raises an item, never lowers it.
+    func effectivePriority(of index: Int, in snapshot: FocusSnapshot) -> FocusGroupPriority {
+        max(snapshot.items[index].item.focusGroupPriority, systemPriority(of: index, in: snapshot))
+    }
+
+    func isAncestor(_ environment: any FocusEnvironment, of other: any FocusEnvironment) -> Bool {
+        var node: (any FocusEnvironment)? = other
+        while let current = node {
+            if current === environment { return true }
+            node = current.parentFocusEnvironment
+        }
+        return false
+    }
+
+    // MARK: Updates
+
+    /// Moves focus, asking every environment involved first and telling them all afterwards.
+    ///
+    /// - Returns: Whether focus moved.
+    @discardableResult
+    func performUpdate(to next: (any FocusItem)?, heading: FocusHeading, cause: FocusUpdateCause) -> Bool {
+        let previous = focusedItem
+        if previous === next { return false }
+        precondition(!isUpdating, "a focus update started inside shouldUpdateFocus or didUpdateFocus")
+        isUpdating = true
+        defer { isUpdating = false }
+        let context = FocusUpdateContext(
+            previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
+            previousGroup: previous == nil ? nil : focusedGroup, nextGroup: next.flatMap { focusGroup(of: $0) })
+        let involved = environmentsInvolved(previous: previous, next: next)
+        for environment in involved where !environment.shouldUpdateFocus(in: context) {
+            traceVeto(context, by: environment)
+            return false
+        }
+        focusedItem = next
+        focusedGroup = context.nextGroup
+        focusedAncestors = []
+        if let next {
+            var ancestor = next.parentFocusEnvironment
+            while let current = ancestor {
+                focusedAncestors.append(current)
+                ancestor = current.parentFocusEnvironment
+            }
+            if let group = context.nextGroup { remembered[group] = ObjectIdentifier(next) }
+        }
+        window.focusedResponder = next.flatMap { nearestResponder(at: $0, requiringFirstResponder: false) }
+        for environment in involved { environment.didUpdateFocus(in: context) }
+        traceUpdate(context)
+        syncFirstResponder(to: next, cause: cause)
+        for observer in observers { observer.body(context) }
+        if cause == .tab || cause == .shiftTab || cause == .arrow, let next, selectionFollowsFocus(for: next) {
+            select(next, heading: heading)
+        }
+        return true
+    }
+
+    /// The ancestors-or-self of both items, each once: the previous item's chain first.
+    func environmentsInvolved(previous: (any FocusItem)?, next: (any FocusItem)?) -> [any FocusEnvironment] {
+        var seen: Set<ObjectIdentifier> = []
+        var result: [any FocusEnvironment] = []
+        for start in [previous as (any FocusEnvironment)?, next as (any FocusEnvironment)?] {
+            var node = start
+            while let current = node {
+                if seen.insert(ObjectIdentifier(current)).inserted { result.append(current) }
+                node = current.parentFocusEnvironment
+            }
+        }
+        return result
+    }
+
+    func selectionFollowsFocus(for item: any FocusItem) -> Bool {
+        var node: (any FocusEnvironment)? = item
+        while let current = node {
+            if let value = current.selectionFollowsFocus { return value }
+            node = current.parentFocusEnvironment
+        }
+        return false
+    }
+
+    // MARK: Trace
+
+    func traceUpdate(_ context: FocusUpdateContext) {
+        window.dispatcher?.trace(
+            .focus(
+                from: context.previouslyFocusedItem?.focusDebugName, to: context.nextFocusedItem?.focusDebugName,
+                cause: context.cause, heading: context.heading, fromGroup: context.previousGroup,
+                toGroup: context.nextGroup))
+    }
+
+    func traceVeto(_ context: FocusUpdateContext, by environment: any FocusEnvironment) {
+        window.dispatcher?.trace(
+            .focusVetoed(
+                from: context.previouslyFocusedItem?.focusDebugName, to: context.nextFocusedItem?.focusDebugName,
+                by: environment.focusDebugName))
+    }
+
+    // MARK: First responder
+
+    func nearestResponder(at item: any FocusEnvironment, requiringFirstResponder: Bool) -> Responder? {
+        var node: (any FocusEnvironment)? = item
+        while let current = node {
+            if let responder = current as? Responder, responder.window === window,
+                !requiringFirstResponder || responder.canBecomeFirstResponder
+            {
+                return responder
+            }
+            node = current.parentFocusEnvironment
+        }
+        return nil
+    }
+
+    /// Focus moved: the nearest responder at or above the new item that can become first
+    /// responder becomes it; when there is none, a first responder outside the item's ancestors resigns.
+    func syncFirstResponder(to item: (any FocusItem)?, cause: FocusUpdateCause) {
+        guard !isSyncingFirstResponder else { return }
+        isSyncingFirstResponder = true
+        defer { isSyncingFirstResponder = false }
+        if let item, let responder = nearestResponder(at: item, requiringFirstResponder: true) {
+            if !responder.isFirstResponder { responder.becomeFirstResponder() }
+        } else if let current = window.firstResponder {
+            var keeps = false
+            if let item, let environment = current as? any FocusEnvironment {
+                keeps = isAncestor(environment, of: item)
+            }
+            if !keeps { current.resignFirstResponder() }
+        }
+    }
+
+    /// The first responder changed outside a focus move: focus moves inside it, unless it already is.
+    func firstResponderDidChange(to responder: Responder?) {
+        guard !isSyncingFirstResponder, !isUpdating, let responder, let environment = responder as? any FocusEnvironment
+        else { return }
+        if let focusedItem, isAncestor(environment, of: focusedItem) { return }
+        isSyncingFirstResponder = true
+        defer { isSyncingFirstResponder = false }
+        if let target = preferredItem(in: environment) {
+            performUpdate(to: target, heading: .none, cause: .firstResponder)
+        }
+    }
+
+    // MARK: Validity
+
+    func treeDidChange() {
+        needsValidation = true
+    }
+
+    /// Moves focus to a sensible place when the focused item was removed, hidden or made
+    /// unfocusable: into the nearest ancestor that is still in the tree, else the root.
+    func validateFocus() {
+        needsValidation = false
+        guard let focused = focusedItem else { return }
+        let snapshot = currentSnapshot()
+        if let index = snapshot.itemIndex[ObjectIdentifier(focused)], snapshot.items[index].isFocusable { return }
+        var target: (any FocusItem)?
+        for ancestor in focusedAncestors where snapshot.environmentIndex[ObjectIdentifier(ancestor)] != nil {
+            if let found = preferredItem(in: ancestor) {
+                target = found
+                break
+            }
+        }
+        if target == nil { target = preferredItem(in: root) }
+        if !performUpdate(to: target, heading: .none, cause: .removal) {
+            // A veto cannot keep focus on an item that is gone.
+            focusedItem = nil
+            focusedGroup = nil
+            window.focusedResponder = nil
+        }
+    }
+}
