@@ -464,3 +464,85 @@ import Testing
         #expect(h.focusedName == "top", "inside the section its content is searched normally")
     }
 }
+
+@Suite struct FocusDebuggerTests {
+    @Test("status, group tree, tab loop and focusability read as documented")
+    func reminders() {
+        let scene = RemindersWindow(sidebarGroup: true)
+        let focus = scene.harness.focus
+        focus.updateFocusIfNeeded()
+        scene.listRows[2].isHidden = true
+        #expect(
+            focus.debugStatus.hasPrefix("focused: search (group \"search (automatic)\")\nfirst responder: search\n"))
+        #expect(
+            focus.debugTabLoop == """
+                tab loop (3 stops, Tab):
+                  1. search  (group "search (automatic)")  <- focus is here
+                  2. today  (group "lists (automatic)")
+                  3. milk  (group "reminders (automatic)")
+                """)
+        let tree = focus.debugGroupTree
+        #expect(
+            tree.contains(
+                "group \"sidebar\" [focusGroupIdentifier on sidebar] primary: search (via \"search (automatic)\")"))
+        #expect(!tree.contains("- lists: not focusable"), "plain containers are left out of the tree")
+        #expect(
+            tree.contains(
+                "- search: priority custom ignored, system currentlyFocused, effective currentlyFocused  <- focused"))
+        #expect(tree.contains("- all: not focusable: hidden"))
+        #expect(
+            focus.explainFocusability(of: scene.listRows[1])
+                == "scheduled: focusable, group \"lists (automatic)\", priority custom ignored, system ignored, effective ignored"
+        )
+        #expect(focus.explainFocusability(of: scene.lists) == "lists: not focusable: canBecomeFocused is false")
+        #expect(focus.debugDescription.contains(focus.debugTabLoop))
+    }
+
+    @Test("a dry run lists each resolution step and changes nothing")
+    func dryRun() {
+        let scene = RemindersWindow(sidebarGroup: false)
+        let focus = scene.harness.focus
+        focus.requestFocus(on: scene.reminderRows[1])
+        let run = focus.dryRunRequest(on: scene.lists)
+        #expect(
+            run == """
+                request focus on lists:
+                  lists: not focusable: canBecomeFocused is false
+                  preferred focus environments of lists: none
+                  first tab stop inside lists: group "lists (automatic)", primary item today
+                => focus would move from call to today (group "reminders (automatic)" -> "lists (automatic)")
+                => shouldUpdateFocus would be asked of: call, reminders, root, today, lists
+                """)
+        #expect(scene.harness.focusedName == "call")
+    }
+}
+
+@Suite struct FocusBindingTests {
+    enum Field: Hashable { case name, email }
+
+    @Test("the value follows focus, setting it moves focus, nil clears it")
+    func binding() {
+        let h = FocusHarness()
+        let name = TextInputNode(identifier: "name", frame: Rect(x: 0, y: 0, width: 100, height: 40))
+        let email = TextInputNode(identifier: "email", frame: Rect(x: 0, y: 100, width: 100, height: 40))
+        let other = h.node("other", 0, 200, 100, 40)
+        h.root.addChild(name)
+        h.root.addChild(email)
+        let field = FocusBinding<Field>(h.focus)
+        field.bind(name, to: .name)
+        field.bind(email, to: .email)
+        var changes: [Field?] = []
+        field.onChange = { changes.append($0) }
+        #expect(field.value == nil)
+        field.value = .email
+        #expect(h.focusedName == "email" && field.value == .email && email.isFirstResponder)
+        h.keyboard.tap("shift+tab")
+        #expect(field.value == .name)
+        h.focus.requestFocus(on: other)
+        #expect(field.value == nil)
+        field.value = .name
+        field.value = nil
+        #expect(h.focus.focusedItem == nil && !name.isFirstResponder)
+        #expect(changes == [.email, .name, nil, .name, nil])
+    }
+}

@@ -1,0 +1,175 @@
+// The focus debugger: text answers to "what has focus, why can't this be focused, what are the
+// groups, what is the tab order, what would a request do". Callable at run time; keytrace prints it.
+
+extension FocusSystem {
+    /// One paragraph: the focused item and its group, the first responder, the navigation style.
+    public var debugStatus: String {
+        let focused = focusedItem.map { "\($0.focusDebugName) (group \(quote(focusGroup(of: $0))))" } ?? "nothing"
+        return """
+            focused: \(focused)
+            first responder: \(window.firstResponder?.traceName ?? "none")
+            navigation: \(navigationStyle.rawValue), full keyboard access \(fullKeyboardAccess ? "on" : "off"), \
+            select keys \(selectKeys.map(\.name).sorted().joined(separator: ", "))
+            """
+    }
+
+    /// Why an item can or cannot be focused, with its group and priorities.
+    ///
+    /// - Parameter item: The item.
+    /// - Returns: One line.
+    public func explainFocusability(of item: any FocusItem) -> String {
+        let snapshot = currentSnapshot()
+        guard let index = snapshot.itemIndex[ObjectIdentifier(item)] else {
+            return "\(item.focusDebugName): not in the focus tree"
+        }
+        let info = snapshot.items[index]
+        guard info.isFocusable else { return "\(item.focusDebugName): \(info.focusability)" }
+        return "\(item.focusDebugName): focusable, group \(quote(snapshot.groups[info.group].identifier)), "
+            + priorityDescription(of: index, in: snapshot)
+    }
+
+    private func priorityDescription(of index: Int, in snapshot: FocusSnapshot) -> String {
+        let custom = snapshot.items[index].item.focusGroupPriority
+        let system = systemPriority(of: index, in: snapshot)
+        return "priority custom \(custom), system \(system), effective \(max(custom, system))"
+    }
+
+    /// The group tree: each group with where it came from and its primary item, each item with
+    /// its priorities; items that cannot be focused say why.
+    public var debugGroupTree: String {
+        let snapshot = currentSnapshot()
+        var lines = ["focus groups:"]
+        func describe(_ group: Int, prefix: String) {
+            let info = snapshot.groups[group]
+            var primary = primaryItem(of: group, in: snapshot).map { snapshot.items[$0].item.focusDebugName }
+            if primary == nil, let stop = snapshot.tabStops.first(where: { isInside($0, group, snapshot) }),
+                let inner = primaryItem(of: stop, in: snapshot)
+            {
+                primary =
+                    "\(snapshot.items[inner].item.focusDebugName) (via \(quote(snapshot.groups[stop].identifier)))"
+            }
+            if group == 0 {
+                lines.append("root")
+            } else {
+                lines.append(
+                    "\(prefix)group \(quote(info.identifier)) [\(info.origin)] primary: \(primary ?? "none")")
+            }
+            let inner = group == 0 ? "  " : prefix + "    "
+            for member in info.members where group != 0 {
+                let item = snapshot.items[member].item
+                let marker = focusedItem.map { $0 === item } == true ? "  <- focused" : ""
+                lines.append(
+                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member, in: snapshot))\(marker)")
+            }
+            for child in info.children { describe(child, prefix: inner) }
+        }
+        describe(0, prefix: "")
+        // Plain containers (canBecomeFocused false) are left out; explainFocusability covers them.
+        let unfocusable = snapshot.items.filter { !$0.isFocusable && $0.focusability != .notFocusable }
+        if !unfocusable.isEmpty {
+            lines.append("not focusable:")
+            for item in unfocusable { lines.append("  - \(item.item.focusDebugName): \(item.focusability)") }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The tab loop, numbered in the order Tab visits it, with each stop's group.
+    public var debugTabLoop: String {
+        let snapshot = currentSnapshot()
+        var lines = [
+            "tab loop (\(snapshot.tabStops.count) stops, \(navigationStyle == .keyboard ? "Tab" : "not used in directional style")):"
+        ]
+        for (position, stop) in snapshot.tabStops.enumerated() {
+            let primary = primaryItem(of: stop, in: snapshot).map { snapshot.items[$0].item.focusDebugName } ?? "none"
+            let marker =
+                focusedItem.map { focusGroup(of: $0) == snapshot.groups[stop].identifier } == true
+                ? "  <- focus is here" : ""
+            lines.append("  \(position + 1). \(primary)  (group \(quote(snapshot.groups[stop].identifier)))\(marker)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A dry run of a focus request: each resolution step, where focus would land, and who would be asked.
+    ///
+    /// - Parameter environment: The environment the request is on.
+    /// - Returns: The steps, one per line; nothing changes.
+    public func dryRunRequest(on environment: any FocusEnvironment) -> String {
+        let snapshot = currentSnapshot()
+        var lines = ["request focus on \(environment.focusDebugName):"]
+        var visited: Set<ObjectIdentifier> = []
+        func resolve(_ env: any FocusEnvironment, depth: Int) -> Int? {
+            let indent = String(repeating: "  ", count: depth + 1)
+            guard visited.insert(ObjectIdentifier(env)).inserted else {
+                lines.append("\(indent)\(env.focusDebugName): already visited")
+                return nil
+            }
+            if let index = snapshot.itemIndex[ObjectIdentifier(env)] {
+                if snapshot.items[index].isFocusable {
+                    lines.append("\(indent)\(env.focusDebugName) is a focusable item: take it")
+                    return index
+                }
+                lines.append("\(indent)\(env.focusDebugName): \(snapshot.items[index].focusability)")
+            }
+            let preferred = env.preferredFocusEnvironments
+            lines.append(
+                "\(indent)preferred focus environments of \(env.focusDebugName): "
+                    + (preferred.isEmpty ? "none" : preferred.map(\.focusDebugName).joined(separator: ", ")))
+            for candidate in preferred {
+                if let found = resolve(candidate, depth: depth + 1) { return found }
+            }
+            guard let position = snapshot.environmentIndex[ObjectIdentifier(env)] else {
+                lines.append("\(indent)\(env.focusDebugName) is not in the focus tree")
+                return nil
+            }
+            for stop in snapshot.tabStops {
+                if let primary = primaryItem(of: stop, in: snapshot),
+                    snapshot.isDescendant(primary, ofEnvironment: position)
+                {
+                    lines.append(
+                        "\(indent)first tab stop inside \(env.focusDebugName): group "
+                            + "\(quote(snapshot.groups[stop].identifier)), primary item \(snapshot.items[primary].item.focusDebugName)"
+                    )
+                    return primary
+                }
+            }
+            lines.append("\(indent)no focusable item inside \(env.focusDebugName)")
+            return nil
+        }
+        guard let target = resolve(environment, depth: 0).map({ snapshot.items[$0].item }) else {
+            lines.append("=> focus would not move")
+            return lines.joined(separator: "\n")
+        }
+        if let focusedItem, focusedItem === target {
+            lines.append("=> \(target.focusDebugName) already has focus")
+            return lines.joined(separator: "\n")
+        }
+        lines.append(
+            "=> focus would move from \(focusedItem?.focusDebugName ?? "nothing") to \(target.focusDebugName) "
+                + "(group \(quote(focusedItem.flatMap { focusGroup(of: $0) })) -> \(quote(focusGroup(of: target))))")
+        let involved = environmentsInvolved(previous: focusedItem, next: target)
+        lines.append(
+            "=> shouldUpdateFocus would be asked of: " + involved.map(\.focusDebugName).joined(separator: ", "))
+        if let responder = nearestResponder(at: target, requiringFirstResponder: true) {
+            lines.append("=> first responder would become \(responder.traceName)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Everything: status, group tree, tab loop.
+    public var debugDescription: String {
+        [debugStatus, debugGroupTree, debugTabLoop].joined(separator: "\n\n")
+    }
+
+    private func isInside(_ group: Int, _ ancestor: Int, _ snapshot: FocusSnapshot) -> Bool {
+        var current: Int? = group
+        while let index = current {
+            if index == ancestor { return true }
+            current = snapshot.groups[index].parent
+        }
+        return false
+    }
+
+    private func quote(_ text: String?) -> String {
+        text.map { "\"\($0)\"" } ?? "none"
+    }
+}
