@@ -1,0 +1,349 @@
+/// A window described in JSON, loaded into ``FocusNode``s: for tests and keytrace to try layouts
+/// without writing an app. The format is in <doc:SceneFormat>.
+///
+/// ```swift
+/// let scene = try Scene(json: text, file: "reminders.json")
+/// let (dispatcher, focus) = scene.makeDispatcher()
+/// ```
+public final class Scene {
+    /// The scene's name.
+    public let name: String
+    /// The window, with the root node as its only child.
+    public let window: Window
+    /// The root node.
+    public let root: FocusNode
+    /// Every node by its id.
+    public let nodes: [String: FocusNode]
+    /// The ids in document order.
+    public let nodeOrder: [String]
+    /// How arrows navigate.
+    public let navigationStyle: FocusSystem.NavigationStyle
+    /// Whether activate-only items are focusable by keyboard.
+    public let fullKeyboardAccess: Bool
+    /// The select keys.
+    public let selectKeys: Set<KeyCode>
+    /// Menu-bar-like commands for ``Dispatcher/globalKeyCommands``.
+    public let globalKeyCommands: [KeyCommand]
+
+    static let sceneFields = [
+        "name", "layoutDirection", "navigationStyle", "fullKeyboardAccess", "selectKeys", "globalKeyCommands", "root",
+    ]
+    static let nodeFields = [
+        "id", "kind", "frame", "focusable", "interactions", "hidden", "group", "groupKind", "priority",
+        "layoutDirection", "firstResponder", "preferredFocus", "primaryAction", "selectionFollowsFocus", "handlesKeys",
+        "actions", "keyCommands", "secure", "enabled", "children",
+    ]
+    static let commandFields = [
+        "shortcut", "action", "title", "discoverabilityTitle", "attributes", "state", "wantsPriorityOverSystemBehavior",
+        "allowsAutomaticLocalization", "allowsAutomaticMirroring", "repeats",
+    ]
+
+    /// Loads a scene from JSON text.
+    ///
+    /// - Parameters:
+    ///   - json: The scene description.
+    ///   - file: The name errors give for the text, usually its file name.
+    /// - Throws: ``SceneError`` naming the line, column and field of the first problem.
+    public init(json: String, file: String = "scene.json") throws(SceneError) {
+        let decoder = SceneDecoder(file: file)
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(json)
+        } catch {
+            throw SceneError(file: file, line: error.line, column: error.column, field: "", message: error.message)
+        }
+        let fields = try decoder.object(document, "", allowed: Self.sceneFields)
+        name = try fields["name"].map { v throws(SceneError) in try decoder.string(v, "name") } ?? file
+        let directions: [(String, LayoutDirection)] = [("leftToRight", .leftToRight), ("rightToLeft", .rightToLeft)]
+        let direction = try fields["layoutDirection"].map { v throws(SceneError) in
+            try decoder.oneOf(v, "layoutDirection", directions)
+        }
+        navigationStyle =
+            try fields["navigationStyle"].map { v throws(SceneError) in
+                try decoder.oneOf(v, "navigationStyle", [("keyboard", .keyboard), ("directional", .directional)])
+            } ?? .keyboard
+        fullKeyboardAccess =
+            try fields["fullKeyboardAccess"].map { v throws(SceneError) in
+                try decoder.bool(v, "fullKeyboardAccess")
+            } ?? true
+        var select: Set<KeyCode> = [.return, .keypadEnter]
+        if let value = fields["selectKeys"] {
+            select = []
+            for (index, element) in try decoder.array(value, "selectKeys").enumerated() {
+                select.insert(try Self.keyCode(element, "selectKeys[\(index)]", decoder))
+            }
+        }
+        selectKeys = select
+        var global: [KeyCommand] = []
+        if let value = fields["globalKeyCommands"] {
+            for (index, element) in try decoder.array(value, "globalKeyCommands").enumerated() {
+                global.append(try Self.keyCommand(element, "globalKeyCommands[\(index)]", decoder))
+            }
+        }
+        globalKeyCommands = global
+        guard let rootValue = fields["root"] else {
+            throw SceneError(
+                file: file, line: document.line, column: document.column, field: "root",
+                message: "missing: a scene needs a root node")
+        }
+        var builder = Builder(decoder: decoder)
+        let root = try builder.node(rootValue, "root")
+        try builder.checkReferences()
+        self.root = root
+        nodes = builder.nodes
+        nodeOrder = builder.order
+        window = Window(identifier: name)
+        if let direction { window.layoutDirection = direction }
+        window.addChild(root)
+    }
+
+    /// Makes a dispatcher for the scene's window with a focus system installed and configured, the
+    /// global commands set, and initial focus given.
+    ///
+    /// - Parameter layout: The keyboard layout; US by default.
+    /// - Returns: The dispatcher and the focus system.
+    public func makeDispatcher(layout: any KeyboardLayout = USKeyboardLayout()) -> (Dispatcher, FocusSystem) {
+        let dispatcher = Dispatcher(window: window, layout: layout)
+        let focus = FocusSystem(window: window, root: root)
+        focus.navigationStyle = navigationStyle
+        focus.fullKeyboardAccess = fullKeyboardAccess
+        focus.selectKeys = selectKeys
+        dispatcher.systemKeyHandler = focus
+        dispatcher.globalKeyCommands = globalKeyCommands
+        focus.updateFocusIfNeeded()
+        return (dispatcher, focus)
+    }
+
+    private struct Builder {
+        let decoder: SceneDecoder
+        var nodes: [String: FocusNode] = [:]
+        var order: [String] = []
+        var references: [(id: String, value: JSONValue, path: String)] = []
+
+        mutating func node(_ value: JSONValue, _ path: String) throws(SceneError) -> FocusNode {
+            let d = decoder
+            let fields = try d.object(value, path, allowed: Scene.nodeFields)
+            guard let idValue = fields["id"] else {
+                throw d.fail(value, path, "missing \"id\": every node needs a unique id")
+            }
+            let id = try d.string(idValue, "\(path).id")
+            guard !id.isEmpty else { throw d.fail(idValue, "\(path).id", "an id must not be empty") }
+            guard nodes[id] == nil else { throw d.fail(idValue, "\(path).id", "id \"\(id)\" is used twice") }
+            let kind =
+                try fields["kind"].map { v throws(SceneError) in
+                    try d.oneOf(
+                        v, "\(path).kind",
+                        [("node", "node"), ("textInput", "textInput"), ("guide", "guide"), ("section", "section")])
+                } ?? "node"
+            let frame = try fields["frame"].map { v throws(SceneError) in try d.rect(v, "\(path).frame") } ?? .zero
+            let node: FocusNode
+            if kind == "textInput" {
+                let input = TextInputNode(identifier: id, frame: frame)
+                input.isSecureTextEntry =
+                    try fields["secure"].map { v throws(SceneError) in try d.bool(v, "\(path).secure") } ?? false
+                node = input
+            } else {
+                node = FocusNode(identifier: id, frame: frame)
+                if let secure = fields["secure"] {
+                    throw d.fail(secure, "\(path).secure", "only textInput nodes have secure text entry")
+                }
+            }
+            switch kind {
+            case "guide":
+                let enabled =
+                    try fields["enabled"].map { v throws(SceneError) in try d.bool(v, "\(path).enabled") } ?? true
+                node.focusRole = .guide(isEnabled: enabled)
+            case "section":
+                node.focusRole = .section
+            default:
+                if let enabled = fields["enabled"] {
+                    throw d.fail(enabled, "\(path).enabled", "only guides can be enabled or disabled")
+                }
+            }
+            if let v = fields["focusable"] { node.isFocusable = try d.bool(v, "\(path).focusable") }
+            if let v = fields["hidden"] { node.isHidden = try d.bool(v, "\(path).hidden") }
+            if let v = fields["interactions"] {
+                var interactions: FocusInteractions = []
+                for (index, element) in try d.array(v, "\(path).interactions").enumerated() {
+                    interactions.insert(
+                        try d.oneOf(
+                            element, "\(path).interactions[\(index)]", [("edit", .edit), ("activate", .activate)]))
+                }
+                node.focusInteractions = interactions
+            }
+            if let v = fields["group"] { node.focusGroupIdentifier = try d.string(v, "\(path).group") }
+            if let v = fields["groupKind"] {
+                node.focusGroupKind = try d.oneOf(
+                    v, "\(path).groupKind", [("none", .none), ("container", .container), ("textInput", .textInput)])
+            }
+            if let v = fields["priority"] { node.focusGroupPriority = try Scene.priority(v, "\(path).priority", d) }
+            if let v = fields["layoutDirection"] {
+                node.layoutDirection = try d.oneOf(
+                    v, "\(path).layoutDirection", [("leftToRight", .leftToRight), ("rightToLeft", .rightToLeft)])
+            }
+            if let v = fields["firstResponder"] { node.acceptsFirstResponder = try d.bool(v, "\(path).firstResponder") }
+            if let v = fields["preferredFocus"] {
+                node.preferredFocusIdentifiers = try d.strings(v, "\(path).preferredFocus")
+                for (index, element) in try d.array(v, "\(path).preferredFocus").enumerated() {
+                    references.append((try d.string(element, ""), element, "\(path).preferredFocus[\(index)]"))
+                }
+            }
+            if let v = fields["primaryAction"] { node.primaryAction = Action(try d.string(v, "\(path).primaryAction")) }
+            if let v = fields["selectionFollowsFocus"] {
+                node.selectionFollowsFocus = try d.bool(v, "\(path).selectionFollowsFocus")
+            }
+            if let v = fields["handlesKeys"] {
+                for (index, element) in try d.array(v, "\(path).handlesKeys").enumerated() {
+                    node.handledKeys.insert(try Scene.keyCode(element, "\(path).handlesKeys[\(index)]", d))
+                }
+            }
+            if let v = fields["actions"] {
+                node.performableActions = Set(try d.strings(v, "\(path).actions").map { Action($0) })
+            }
+            if let v = fields["keyCommands"] {
+                var commands: [KeyCommand] = []
+                for (index, element) in try d.array(v, "\(path).keyCommands").enumerated() {
+                    commands.append(try Scene.keyCommand(element, "\(path).keyCommands[\(index)]", d))
+                }
+                node.keyCommands = commands
+            }
+            nodes[id] = node
+            order.append(id)
+            if let v = fields["children"] {
+                for (index, element) in try d.array(v, "\(path).children").enumerated() {
+                    node.addChild(try self.node(element, "\(path).children[\(index)]"))
+                }
+            }
+            return node
+        }
+
+        func checkReferences() throws(SceneError) {
+            for reference in references where nodes[reference.id] == nil {
+                throw decoder.fail(reference.value, reference.path, "no node has id \"\(reference.id)\"")
+            }
+        }
+    }
+
+    static func keyCode(_ value: JSONValue, _ path: String, _ decoder: SceneDecoder) throws(SceneError) -> KeyCode {
+        let text = try decoder.string(value, path)
+        do {
+            let chord = try KeyChord(parsing: text)
+            guard chord.modifierFlags.isEmpty || (chord.modifierFlags == .shift && text.count == 1) else {
+                throw decoder.fail(
+                    value, path, "\"\(text)\": give a key without modifiers, such as \"j\" or \"return\"")
+            }
+            return chord.code
+        } catch let error as SceneError {
+            throw error
+        } catch {
+            throw decoder.fail(value, path, "\"\(text)\" is not a key name (write j, return, space, up, f5, KeyA)")
+        }
+    }
+
+    static func priority(_ value: JSONValue, _ path: String, _ decoder: SceneDecoder) throws(SceneError)
+        -> FocusGroupPriority
+    {
+        if case .number(let number) = value.kind {
+            guard number == Double(Int(exactly: number) ?? Int.min) else {
+                throw decoder.fail(value, path, "a priority is a whole number")
+            }
+            return FocusGroupPriority(rawValue: Int(number))
+        }
+        let text = try decoder.string(value, path)
+        let named: [String: FocusGroupPriority] = [
+            "ignored": .ignored, "previouslyFocused": .previouslyFocused, "prioritized": .prioritized,
+            "currentlyFocused": .currentlyFocused,
+        ]
+        let parts = text.split(separator: "+", maxSplits: 1).map { $0.trimmingSpaces() }
+        guard let base = named[parts[0]], parts.count == 1 || Int(parts[1]) != nil else {
+            throw decoder.fail(
+                value, path,
+                "\"\(text)\" is not a priority: write a number, ignored, previouslyFocused, prioritized, currentlyFocused, "
+                    + "or one of those plus a number (\"previouslyFocused+10\")")
+        }
+        return parts.count == 2 ? base + Int(parts[1])! : base
+    }
+
+    static func keyCommand(_ value: JSONValue, _ path: String, _ d: SceneDecoder) throws(SceneError) -> KeyCommand {
+        let fields = try d.object(value, path, allowed: commandFields)
+        guard let shortcutValue = fields["shortcut"] else {
+            throw d.fail(value, path, "missing \"shortcut\", such as \"ctrl+f\", \"shift+tab\" or \"cmd+?\"")
+        }
+        guard let actionValue = fields["action"] else { throw d.fail(value, path, "missing \"action\"") }
+        let shortcut = try d.string(shortcutValue, "\(path).shortcut")
+        var parts = shortcut.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        if shortcut.hasSuffix("++") {
+            parts.removeLast(2)
+            parts.append("+")
+        }
+        var modifiers: ModifierFlags = []
+        let modifierNames: [String: ModifierFlags] = [
+            "ctrl": .control, "control": .control, "alt": .alternate, "option": .alternate, "shift": .shift,
+            "cmd": .command, "command": .command, "super": .command, "meta": .command, "numpad": .numericPad,
+        ]
+        for part in parts.dropLast() {
+            guard let flag = modifierNames[part.lowercased()] else {
+                throw d.fail(
+                    shortcutValue, "\(path).shortcut",
+                    "\"\(part)\" in \"\(shortcut)\" is not a modifier (ctrl, alt, shift, cmd)")
+            }
+            modifiers.insert(flag)
+        }
+        let last = parts.last ?? ""
+        let specialAliases: [String: KeyCommand.SpecialKey] = [
+            "up": .upArrow, "down": .downArrow, "left": .leftArrow, "right": .rightArrow, "esc": .escape,
+            "escape": .escape, "tab": .tab, "return": .return, "enter": .return, "backspace": .backspace,
+            "delete": .deleteForward, "home": .home, "end": .end, "pageup": .pageUp, "pagedown": .pageDown,
+            "space": .space,
+        ]
+        let input: KeyCommand.Input
+        if let special = specialAliases[last.lowercased()] ?? KeyCommand.SpecialKey(rawValue: last.lowercased()) {
+            input = .special(special)
+        } else if last.count == 1 {
+            input = .character(last)
+        } else {
+            throw d.fail(
+                shortcutValue, "\(path).shortcut",
+                "\"\(last)\" in \"\(shortcut)\" is neither one character nor a special key (tab, return, esc, up, f5, …)"
+            )
+        }
+        var command = KeyCommand(
+            input: input, modifierFlags: modifiers, action: Action(try d.string(actionValue, "\(path).action")))
+        if let v = fields["title"] { command.title = try d.string(v, "\(path).title") }
+        if let v = fields["discoverabilityTitle"] {
+            command.discoverabilityTitle = try d.string(v, "\(path).discoverabilityTitle")
+        }
+        if let v = fields["attributes"] {
+            var attributes: KeyCommand.Attributes = []
+            for (index, element) in try d.array(v, "\(path).attributes").enumerated() {
+                attributes.insert(
+                    try d.oneOf(
+                        element, "\(path).attributes[\(index)]",
+                        [("disabled", .disabled), ("hidden", .hidden), ("destructive", .destructive)]))
+            }
+            command.attributes = attributes
+        }
+        if let v = fields["state"] {
+            command.state = try d.oneOf(v, "\(path).state", [("off", .off), ("on", .on), ("mixed", .mixed)])
+        }
+        if let v = fields["wantsPriorityOverSystemBehavior"] {
+            command.wantsPriorityOverSystemBehavior = try d.bool(v, "\(path).wantsPriorityOverSystemBehavior")
+        }
+        if let v = fields["allowsAutomaticLocalization"] {
+            command.allowsAutomaticLocalization = try d.bool(v, "\(path).allowsAutomaticLocalization")
+        }
+        if let v = fields["allowsAutomaticMirroring"] {
+            command.allowsAutomaticMirroring = try d.bool(v, "\(path).allowsAutomaticMirroring")
+        }
+        if let v = fields["repeats"] {
+            command.repeatBehavior = try d.bool(v, "\(path).repeats") ? .repeatable : .nonRepeatable
+        }
+        return command
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+/// The scene files shipped in `Scenes/`.
+enum SceneFiles {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenes")
+
+    static func load(_ name: String) throws -> Scene {
+        let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
+        return try Scene(json: text, file: name)
+    }
+}
+
+@Suite struct SceneTests {
+    @Test("the Reminders scene without a sidebar group tabs search field, reminders, lists")
+    func remindersFile() throws {
+        let scene = try SceneFiles.load("reminders.json")
+        let (dispatcher, focus) = scene.makeDispatcher()
+        #expect(focus.tabLoop.map(\.focusDebugName) == ["search", "buyMilk", "today"])
+        #expect(focus.focusedItem?.focusDebugName == "search", "initial focus from preferredFocus")
+        let keyboard = VirtualKeyboard(dispatcher)
+        keyboard.tap("tab")
+        #expect(focus.focusedItem?.focusDebugName == "buyMilk")
+        _ = dispatcher
+    }
+
+    @Test("the Reminders scene with a sidebar group tabs search field, lists, reminders")
+    func remindersSidebarFile() throws {
+        let scene = try SceneFiles.load("reminders-sidebar-group.json")
+        let (_, focus) = scene.makeDispatcher()
+        #expect(focus.tabLoop.map(\.focusDebugName) == ["search", "today", "buyMilk"])
+    }
+
+    @Test("the demo's deliberate collisions: plain Tab command shadowed, priority Return wins, presses handled")
+    func remindersBehaviour() throws {
+        let scene = try SceneFiles.load("reminders-sidebar-group.json")
+        let (dispatcher, focus) = scene.makeDispatcher()
+        let trace = TraceRecorder(dispatcher)
+        let keyboard = VirtualKeyboard(dispatcher)
+        var actions: [String] = []
+        for node in scene.nodes.values { node.onAction = { action, _ in actions.append(action.rawValue) } }
+        var pressed: [String] = []
+        for node in scene.nodes.values { node.onPress = { _ in pressed.append(node.traceName) } }
+        keyboard.type("shift+h i")
+        #expect((scene.nodes["search"] as? TextInputNode)?.text == "Hi")
+        keyboard.type("tab down")
+        #expect(focus.focusedItem?.focusDebugName == "scheduled")
+        #expect(actions == ["showList", "showList"], "selection follows focus in the lists")
+        keyboard.tap("return")
+        #expect(actions.last == "renameList", "the priority command beats select")
+        keyboard.type("tab space")
+        #expect(pressed.last == "buyMilk")
+        keyboard.tap("tab")
+        #expect(focus.focusedItem?.focusDebugName == "search", "Tab moved focus; the plain Indent command did not fire")
+        #expect(
+            trace.lines.contains {
+                $0
+                    == "keyCommand tab \"Indent\" on reminders passed over: not considered: wantsPriorityOverSystemBehavior is false"
+            })
+        keyboard.tap("ctrl+n")
+        #expect(actions.last == "newReminder")
+        let report = KeyCommandConflictReport(dispatcher)
+        #expect(report.conflicts.isEmpty, "at the search field, the reminders commands are not in the chain")
+    }
+
+    @Test(
+        "malformed scenes name the file, line, column and field",
+        arguments: [
+            ("{\n  \"root\": {\"id\": \"a\",}\n}", "bad.json:2:22: expected a field name in double quotes"),
+            (
+                "{\"root\": {\"id\": \"a\", \"focusble\": true}}",
+                "bad.json:1:34: root.focusble: unknown field \"focusble\" (did you mean \"focusable\"?); known fields: id, kind, frame, focusable, interactions, hidden, group, groupKind, priority, layoutDirection, firstResponder, preferredFocus, primaryAction, selectionFollowsFocus, handlesKeys, actions, keyCommands, secure, enabled, children"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"frame\": [0, 0, 10]}}",
+                "bad.json:1:31: root.frame: expected 4 numbers [x, y, width, height], got 3"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"children\": [{\"id\": \"a\"}]}}",
+                "bad.json:1:42: root.children[0].id: id \"a\" is used twice"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"preferredFocus\": [\"ghost\"]}}",
+                "bad.json:1:41: root.preferredFocus[0]: no node has id \"ghost\""
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"focusable\": \"yes\"}}",
+                "bad.json:1:35: root.focusable: expected true or false, got a string"
+            ),
+            ("{\"name\": \"x\"}", "bad.json:1:1: root: missing: a scene needs a root node"),
+            (
+                "{\"root\": {\"id\": \"a\", \"keyCommands\": [{\"shortcut\": \"hyper+x\", \"action\": \"x\"}]}}",
+                "bad.json:1:51: root.keyCommands[0].shortcut: \"hyper\" in \"hyper+x\" is not a modifier (ctrl, alt, shift, cmd)"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": \"urgent\"}}",
+                "bad.json:1:34: root.priority: \"urgent\" is not a priority: write a number, ignored, previouslyFocused, prioritized, currentlyFocused, or one of those plus a number (\"previouslyFocused+10\")"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"handlesKeys\": [\"ctrl+j\"]}}",
+                "bad.json:1:38: root.handlesKeys[0]: \"ctrl+j\": give a key without modifiers, such as \"j\" or \"return\""
+            ),
+            ("", "bad.json:1:1: unexpected end of input: expected a value"),
+        ])
+    func malformed(json: String, message: String) {
+        do {
+            _ = try Scene(json: json, file: "bad.json")
+            Issue.record("expected an error for \(json)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test("every node property loads: kinds, groups, priorities, direction, guides and sections")
+    func properties() throws {
+        let json = """
+            {"name": "props", "layoutDirection": "rightToLeft", "navigationStyle": "directional",
+             "fullKeyboardAccess": false, "selectKeys": ["space", "ok"],
+             "root": {"id": "root", "frame": [0, 0, 100, 100], "children": [
+               {"id": "g", "kind": "guide", "enabled": false, "preferredFocus": ["t"]},
+               {"id": "s", "kind": "section", "group": "sec", "layoutDirection": "leftToRight", "children": [
+                 {"id": "t", "frame": [0, 0, 10, 10], "focusable": true, "priority": "previouslyFocused+10",
+                  "interactions": ["edit"], "hidden": true, "primaryAction": "go", "selectionFollowsFocus": true,
+                  "firstResponder": true, "handlesKeys": ["j", "return"], "actions": ["go"]},
+                 {"id": "p", "kind": "textInput", "secure": true, "groupKind": "none", "priority": 7,
+                  "keyCommands": [{"shortcut": "cmd+shift+?", "action": "help", "title": "Help", "discoverabilityTitle": "Show Help",
+                    "attributes": ["hidden", "destructive"], "state": "mixed", "wantsPriorityOverSystemBehavior": true,
+                    "allowsAutomaticLocalization": false, "allowsAutomaticMirroring": false, "repeats": true}]}
+               ]}
+             ]}}
+            """
+        let scene = try Scene(json: json, file: "props.json")
+        #expect(scene.window.layoutDirection == .rightToLeft)
+        #expect(scene.navigationStyle == .directional && !scene.fullKeyboardAccess)
+        #expect(scene.selectKeys == [.space, .ok])
+        #expect(scene.nodeOrder == ["root", "g", "s", "t", "p"])
+        let t = try #require(scene.nodes["t"])
+        #expect(t.focusGroupPriority == .previouslyFocused + 10 && t.focusInteractions == .edit && t.isHidden)
+        #expect(t.primaryAction == "go" && t.selectionFollowsFocus == true && t.acceptsFirstResponder)
+        #expect(t.handledKeys == [.j, .return] && t.performableActions == ["go"])
+        #expect(scene.nodes["g"]?.focusRole == .guide(isEnabled: false))
+        #expect(scene.nodes["g"]?.preferredFocusEnvironments.first === t)
+        #expect(scene.nodes["s"]?.focusRole == .section && scene.nodes["s"]?.focusGroupIdentifier == "sec")
+        #expect(scene.nodes["s"]?.layoutDirection == .leftToRight)
+        let p = try #require(scene.nodes["p"] as? TextInputNode)
+        #expect(p.isSecureTextEntry && p.focusGroupKind == .none && p.focusGroupPriority.rawValue == 7)
+        let command = try #require(p.keyCommands.first)
+        #expect(command.input == .character("?") && command.modifierFlags == [.command, .shift])
+        #expect(command.discoverabilityTitle == "Show Help" && command.attributes == [.hidden, .destructive])
+        #expect(
+            command.state == .mixed && command.wantsPriorityOverSystemBehavior && command.repeatBehavior == .repeatable)
+        #expect(!command.allowsAutomaticLocalization && !command.allowsAutomaticMirroring)
+    }
+}
