@@ -10,6 +10,9 @@ let package = Package(
     targets: [
         .target(name: "ResponderChain"),
         .target(name: "ResponderChainTesting", dependencies: ["ResponderChain"]),
+        // The README's example as a program, linked without Foundation: if the core ever needs
+        // libm or Foundation, `swift build` fails here instead of in a user's app.
+        .executableTarget(name: "readme-example", dependencies: ["ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],

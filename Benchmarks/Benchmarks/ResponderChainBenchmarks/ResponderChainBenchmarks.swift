@@ -115,6 +115,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(scene.dispatcher.activePresses.count)
     }
 
+    focusBenchmarks()
+
     Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { benchmark in
         let scene = ChainScene(depth: 50)
         benchmark.startMeasurement()
@@ -124,5 +126,84 @@ let benchmarks: @Sendable () -> Void = {
         }
         benchmark.stopMeasurement()
         blackHole(scene.top.performed)
+    }
+}
+
+/// A window with `count` focusable items in a grid of `columns` columns, each 20×20, either each
+/// in a group of its own (Tab visits every item) or all in one group (arrows move among them).
+struct GridScene {
+    let window = Window(identifier: "window")
+    let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 100_000, height: 100_000))
+    let focus: FocusSystem
+    let items: [FocusNode]
+
+    init(count: Int, columns: Int, oneGroup: Bool) {
+        window.addChild(root)
+        if oneGroup { root.focusGroupIdentifier = "grid" }
+        var made: [FocusNode] = []
+        made.reserveCapacity(count)
+        for index in 0..<count {
+            let frame = Rect(x: Double(index % columns) * 20, y: Double(index / columns) * 20, width: 20, height: 20)
+            let node = FocusNode(identifier: "item\(index)", frame: frame, isFocusable: true)
+            root.addChild(node)
+            made.append(node)
+        }
+        items = made
+        focus = FocusSystem(window: window, root: root)
+        focus.updateFocusIfNeeded()
+    }
+}
+
+let focusBenchmarks: @Sendable () -> Void = {
+    let time = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+
+    Benchmark("Tab in a grid of 1,000 focusable items (layout unchanged)", configuration: time) { benchmark in
+        let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
+        scene.focus.moveFocus(.next)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { blackHole(scene.focus.moveFocus(.next)) }
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("Tab key through the dispatcher, grid of 1,000 (press + release)", configuration: time) { benchmark in
+        let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
+        let dispatcher = Dispatcher(window: scene.window)
+        dispatcher.systemKeyHandler = scene.focus
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            dispatcher.handle(KeyEvent(.tab, .down))
+            dispatcher.handle(KeyEvent(.tab, .up))
+        }
+        benchmark.stopMeasurement()
+        blackHole(scene.focus.focusedItem)
+    }
+
+    for count in [1000, 10_000, 100_000] {
+        Benchmark(
+            "Rebuild the tab loop after a layout change: \(count) items",
+            configuration: .init(metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: count >= 100_000 ? 10 : 1000)
+        ) { benchmark in
+            let scene = GridScene(count: count, columns: 100, oneGroup: false)
+            var flip = false
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                flip.toggle()
+                scene.items[0].frame.x = flip ? 0.25 : 0  // a layout change: the next move rebuilds
+                blackHole(scene.focus.target(for: .next))
+            }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    Benchmark("Arrow move among 10,000 items in one group", configuration: time) { benchmark in
+        let scene = GridScene(count: 10_000, columns: 100, oneGroup: true)
+        scene.focus.requestFocus(on: scene.items[5050])
+        var right = true
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(scene.focus.moveFocus(right ? .right : .left))
+            right.toggle()
+        }
+        benchmark.stopMeasurement()
     }
 }

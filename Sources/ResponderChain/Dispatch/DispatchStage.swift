@@ -131,12 +131,14 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case .firstResponder(let from, let to):
             return "firstResponder " + (from?.name ?? "none") + " -> " + (to?.name ?? "none")
         case .focus(let from, let to, let cause, let heading, let fromGroup, let toGroup):
-            var line = "focus " + (from ?? "none") + " -> " + (to ?? "none") + " (" + cause.rawValue
-            if heading != .none { line += ", " + heading.rawValue }
+            let fromName: String = from ?? "none"
+            let toName: String = to ?? "none"
+            var line = "focus \(fromName) -> \(toName) (\(cause.rawValue)"
+            if heading != .none { line += ", \(heading.rawValue)" }
             if fromGroup != toGroup {
-                line +=
-                    ", group " + (fromGroup.map { "\"\($0)\"" } ?? "none") + " -> "
-                    + (toGroup.map { "\"\($0)\"" } ?? "none")
+                let fromText: String = fromGroup.map { "\"\($0)\"" } ?? "none"
+                let toText: String = toGroup.map { "\"\($0)\"" } ?? "none"
+                line += ", group \(fromText) -> \(toText)"
             }
             return line + ")"
         case .focusVetoed(let from, let to, let environment):

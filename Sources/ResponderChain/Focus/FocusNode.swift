@@ -65,11 +65,19 @@ open class FocusNode: Responder, FocusItem {
     // MARK: FocusEnvironment
 
     /// The parent, when it is a focus environment.
-    public var parentFocusEnvironment: (any FocusEnvironment)? { parent as? any FocusEnvironment }
+    public var parentFocusEnvironment: (any FocusEnvironment)? {
+        guard let parent else { return nil }
+        // A class cast is far cheaper than a protocol-conformance lookup, and parents are usually nodes.
+        if let node = parent as? FocusNode { return node }
+        return parent as? any FocusEnvironment
+    }
 
     /// The children that are focus environments.
     public var childFocusEnvironments: [any FocusEnvironment] {
-        children.compactMap { $0 as? any FocusEnvironment }
+        children.compactMap { child in
+            if let node = child as? FocusNode { return node }
+            return child as? any FocusEnvironment
+        }
     }
 
     /// The nodes named by ``preferredFocusIdentifiers``, found in this node's window.

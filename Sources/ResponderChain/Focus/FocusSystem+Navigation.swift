@@ -63,69 +63,67 @@ extension FocusSystem {
             $0.isEnabled && !currentAncestors.contains($0.environmentIndex) && (!restrictToGroup || $0.group == group)
         }
 
+        enum Source {
+            case item(Int)
+            case guide(Int)
+            case section(Int)
+        }
         struct Candidate {
             var frame: Rect
             var treeOrder: Int
-            var resolve: () -> Int?
+            var source: Source
+            var along: Double
+            var across: Double
         }
-        var candidates: [Candidate] = []
+        var ranked: [Candidate] = []
+        func consider(_ frame: Rect, _ treeOrder: Int, _ source: Source) {
+            guard let (along, across) = Geometry.sweep(from: origin, to: frame, heading: heading) else { return }
+            ranked.append(Candidate(frame: frame, treeOrder: treeOrder, source: source, along: along, across: across))
+        }
         for (index, item) in snapshot.items.enumerated() where item.isFocusable && index != current {
             if restrictToGroup && item.group != group { continue }
-            if outsideSections.contains(where: { snapshot.isDescendant(index, ofEnvironment: $0.environmentIndex) }) {
+            if !outsideSections.isEmpty
+                && outsideSections.contains(where: { snapshot.isDescendant(index, ofEnvironment: $0.environmentIndex) })
+            {
                 continue
             }
-            candidates.append(Candidate(frame: item.frame, treeOrder: item.treeOrder, resolve: { index }))
+            consider(item.frame, item.treeOrder, .item(index))
         }
-        for guide in snapshot.guides where guide.isEnabled && (!restrictToGroup || guide.group == group) {
-            let environment = guide.environment
-            candidates.append(
-                Candidate(
-                    frame: guide.frame, treeOrder: guide.treeOrder,
-                    resolve: { [unowned self] in
-                        var visited: Set<ObjectIdentifier> = []
-                        for preferred in environment.preferredFocusEnvironments {
-                            if let found = self.preferredItem(in: preferred, snapshot: snapshot, visited: &visited),
-                                found != current
-                            {
-                                return found
-                            }
-                        }
-                        return nil
-                    }))
+        for (position, guide) in snapshot.guides.enumerated()
+        where guide.isEnabled && (!restrictToGroup || guide.group == group) {
+            consider(guide.frame, guide.treeOrder, .guide(position))
         }
-        for section in outsideSections {
-            let position = section.environmentIndex
-            candidates.append(
-                Candidate(
-                    frame: section.frame, treeOrder: section.treeOrder,
-                    resolve: {
-                        // The section's focusable content nearest to where focus comes from.
-                        var best: (index: Int, distance: Double)?
-                        for (index, item) in snapshot.items.enumerated()
-                        where item.isFocusable && snapshot.isDescendant(index, ofEnvironment: position) {
-                            let distance = Geometry.centreDistance(origin, item.frame)
-                            if best == nil || distance < best!.distance { best = (index, distance) }
-                        }
-                        return best?.index
-                    }))
-        }
-
-        var ranked: [(candidate: Candidate, along: Double, across: Double)] = []
-        for candidate in candidates {
-            guard let (along, across) = Geometry.sweep(from: origin, to: candidate.frame, heading: heading) else {
-                continue
-            }
-            ranked.append((candidate, along, across))
+        for (position, section) in snapshot.sections.enumerated()
+        where outsideSections.contains(where: { $0.environmentIndex == section.environmentIndex }) {
+            consider(section.frame, section.treeOrder, .section(position))
         }
         ranked.sort { a, b in
             if a.along != b.along { return a.along < b.along }
             if a.across != b.across { return a.across < b.across }
-            return ReadingOrder.precedes(
-                a.candidate.frame, a.candidate.treeOrder, b.candidate.frame, b.candidate.treeOrder, direction: direction
-            )
+            return ReadingOrder.precedes(a.frame, a.treeOrder, b.frame, b.treeOrder, direction: direction)
         }
-        for entry in ranked {
-            if let index = entry.candidate.resolve() { return snapshot.items[index].item }
+        for candidate in ranked {
+            switch candidate.source {
+            case .item(let index):
+                return snapshot.items[index].item
+            case .guide(let position):
+                var visited: Set<ObjectIdentifier> = []
+                for preferred in snapshot.guides[position].environment.preferredFocusEnvironments {
+                    if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited), found != current {
+                        return snapshot.items[found].item
+                    }
+                }
+            case .section(let position):
+                // The section's focusable content nearest to where focus comes from.
+                let environment = snapshot.sections[position].environmentIndex
+                var best: (index: Int, distance: Double)?
+                for (index, item) in snapshot.items.enumerated()
+                where item.isFocusable && snapshot.isDescendant(index, ofEnvironment: environment) {
+                    let distance = Geometry.centreDistance(origin, item.frame)
+                    if best == nil || distance < best!.distance { best = (index, distance) }
+                }
+                if let best { return snapshot.items[best.index].item }
+            }
         }
         return nil
     }

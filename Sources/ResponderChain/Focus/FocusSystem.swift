@@ -284,7 +284,9 @@ public final class FocusSystem {
                 focusedAncestors.append(current)
                 ancestor = current.parentFocusEnvironment
             }
-            if let group = context.nextGroup { remembered[group] = ObjectIdentifier(next) }
+            if let group = context.nextGroup, !group.hasSuffix(" (single item)") {
+                remembered[group] = ObjectIdentifier(next)
+            }
         }
         window.focusedResponder = next.flatMap { nearestResponder(at: $0, requiringFirstResponder: false) }
         for environment in involved { environment.didUpdateFocus(in: context) }
@@ -299,14 +301,20 @@ public final class FocusSystem {
 
     /// The ancestors-or-self of both items, each once: the previous item's chain first.
     func environmentsInvolved(previous: (any FocusItem)?, next: (any FocusItem)?) -> [any FocusEnvironment] {
-        var seen: Set<ObjectIdentifier> = []
         var result: [any FocusEnvironment] = []
-        for start in [previous as (any FocusEnvironment)?, next as (any FocusEnvironment)?] {
-            var node = start
-            while let current = node {
-                if seen.insert(ObjectIdentifier(current)).inserted { result.append(current) }
-                node = current.parentFocusEnvironment
-            }
+        var node: (any FocusEnvironment)? = previous
+        while let current = node {
+            result.append(current)
+            node = current.parentFocusEnvironment
+        }
+        let previousCount = result.count
+        node = next
+        // Chains are short: a linear check beats hashing. Once the next chain meets the previous
+        // one, the rest is shared.
+        while let current = node {
+            if result[..<previousCount].contains(where: { $0 === current }) { break }
+            result.append(current)
+            node = current.parentFocusEnvironment
         }
         return result
     }

@@ -244,7 +244,8 @@ public final class Scene {
         -> FocusGroupPriority
     {
         if case .number(let number) = value.kind {
-            guard number == Double(Int(exactly: number) ?? Int.min) else {
+            // No Int(exactly:): it needs libm, and the core links without it.
+            guard abs(number) < 1e15, Double(Int(number)) == number else {
                 throw decoder.fail(value, path, "a priority is a whole number")
             }
             return FocusGroupPriority(rawValue: Int(number))
