@@ -16,7 +16,9 @@ final class ListView: Responder {
         ]
     }
     override var canBecomeFirstResponder: Bool { true }
-    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool { [.find, .delete].contains(action) }
+    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool {
+        [.find, .delete].contains(action)
+    }
     override func perform(_ action: Action, sender: ActionSender) { print("perform \(action)") }
     override func pressesBegan(_ press: Press, with event: PressEvent) {
         if press.key.keyCode == .j { print("j: next row") } else { super.pressesBegan(press, with: event) }

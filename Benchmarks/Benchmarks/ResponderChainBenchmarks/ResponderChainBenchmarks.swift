@@ -181,7 +181,8 @@ let focusBenchmarks: @Sendable () -> Void = {
     for count in [1000, 10_000, 100_000] {
         Benchmark(
             "Rebuild the tab loop after a layout change: \(count) items",
-            configuration: .init(metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: count >= 100_000 ? 10 : 1000)
+            configuration: .init(
+                metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: count >= 100_000 ? 10 : 1000)
         ) { benchmark in
             let scene = GridScene(count: count, columns: 100, oneGroup: false)
             var flip = false

@@ -36,9 +36,9 @@ struct FocusSnapshot {
         var group: Int
         let treeOrder: Int
         let focusability: Focusability
-        /// Indices into `environments` of the item's ancestors, nearest first.
-        let ancestors: [Int]
-        var isFocusable: Bool { focusability == .focusable }
+        /// The index into `environments` of the item itself.
+        let environment: Int
+        let isFocusable: Bool
     }
 
     struct Group {
@@ -72,6 +72,8 @@ struct FocusSnapshot {
     var sections: [Target] = []
     /// Every environment in tree order (for ancestor lookups).
     var environments: [any FocusEnvironment] = []
+    /// Each environment's parent index in `environments` (-1 for the root).
+    var parents: [Int] = []
     var itemIndex: [ObjectIdentifier: Int] = [:]
     var environmentIndex: [ObjectIdentifier: Int] = [:]
     /// The groups that are tab stops, in tab order.
@@ -88,21 +90,22 @@ struct FocusSnapshot {
                 direction: root.layoutDirection ?? rootDirection, treeOrder: 0, origin: "root"))
         var order = 0
         visit(
-            root, group: 0, hiddenAncestor: nil, direction: rootDirection, ancestors: [],
+            root, group: 0, hiddenAncestor: nil, direction: rootDirection, parent: -1,
             fullKeyboardAccess: fullKeyboardAccess, order: &order)
-        tabStops = stops(of: 0)
+        appendStops(of: 0, to: &tabStops, withMembers: groupsWithMembers())
         for (position, group) in tabStops.enumerated() { stopOfGroup[group] = position }
     }
 
     private mutating func visit(
         _ environment: any FocusEnvironment, group inherited: Int, hiddenAncestor: String?,
         direction inheritedDirection: LayoutDirection,
-        ancestors: [Int], fullKeyboardAccess: Bool, order: inout Int
+        parent: Int, fullKeyboardAccess: Bool, order: inout Int
     ) {
         order += 1
         let treeOrder = order
         let environmentPosition = environments.count
         environments.append(environment)
+        parents.append(parent)
         environmentIndex[ObjectIdentifier(environment)] = environmentPosition
         let direction = environment.layoutDirection ?? inheritedDirection
         let frame = environment.focusFrame
@@ -152,24 +155,24 @@ struct FocusSnapshot {
                 var itemGroup = group
                 if focusability == .focusable && group == 0 {
                     // An item in no focus group is a group of its own, as in UIKit.
+                    let name = environment.focusDebugName
                     itemGroup = openGroup(
-                        "\(environment.focusDebugName) (single item)", declarer: nil, in: 0, frame: frame,
-                        direction: direction, treeOrder: treeOrder, origin: "single item \(environment.focusDebugName)")
+                        name + " (single item)", declarer: nil, in: 0, frame: frame, direction: direction,
+                        treeOrder: treeOrder, origin: "single item")
                 }
                 let index = items.count
                 items.append(
                     Item(
                         item: item, frame: frame, group: itemGroup, treeOrder: treeOrder, focusability: focusability,
-                        ancestors: ancestors))
+                        environment: environmentPosition, isFocusable: focusability == .focusable))
                 itemIndex[ObjectIdentifier(environment)] = index
                 if focusability == .focusable { groups[itemGroup].members.append(index) }
             }
         }
 
-        let childAncestors = [environmentPosition] + ancestors
         for child in environment.childFocusEnvironments {
             visit(
-                child, group: group, hiddenAncestor: hidden, direction: direction, ancestors: childAncestors,
+                child, group: group, hiddenAncestor: hidden, direction: direction, parent: environmentPosition,
                 fullKeyboardAccess: fullKeyboardAccess, order: &order)
         }
     }
@@ -195,13 +198,19 @@ struct FocusSnapshot {
     }
 
     /// Whether a group or one of its descendants has a focusable member.
-    private func hasMembers(_ group: Int) -> Bool {
-        !groups[group].members.isEmpty || groups[group].children.contains { hasMembers($0) }
+    /// Whether each group or one of its descendants has a focusable member (children always come
+    /// after their parent in `groups`, so one backwards pass settles it).
+    private func groupsWithMembers() -> [Bool] {
+        var result = groups.map { !$0.members.isEmpty }
+        for index in result.indices.reversed() where result[index] {
+            if let parent = groups[index].parent { result[parent] = true }
+        }
+        return result
     }
 
     /// The tab stops inside a group, in reading order: the group's own members form one stop, each
     /// child group sorts as one block at its frame, and blocks expand in place.
-    private func stops(of group: Int) -> [Int] {
+    private func appendStops(of group: Int, to stops: inout [Int], withMembers: [Bool]) {
         struct Block {
             let frame: Rect
             let treeOrder: Int
@@ -209,17 +218,25 @@ struct FocusSnapshot {
             let isOwn: Bool
         }
         var blocks: [Block] = []
-        let info = groups[group]
-        if !info.members.isEmpty && group != 0 {
-            let frame = info.members.reduce(Rect.zero) { $0.union(items[$1].frame) }
-            blocks.append(Block(frame: frame, treeOrder: items[info.members[0]].treeOrder, group: group, isOwn: true))
+        let members = groups[group].members
+        if !members.isEmpty && group != 0 {
+            let frame =
+                members.count == 1 ? items[members[0]].frame : members.reduce(Rect.zero) { $0.union(items[$1].frame) }
+            blocks.append(Block(frame: frame, treeOrder: items[members[0]].treeOrder, group: group, isOwn: true))
         }
-        for child in info.children where hasMembers(child) {
+        for child in groups[group].children where withMembers[child] {
             let frame = groups[child].frame.isEmpty ? memberFrame(of: child) : groups[child].frame
             blocks.append(Block(frame: frame, treeOrder: groups[child].treeOrder, group: child, isOwn: false))
         }
-        blocks.sort { ReadingOrder.precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: info.direction) }
-        return blocks.flatMap { $0.isOwn ? [$0.group] : stops(of: $0.group) }
+        let direction = groups[group].direction
+        blocks.sort { ReadingOrder.precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
+        for block in blocks {
+            if block.isOwn {
+                stops.append(block.group)
+            } else {
+                appendStops(of: block.group, to: &stops, withMembers: withMembers)
+            }
+        }
     }
 
     private func memberFrame(of group: Int) -> Rect {
@@ -227,9 +244,25 @@ struct FocusSnapshot {
             .union(groups[group].children.reduce(Rect.zero) { $0.union(memberFrame(of: $1)) })
     }
 
+    /// Whether an item is the environment or inside it.
     func isDescendant(_ item: Int, ofEnvironment environment: Int) -> Bool {
-        items[item].ancestors.contains(environment)
-            || environmentIndex[ObjectIdentifier(items[item].item)] == environment
+        var current = items[item].environment
+        while current >= 0 {
+            if current == environment { return true }
+            current = parents[current]
+        }
+        return false
+    }
+
+    /// The environment indices above an item, nearest first.
+    func ancestors(of item: Int) -> [Int] {
+        var result: [Int] = []
+        var current = parents[items[item].environment]
+        while current >= 0 {
+            result.append(current)
+            current = parents[current]
+        }
+        return result
     }
 }
 

@@ -58,7 +58,7 @@ extension FocusSystem {
         let direction = snapshot.groups[group].direction
 
         // Sections: from outside, a section is one target; from inside, its content is searched normally.
-        let currentAncestors = Set(snapshot.items[current].ancestors)
+        let currentAncestors = Set(snapshot.ancestors(of: current))
         let outsideSections = snapshot.sections.filter {
             $0.isEnabled && !currentAncestors.contains($0.environmentIndex) && (!restrictToGroup || $0.group == group)
         }
@@ -109,7 +109,8 @@ extension FocusSystem {
             case .guide(let position):
                 var visited: Set<ObjectIdentifier> = []
                 for preferred in snapshot.guides[position].environment.preferredFocusEnvironments {
-                    if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited), found != current {
+                    if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited), found != current
+                    {
                         return snapshot.items[found].item
                     }
                 }
