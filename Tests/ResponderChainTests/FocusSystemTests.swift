@@ -546,3 +546,36 @@ import Testing
         #expect(changes == [.email, .name, nil, .name, nil])
     }
 }
+
+@Suite struct FocusReentrancyTests {
+    final class Redirector: FocusNode {
+        weak var focus: FocusSystem?
+        var redirectTo: FocusNode?
+        override func didUpdateFocus(in context: FocusUpdateContext) {
+            if context.nextFocusedItem === self, let target = redirectTo {
+                redirectTo = nil
+                focus?.requestFocus(on: target)
+            }
+        }
+    }
+
+    @Test("a focus request made inside didUpdateFocus runs right after the update, without nesting")
+    func requestInsideDidUpdate() {
+        let h = FocusHarness()
+        h.node("a", 0, 0, 100, 40)
+        let trap = Redirector(identifier: "trap", frame: Rect(x: 200, y: 0, width: 100, height: 40), isFocusable: true)
+        h.root.addChild(trap)
+        let c = h.node("c", 400, 0, 100, 40)
+        trap.focus = h.focus
+        trap.redirectTo = c
+        h.focus.updateFocusIfNeeded()
+        h.keyboard.tap("tab")
+        #expect(h.focusedName == "c")
+        #expect(
+            h.trace.lines.filter { $0.hasPrefix("focus ") } == [
+                "focus none -> a (request, group none -> \"a (single item)\")",
+                "focus a -> trap (tab, next, group \"a (single item)\" -> \"trap (single item)\")",
+                "focus trap -> c (request, group \"trap (single item)\" -> \"c (single item)\")",
+            ])
+    }
+}

@@ -140,6 +140,8 @@ public final class FocusSystem {
     /// Carries out a pending request, or gives initial focus when nothing has focus, and moves
     /// focus away from an item that disappeared.
     public func updateFocusIfNeeded() {
+        // Inside shouldUpdateFocus or didUpdateFocus: the request waits for the current update.
+        guard !isUpdating else { return }
         validateFocus()
         if let request = pendingRequest {
             pendingRequest = nil
@@ -264,9 +266,14 @@ public final class FocusSystem {
     func performUpdate(to next: (any FocusItem)?, heading: FocusHeading, cause: FocusUpdateCause) -> Bool {
         let previous = focusedItem
         if previous === next { return false }
-        precondition(!isUpdating, "a focus update started inside shouldUpdateFocus or didUpdateFocus")
+        // A move asked for from inside shouldUpdateFocus or didUpdateFocus does not nest: requests
+        // made there wait in `pendingRequest` and run right after this update.
+        guard !isUpdating else { return false }
         isUpdating = true
-        defer { isUpdating = false }
+        defer {
+            isUpdating = false
+            if pendingRequest != nil { updateFocusIfNeeded() }
+        }
         let context = FocusUpdateContext(
             previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
             previousGroup: previous == nil ? nil : focusedGroup, nextGroup: next.flatMap { focusGroup(of: $0) })
