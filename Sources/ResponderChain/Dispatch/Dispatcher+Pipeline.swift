@@ -5,20 +5,21 @@ extension Dispatcher {
         beginInput(event.timestamp)
         let before = state.layoutState
         let transition = state.apply(event)
-        let key = makeKey(event.code)
-        trace(.input(event, key, transition))
+        trace(.input(event, makeKey(event.code), transition))
         switch transition {
         case .pressed:
-            beginPress(event, key: key)
+            beginPress(event, key: makeKey(event.code))
         case .repeated:
+            // A held key's press already carries the current key: modifier changes update every
+            // active press, so repeats and key-ups need no layout lookup.
             if let slot = activeIndex(device: event.device, code: event.code) {
-                repeatPress(at: slot, key: key)
+                repeatPress(at: slot, key: active[slot].press.key)
             } else {
                 trace(.stage(.unhandled, .skipped, reason: "repeat of a key that has no press (held since a resync)"))
             }
         case .released:
             if let slot = activeIndex(device: event.device, code: event.code) {
-                finishPress(at: slot, phase: .ended, key: key)
+                finishPress(at: slot, phase: .ended)
             } else {
                 trace(.stage(.unhandled, .skipped, reason: "key-up of a key that has no press (held since a resync)"))
             }

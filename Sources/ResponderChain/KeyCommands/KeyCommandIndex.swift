@@ -19,6 +19,11 @@ final class KeyCommandIndex {
     }
 
     private(set) var candidates: [KeyChordID: [Candidate]] = [:]
+    /// The same lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is
+    /// one array read instead of a hash (dispatch does one per key-down).
+    private var table: [Int32] = []
+    private var lists: [[Candidate]] = []
+    private static let tableSize = 0x300 << 4
     /// Commands that resolve to no chord at all on the layout, for reports.
     private(set) var unreachable: [Candidate] = []
     /// The chain start, when it is a text input.
@@ -46,6 +51,14 @@ final class KeyCommandIndex {
         }
         self.chainStart = chainStart
         textInput = chainStart as? any TextInputResponder
+        if !candidates.isEmpty {
+            table = Array(repeating: -1, count: Self.tableSize)
+            lists.reserveCapacity(candidates.count)
+            for (chord, list) in candidates where Int(chord.rawValue) < Self.tableSize {
+                table[Int(chord.rawValue)] = Int32(lists.count)
+                lists.append(list)
+            }
+        }
     }
 
     private func add(
@@ -66,7 +79,12 @@ final class KeyCommandIndex {
 
     /// The candidates for a key, nearest first.
     func lookup(_ key: Key) -> [Candidate] {
-        candidates[KeyChordID(code: key.keyCode, modifiers: key.modifierFlags)] ?? []
+        let chord = KeyChordID(code: key.keyCode, modifiers: key.modifierFlags)
+        let slot = Int(chord.rawValue)
+        guard slot < Self.tableSize else { return candidates[chord] ?? [] }
+        guard !table.isEmpty else { return [] }
+        let list = table[slot]
+        return list < 0 ? [] : lists[Int(list)]
     }
 
     /// Every candidate grouped by chord, for reports.
