@@ -2,10 +2,12 @@
 ///
 /// The dispatcher reuses one event object for every delivery; read it during the call only.
 public final class PressEvent {
+    // Written once per delivery round; each access is a single load or store (no dynamic
+    // exclusivity check, see Dispatcher).
     /// When the event happened, in seconds.
-    public internal(set) var timestamp: Double = 0
+    @exclusivity(unchecked) public internal(set) var timestamp: Double = 0
     /// The modifiers held when the event happened.
-    public internal(set) var modifierFlags: ModifierFlags = []
+    @exclusivity(unchecked) public internal(set) var modifierFlags: ModifierFlags = []
 
     struct Handshake {
         /// The responder the dispatcher is calling `pressesBegan` on (its identity only: no retain).

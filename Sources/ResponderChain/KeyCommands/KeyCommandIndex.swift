@@ -4,6 +4,9 @@
 /// dispatcher's global commands, each resolved on the active layout. For every chord the
 /// candidates are kept nearest first, so dispatch is one dictionary lookup. Rebuilt only when the
 /// window's generation (tree, command lists, first responder, direction) or the layout changes.
+///
+/// Its fields are written only while it is built and read on every key, so they skip the dynamic
+/// exclusivity check (each access is a single load or store, never overlapping another).
 final class KeyCommandIndex {
     struct Candidate {
         /// The command.
@@ -18,21 +21,21 @@ final class KeyCommandIndex {
         var mirrored: Bool
     }
 
-    private(set) var candidates: [KeyChordID: [Candidate]] = [:]
+    @exclusivity(unchecked) private(set) var candidates: [KeyChordID: [Candidate]] = [:]
     /// The same lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is
     /// one array read instead of a hash (dispatch does one per key-down).
-    private var table: [Int32] = []
-    private var lists: [[Candidate]] = []
+    @exclusivity(unchecked) private var table: [Int32] = []
+    @exclusivity(unchecked) private var lists: [[Candidate]] = []
     private static let tableSize = 0x300 << 4
     /// Commands that resolve to no chord at all on the layout, for reports.
-    private(set) var unreachable: [Candidate] = []
+    @exclusivity(unchecked) private(set) var unreachable: [Candidate] = []
     /// The chain start, when it is a text input.
-    private(set) var textInput: (any TextInputResponder)?
+    @exclusivity(unchecked) private(set) var textInput: (any TextInputResponder)?
 
-    var windowGeneration: UInt64 = .max
-    var layoutGeneration: UInt64 = .max
-    var globalGeneration: UInt64 = .max
-    var chainStart: Responder?
+    @exclusivity(unchecked) var windowGeneration: UInt64 = .max
+    @exclusivity(unchecked) var layoutGeneration: UInt64 = .max
+    @exclusivity(unchecked) var globalGeneration: UInt64 = .max
+    @exclusivity(unchecked) var chainStart: Responder?
 
     init() {}
 
