@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
+        .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
     ],
     targets: [
         .target(name: "ResponderChain"),
@@ -13,7 +14,12 @@ let package = Package(
         // The README's example as a program, linked without Foundation: if the core ever needs
         // libm or Foundation, `swift build` fails here instead of in a user's app.
         .executableTarget(name: "readme-example", dependencies: ["ResponderChain"]),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
+        .target(name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

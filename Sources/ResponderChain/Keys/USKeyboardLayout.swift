@@ -1,7 +1,9 @@
 /// The US English layout (`us` in XKB), built in and pure Swift.
 ///
 /// Letters follow Shift and Caps Lock (Shift with Caps Lock types lower case); other keys follow
-/// Shift only. Keypad digits and the decimal point type only with Num Lock on. Tab, Return,
+/// Shift only. Keypad digits and the decimal point type when Num Lock is on, Shift inverting it;
+/// Shift-Tab types nothing; the ISO key next to Left Shift types `<` and `>`. This matches
+/// xkbcommon's `us` keymap (pc105), which the Linux module's tests check key by key. Tab, Return,
 /// Backspace, Escape and forward Delete type their control characters (`"\t"`, `"\r"`,
 /// `"\u{8}"`, `"\u{1B}"`, `"\u{7F}"`) as UIKit's `UIKey` does; arrows, function keys and
 /// modifiers type nothing.
@@ -56,9 +58,9 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
         for (code, digit) in keypad {
             table[Int(code.rawValue)] = Entry(base: digit, shifted: digit, needsNumLock: true)
         }
-        set(.intlBackslash, "\\", "|")
+        set(.intlBackslash, "<", ">")  // the ISO key of a pc105 keyboard, as xkbcommon's us has it
         set(.space, " ", " ")
-        set(.tab, "\t", "\t")
+        set(.tab, "\t", "")  // Shift-Tab is ISO_Left_Tab, which types nothing
         set(.return, "\r", "\r")
         set(.keypadEnter, "\r", "\r")
         set(.backspace, "\u{8}", "\u{8}")
@@ -82,7 +84,8 @@ public struct USKeyboardLayout: KeyboardLayout, Sendable {
         let index = Int(code.rawValue)
         guard index < Self.table.count else { return "" }
         let entry = Self.table[index]
-        if entry.needsNumLock { return state.numLock ? entry.base : "" }
+        // Keypad digits type when Num Lock is on, and Shift inverts it (xkb's KEYPAD key type).
+        if entry.needsNumLock { return state.numLock != state.modifierFlags.contains(.shift) ? entry.base : "" }
         var shift = state.modifierFlags.contains(.shift)
         if entry.followsCapsLock && state.modifierFlags.contains(.alphaShift) { shift.toggle() }
         return shift ? entry.shifted : entry.base

@@ -1,0 +1,110 @@
+import Foundation
+import LinuxKeyboard
+import ResponderChain
+import ResponderChainTesting
+import Testing
+
+@Suite struct XKBKeyboardLayoutTests {
+    @Test("us and de from xkbcommon: on de the key at KEY_Y types z and the key at KEY_Z types y")
+    func germanZY() throws {
+        let us = try XKBKeyboardLayout(KeymapNames(layout: "us"))
+        let de = try XKBKeyboardLayout(KeymapNames(layout: "de"))
+        #expect(us.characters(for: .z, in: LayoutState()) == "z")
+        #expect(de.characters(for: .y, in: LayoutState()) == "z")
+        #expect(de.characters(for: .z, in: LayoutState()) == "y")
+        #expect(de.charactersIgnoringModifiers(for: .y) == "z")
+        #expect(de.characters(for: .y, in: LayoutState(modifierFlags: .shift)) == "Z")
+        #expect(de.characters(for: .y, in: LayoutState(modifierFlags: .alphaShift)) == "Z")
+        #expect(de.characters(for: .q, in: LayoutState(levelThree: true)) == "@", "AltGr-Q is @ on de")
+        #expect(de.characters(for: .tab, in: LayoutState()) == "\t")
+        #expect(de.characters(for: .upArrow, in: LayoutState()) == "")
+        #expect(de.keysymName(for: .y) == "z")
+        #expect(de.keysymName(for: .rightAlt) == "ISO_Level3_Shift")
+        #expect(de.rightAltIsLevelThree && !us.rightAltIsLevelThree)
+        #expect(de.name == "de")
+    }
+
+    @Test("the xkb us layout agrees with the built-in US layout on the printable keys")
+    func agreesWithBuiltIn() throws {
+        let xkb = try XKBKeyboardLayout(KeymapNames(layout: "us"))
+        let builtIn = USKeyboardLayout()
+        for code in KeyCode.allNamed where code.rawValue < 100 && !code.isModifier {
+            for flags in [ModifierFlags(), .shift, .alphaShift] {
+                let state = LayoutState(modifierFlags: flags)
+                #expect(
+                    xkb.characters(for: code, in: state) == builtIn.characters(for: code, in: state), "\(code) \(flags)"
+                )
+            }
+        }
+    }
+
+    @Test("an unknown layout is an error that names it and the fix, without xkbcommon's log lines")
+    func unknownLayout() {
+        do {
+            _ = try XKBKeyboardLayout(KeymapNames(layout: "klingon"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("unknown keyboard layout \"klingon\": xkbcommon could not compile it."))
+            #expect(error.description.contains("localectl list-x11-keymap-layouts"))
+        }
+    }
+
+    @Test("a ctrl+z key command fires from the key that types z on de (KEY_Y)")
+    func germanShortcut() throws {
+        let window = Window()
+        let editor = RecordingResponder("editor", performs: ["undo"], canBecomeFirstResponder: true)
+        window.addChild(editor)
+        editor.becomeFirstResponder()
+        editor.keyCommands = [KeyCommand("z", modifierFlags: .control, action: "undo")]
+        let dispatcher = Dispatcher(window: window, layout: try XKBKeyboardLayout(KeymapNames(layout: "de")))
+        let keyboard = VirtualKeyboard(dispatcher)
+        keyboard.tap(KeyChord(.z, .control))
+        #expect(editor.performedActions.isEmpty)
+        keyboard.tap(KeyChord(.y, .control))
+        #expect(editor.performedActions == ["undo"])
+    }
+}
+
+@Suite struct KeymapNamesTests {
+    func keyboardFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyboard-\(UUID().uuidString)").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test("explicit names win, then XKB_DEFAULT_*, then /etc/default/keyboard, then us")
+    func order() throws {
+        let file = try keyboardFile(
+            """
+            # KEYBOARD CONFIGURATION FILE
+            XKBMODEL="pc105"
+            XKBLAYOUT="fr"
+            XKBVARIANT="azerty"
+            XKBOPTIONS="ctrl:nocaps"
+            BACKSPACE="guess"
+            """)
+        let environment = [
+            "XKB_DEFAULT_LAYOUT": "de", "XKB_DEFAULT_VARIANT": "nodeadkeys", "XKB_DEFAULT_MODEL": "pc104",
+        ]
+        let explicit = KeymapNames(layout: "us").resolved(environment: environment, keyboardFile: file)
+        #expect(explicit.names == KeymapNames(model: "pc104", layout: "us", options: "ctrl:nocaps"))
+        #expect(explicit.layoutSource == .explicit)
+        let fromEnvironment = KeymapNames().resolved(environment: environment, keyboardFile: file)
+        #expect(fromEnvironment.names.layout == "de" && fromEnvironment.names.variant == "nodeadkeys")
+        #expect(fromEnvironment.layoutSource == .environment)
+        let fromFile = KeymapNames().resolved(environment: [:], keyboardFile: file)
+        #expect(fromFile.names == KeymapNames(model: "pc105", layout: "fr", variant: "azerty", options: "ctrl:nocaps"))
+        #expect(fromFile.layoutSource == .keyboardFile)
+        let fallback = KeymapNames().resolved(environment: [:], keyboardFile: "/nonexistent/keyboard")
+        #expect(fallback.names == KeymapNames(layout: "us") && fallback.layoutSource == .fallback)
+        #expect(try XKBKeyboardLayout(fromFile.names).name == "fr(azerty)")
+    }
+
+    @Test("the variant travels with its layout: an explicit layout never takes another source's variant")
+    func variantStaysWithLayout() throws {
+        let file = try keyboardFile("XKBLAYOUT=de\nXKBVARIANT=nodeadkeys\n")
+        let resolved = KeymapNames(layout: "us").resolved(environment: [:], keyboardFile: file)
+        #expect(resolved.names.variant == nil)
+        #expect(resolved.names.description == "us")
+    }
+}
