@@ -16,10 +16,12 @@ let package = Package(
         .executableTarget(name: "readme-example", dependencies: ["ResponderChain"]),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
+        .systemLibrary(
+            name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
         .target(name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
+        .testTarget(
+            name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]
