@@ -1,0 +1,235 @@
+public import ResponderChain
+
+/// Why an evemu recording could not be read: the file, the line and what is wrong.
+public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file name (or the name given for text that is not a file).
+    public var file: String
+    /// The 1-based line.
+    public var line: Int
+    /// What is wrong and what was expected.
+    public var message: String
+
+    /// `file:line: message`.
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// A device description and the events it sent, in the format of `evemu-record` and `evemu-play`.
+///
+/// ```text
+/// N: kernel-vm test keyboard
+/// I: 0003 1234 5678 0001
+/// P: 00 00 00 00 00 00 00 00
+/// B: 00 03 00 00 00 00 00 00 00
+/// B: 01 fe ff ff ff ff ff ff ff
+/// E: 0.000001 0001 001e 0001
+/// E: 0.000001 0000 0000 0000
+/// ```
+/// `N:` is the name; `I:` bus, vendor, product and version in hex; `P:` eight property bytes;
+/// `B:` an event type and eight bytes of its code bitmask (repeated `B:` lines of a type continue
+/// the mask); `A:` absolute axis info; `E:` an event: `seconds.microseconds type code value` with
+/// type and code in hex and the value in decimal. Lines starting with `#` are comments.
+public struct EvemuRecording: Hashable, Sendable {
+    /// One input event.
+    public struct Event: Hashable, Sendable {
+        /// Whole seconds of the timestamp.
+        public var seconds: Int
+        /// Microseconds of the timestamp, 0...999999.
+        public var microseconds: Int
+        /// The event type (`EV_KEY` is 1, `EV_SYN` 0).
+        public var type: UInt16
+        /// The event code (`KEY_A` is 30).
+        public var code: UInt16
+        /// The value (1 down, 0 up, 2 repeat for keys).
+        public var value: Int32
+
+        /// Creates an event.
+        ///
+        /// - Parameters:
+        ///   - seconds: Whole seconds.
+        ///   - microseconds: Microseconds.
+        ///   - type: The type.
+        ///   - code: The code.
+        ///   - value: The value.
+        public init(seconds: Int, microseconds: Int, type: UInt16, code: UInt16, value: Int32) {
+            self.seconds = seconds
+            self.microseconds = microseconds
+            self.type = type
+            self.code = code
+            self.value = value
+        }
+
+        /// The timestamp in seconds.
+        public var time: Double { Double(seconds) + Double(microseconds) / 1_000_000 }
+    }
+
+    /// The device name.
+    public var name: String
+    /// Bus type, vendor, product and version.
+    public var id: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) {
+        get { (identity[0], identity[1], identity[2], identity[3]) }
+        set { identity = [newValue.bus, newValue.vendor, newValue.product, newValue.version] }
+    }
+    private var identity: [UInt16] = [0, 0, 0, 0]
+    /// The eight property bytes.
+    public var properties: [UInt8] = Array(repeating: 0, count: 8)
+    /// The code bitmask of each event type, as bytes.
+    public var eventBits: [UInt16: [UInt8]] = [:]
+    /// Other header lines (`A:`, `L:`, `S:`), kept as written so that writing round-trips them.
+    public var otherHeaders: [String] = []
+    /// The events, in order.
+    public var events: [Event] = []
+
+    /// Creates an empty recording.
+    ///
+    /// - Parameter name: The device name.
+    public init(name: String) {
+        self.name = name
+    }
+
+    /// Whether the device declares an event code.
+    ///
+    /// - Parameters:
+    ///   - type: The event type.
+    ///   - code: The code.
+    /// - Returns: Whether its bit is set.
+    public func supports(type: UInt16, code: UInt16) -> Bool {
+        guard let bits = eventBits[type], Int(code / 8) < bits.count else { return false }
+        return bits[Int(code / 8)] & (1 << (code % 8)) != 0
+    }
+
+    /// Declares an event code, as `evemu-record` would list it.
+    ///
+    /// - Parameters:
+    ///   - type: The event type.
+    ///   - code: The code.
+    public mutating func declare(type: UInt16, code: UInt16) {
+        var bits = eventBits[type] ?? []
+        let byte = Int(code / 8)
+        if bits.count <= byte { bits += Array(repeating: 0, count: (byte / 8 + 1) * 8 - bits.count) }
+        bits[byte] |= 1 << (code % 8)
+        eventBits[type] = bits
+        if type != 0 { declare(type: 0, code: type) }
+    }
+
+    /// Reads a recording.
+    ///
+    /// - Parameters:
+    ///   - text: The recording.
+    ///   - file: The name errors give.
+    /// - Throws: ``RecordingError`` with the line of the first malformed line.
+    public init(parsing text: String, file: String = "recording.evemu") throws(RecordingError) {
+        self.init(name: "")
+        var sawName = false
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = index + 1
+            var line = Substring(rawLine)
+            if line.last == "\r" { line = line.dropLast() }
+            if let hash = line.firstIndex(of: "#"), !line.hasPrefix("N:") { line = line[..<hash] }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if trimmed.isEmpty { continue }
+            func fail(_ message: String) -> RecordingError {
+                RecordingError(file: file, line: number, message: message)
+            }
+            guard trimmed.count >= 2, trimmed.dropFirst().first == ":" else {
+                throw fail(
+                    "expected a line like \"E: 0.000000 0001 001e 0001\" (N:, I:, P:, B:, A:, E:), got \"\(trimmed)\"")
+            }
+            let tag = trimmed.first!
+            let body = trimmed.dropFirst(2).drop { $0 == " " || $0 == "\t" }
+            let fields = body.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            switch tag {
+            case "N":
+                name = String(body)
+                sawName = true
+            case "I":
+                guard fields.count == 4 else {
+                    throw fail("I: needs 4 hex numbers (bus vendor product version), got \(fields.count)")
+                }
+                var values: [UInt16] = []
+                for field in fields {
+                    guard let value = UInt16(field, radix: 16) else {
+                        throw fail("I: \"\(field)\" is not a 16-bit hex number")
+                    }
+                    values.append(value)
+                }
+                identity = values
+            case "P":
+                var bytes: [UInt8] = []
+                for field in fields {
+                    guard let byte = UInt8(field, radix: 16) else { throw fail("P: \"\(field)\" is not a hex byte") }
+                    bytes.append(byte)
+                }
+                properties = bytes
+            case "B":
+                guard fields.count >= 2, let type = UInt16(fields[0], radix: 16) else {
+                    throw fail("B: needs an event type and bitmask bytes in hex")
+                }
+                var bytes = eventBits[type] ?? []
+                for field in fields.dropFirst() {
+                    guard let byte = UInt8(field, radix: 16) else { throw fail("B: \"\(field)\" is not a hex byte") }
+                    bytes.append(byte)
+                }
+                eventBits[type] = bytes
+            case "A", "L", "S":
+                otherHeaders.append(String(trimmed))
+            case "E":
+                guard fields.count == 4 else {
+                    throw fail("E: needs \"seconds.microseconds type code value\", got \(fields.count) fields")
+                }
+                let time = fields[0].split(separator: ".", omittingEmptySubsequences: false)
+                guard time.count == 2, let seconds = Int(time[0]), let micro = Int(time[1]), time[1].count <= 6,
+                    micro >= 0
+                else { throw fail("E: \"\(fields[0])\" is not a time like 12.345678") }
+                let microseconds = micro * [1, 100_000, 10_000, 1000, 100, 10, 1][time[1].count]
+                guard let type = UInt16(fields[1], radix: 16) else { throw fail("E: type \"\(fields[1])\" is not hex") }
+                guard let code = UInt16(fields[2], radix: 16) else { throw fail("E: code \"\(fields[2])\" is not hex") }
+                guard let value = Int32(fields[3]) else {
+                    throw fail("E: value \"\(fields[3])\" is not a decimal integer")
+                }
+                events.append(Event(seconds: seconds, microseconds: microseconds, type: type, code: code, value: value))
+            default:
+                throw fail("unknown line type \"\(tag):\" (expected N:, I:, P:, B:, A:, L:, S: or E:)")
+            }
+        }
+        if !sawName && events.isEmpty {
+            throw RecordingError(file: file, line: 1, message: "not an evemu recording: no N: line and no E: events")
+        }
+    }
+
+    /// The recording in evemu format, readable by `evemu-play`, `evemu-device` and ``init(parsing:file:)``.
+    public var text: String {
+        func hex(_ value: UInt16, _ width: Int) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        func byte(_ value: UInt8) -> String { hex(UInt16(value), 2) }
+        var lines = ["# EVEMU 1.3", "N: \(name)", "I: " + identity.map { hex($0, 4) }.joined(separator: " ")]
+        lines.append("P: " + properties.map(byte).joined(separator: " "))
+        for type in eventBits.keys.sorted() {
+            let bits = eventBits[type]!
+            var start = 0
+            repeat {
+                let row = bits[start..<min(start + 8, bits.count)]
+                lines.append("B: \(byte(UInt8(truncatingIfNeeded: type))) " + row.map(byte).joined(separator: " "))
+                start += 8
+            } while start < bits.count
+        }
+        lines += otherHeaders
+        for event in events {
+            let micro = String(event.microseconds)
+            let time = "\(event.seconds)." + String(repeating: "0", count: 6 - micro.count) + micro
+            lines.append("E: \(time) \(hex(event.type, 4)) \(hex(event.code, 4)) \(event.value)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The keys the device declares (`B: 01` bits), as key codes.
+    public var declaredKeys: [KeyCode] {
+        guard let bits = eventBits[1] else { return [] }
+        var keys: [KeyCode] = []
+        for (index, byte) in bits.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 { keys.append(KeyCode(UInt16(index * 8 + bit))) }
+        }
+        return keys
+    }
+}

@@ -1,0 +1,77 @@
+import LinuxKeyboard
+import ResponderChain
+import Testing
+
+@Suite struct EvemuRecordingTests {
+    static let keyboard = """
+        # EVEMU 1.3
+        # A minimal keyboard, as evemu-record writes it.
+        N: kernel-vm test keyboard
+        I: 0003 1209 0001 0001
+        P: 00 00 00 00 00 00 00 00
+        B: 00 03 00 00 00 00 00 00 00
+        B: 01 fe ff ff ff ff ff ff ff
+        B: 01 ff ff ff ff ff ff ff ff
+        E: 0.000000 0001 002a 0001
+        E: 0.000000 0000 0000 0000
+        E: 0.010000 0001 001e 0001   # KEY_A down
+        E: 0.010000 0000 0000 0000
+        E: 0.020000 0001 001e 0000
+        E: 0.020000 0000 0000 0000
+        E: 1589816498.5 0001 002a 0000
+        E: 1589816498.5 0000 0000 0000
+        """
+
+    @Test("reads the header, the bitmasks and the events, with evemu's time and number formats")
+    func parse() throws {
+        let recording = try EvemuRecording(parsing: Self.keyboard, file: "kbd.evemu")
+        #expect(recording.name == "kernel-vm test keyboard")
+        #expect(recording.id == (bus: 3, vendor: 0x1209, product: 1, version: 1))
+        #expect(recording.supports(type: 1, code: KeyCode.a.rawValue))
+        #expect(recording.supports(type: 0, code: 1))
+        #expect(!recording.supports(type: 1, code: 0))
+        #expect(recording.declaredKeys.count == 127)
+        #expect(recording.events.count == 8)
+        #expect(recording.events[2] == .init(seconds: 0, microseconds: 10000, type: 1, code: 0x1e, value: 1))
+        #expect(recording.events[6].microseconds == 500_000 && recording.events[6].seconds == 1_589_816_498)
+    }
+
+    @Test("writing and reading again gives the same recording")
+    func roundTrip() throws {
+        let recording = try EvemuRecording(parsing: Self.keyboard)
+        let again = try EvemuRecording(parsing: recording.text)
+        #expect(again == recording)
+        #expect(recording.text.contains("E: 1589816498.500000 0001 002a 0"))
+        var made = EvemuRecording(name: "made")
+        made.declare(type: 1, code: KeyCode.f24.rawValue)
+        made.events.append(.init(seconds: 1, microseconds: 5, type: 1, code: KeyCode.f24.rawValue, value: 1))
+        let read = try EvemuRecording(parsing: made.text)
+        #expect(read == made)
+        #expect(read.declaredKeys == [.f24])
+        #expect(read.supports(type: 0, code: 1), "declaring a key code declares EV_KEY")
+    }
+
+    @Test(
+        "malformed lines give the file, the line number and what was expected",
+        arguments: [
+            ("N: x\nE: 0.0 0001 001e", "bad.evemu:2: E: needs \"seconds.microseconds type code value\", got 3 fields"),
+            ("N: x\nE: zero 0001 001e 1", "bad.evemu:2: E: \"zero\" is not a time like 12.345678"),
+            ("N: x\n\nE: 0.1 00zz 001e 1", "bad.evemu:3: E: type \"00zz\" is not hex"),
+            ("N: x\nE: 0.1 0001 001e one", "bad.evemu:2: E: value \"one\" is not a decimal integer"),
+            ("N: x\nI: 0003 1209", "bad.evemu:2: I: needs 4 hex numbers (bus vendor product version), got 2"),
+            ("N: x\nQ: what", "bad.evemu:2: unknown line type \"Q:\" (expected N:, I:, P:, B:, A:, L:, S: or E:)"),
+            (
+                "hello",
+                "bad.evemu:1: expected a line like \"E: 0.000000 0001 001e 0001\" (N:, I:, P:, B:, A:, E:), got \"hello\""
+            ),
+            ("# only a comment", "bad.evemu:1: not an evemu recording: no N: line and no E: events"),
+        ])
+    func malformed(text: String, message: String) {
+        do {
+            _ = try EvemuRecording(parsing: text, file: "bad.evemu")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+}
