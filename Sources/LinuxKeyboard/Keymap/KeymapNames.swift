@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    @preconcurrency import Glibc  // Internals-style exception: reading /etc/default/keyboard; fopen and friends are not annotated.
-#endif
-
 /// The names xkbcommon compiles a keymap from: rules, model, layout, variant, options (RMLVO).
 public struct KeymapNames: Hashable, Sendable, CustomStringConvertible {
     /// The rules file, usually `evdev`.
@@ -112,18 +108,4 @@ public struct KeymapNames: Hashable, Sendable, CustomStringConvertible {
         }
         return values
     }
-}
-
-/// Reads a whole text file with the C library; `nil` when it cannot be opened.
-func readTextFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<count])
-    }
-    return String(decoding: bytes, as: UTF8.self)
 }

@@ -7,11 +7,11 @@ public import ResponderChain
 ///   (value 1 down, 2 repeat, 0 up).
 /// - A frame closed by `SYN_REPORT` **value 1** was made by the kernel, not by a person: its
 ///   repeats are auto-repeats, and its releases are the ones the input core synthesises when a
-///   device is unplugged. Those releases become ``ResponderChain/Dispatcher/cancelKey(_:on:timestamp:)``,
+///   device is unplugged. Those releases become `Dispatcher.cancelKey(_:on:timestamp:)`,
 ///   so the presses end `cancelled`, not `ended`.
 /// - `SYN_DROPPED` discards the frame in progress and everything up to the next `SYN_REPORT`; the
 ///   decoder then asks ``resync`` for the keys the device holds (libevdev's sync state for a live
-///   device) and hands them to ``ResponderChain/Dispatcher/resynchronize(device:pressedKeys:timestamp:)``.
+///   device) and hands them to `Dispatcher.resynchronize(device:pressedKeys:timestamp:)`.
 public final class EvdevDecoder {
     /// `EV_SYN`.
     public static let eventSync: UInt16 = 0
