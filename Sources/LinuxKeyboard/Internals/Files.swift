@@ -1,5 +1,5 @@
 // Every libc file call of the module goes through this file (as swift-system gathers its syscalls).
-@preconcurrency import Glibc  // Glibc's FILE functions carry no concurrency annotations; each call here is synchronous and local.
+@preconcurrency internal import Glibc  // Glibc's FILE functions carry no concurrency annotations; each call here is synchronous and local.
 
 /// Reads a whole text file with the C library; `nil` when it cannot be opened.
 func readTextFile(_ path: String) -> String? {

@@ -1,0 +1,168 @@
+internal import CEvdev
+public import ResponderChain
+
+/// An evdev input device opened for reading through libevdev.
+///
+/// The file descriptor is non-blocking: an event loop waits for it to become readable and then
+/// calls ``readAvailable(into:)``. Not `Sendable`: it belongs to the loop's thread.
+public final class InputDevice {
+    /// The device path, such as `/dev/input/event3`.
+    public let path: String
+    /// The file descriptor (non-blocking), for `poll`.
+    public let fileDescriptor: Int32
+    private let device: OpaquePointer
+    /// Whether ``grab()`` holds the device exclusively.
+    public private(set) var isGrabbed = false
+
+    /// Opens a device.
+    ///
+    /// - Parameter path: The device path.
+    /// - Throws: ``InputError`` naming the path and the fix (permissions, no such device, not an
+    ///   evdev device). Uses `open` and `libevdev_new_from_fd`.
+    public init(path: String) throws(InputError) {
+        self.path = path
+        let fd: Int32
+        switch Syscalls.openForReading(path) {
+        case .success(let descriptor): fd = descriptor
+        case .failure(let error): throw InputError.opening(path, errno: error.code)
+        }
+        var handle: OpaquePointer?
+        let rc = libevdev_new_from_fd(fd, &handle)
+        guard rc == 0, let handle else {
+            Syscalls.close(fd)
+            throw InputError(
+                errno: -rc, operation: "open", path: path,
+                message: "not an evdev input device (libevdev_new_from_fd failed with errno \(-rc)); "
+                    + "give a /dev/input/event* path")
+        }
+        fileDescriptor = fd
+        device = handle
+    }
+
+    deinit {
+        if isGrabbed { _ = libevdev_grab(device, LIBEVDEV_UNGRAB) }
+        libevdev_free(device)
+        Syscalls.close(fileDescriptor)
+    }
+
+    /// The device's name, such as `AT Translated Set 2 keyboard`.
+    public var name: String { libevdev_get_name(device).map { String(cString: $0) } ?? "" }
+    /// The physical path, such as `usb-0000:00:14.0-1/input0`, when the driver reports one.
+    public var physicalPath: String? { libevdev_get_phys(device).map { String(cString: $0) } }
+    /// The unique identifier (a serial number), when the driver reports one.
+    public var uniqueID: String? { libevdev_get_uniq(device).map { String(cString: $0) } }
+    /// Bus type, vendor, product and version.
+    public var id: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) {
+        (
+            UInt16(truncatingIfNeeded: libevdev_get_id_bustype(device)),
+            UInt16(truncatingIfNeeded: libevdev_get_id_vendor(device)),
+            UInt16(truncatingIfNeeded: libevdev_get_id_product(device)),
+            UInt16(truncatingIfNeeded: libevdev_get_id_version(device))
+        )
+    }
+    /// A stable identity across reconnections: bus, vendor, product, and the unique id or physical path.
+    public var stableID: String {
+        let (bus, vendor, product, _) = id
+        let hex = { (value: UInt16) in String(value, radix: 16) }
+        return "\(hex(bus)):\(hex(vendor)):\(hex(product)):\(uniqueID ?? physicalPath ?? name)"
+    }
+
+    /// The keys the device declares.
+    public var declaredKeys: Set<KeyCode> {
+        var keys: Set<KeyCode> = []
+        for code in UInt32(1)..<0x300 where libevdev_has_event_code(device, 1, code) != 0 {
+            keys.insert(KeyCode(UInt16(code)))
+        }
+        return keys
+    }
+
+    /// What kind of keyboard the declared keys make this device.
+    public var kind: KeyboardKind { KeyboardKind.classify(keys: declaredKeys) }
+
+    /// Whether the kernel auto-repeats this device's keys (it declares `EV_REP`).
+    public var hasKernelRepeat: Bool { libevdev_has_event_type(device, 0x14) != 0 }
+
+    /// The keys down now, as the kernel's state says.
+    public var pressedKeys: [KeyCode] {
+        declaredKeys.filter { libevdev_get_event_value(device, 1, UInt32($0.rawValue)) != 0 }.sorted()
+    }
+
+    /// Takes the device exclusively: its keys stop reaching the console and other readers.
+    ///
+    /// - Throws: ``InputError`` with ``InputError/busy`` when another process holds the grab. Uses `libevdev_grab`.
+    public func grab() throws(InputError) {
+        let rc = libevdev_grab(device, LIBEVDEV_GRAB)
+        guard rc == 0 else {
+            throw InputError(
+                errno: -rc, operation: "grab", path: path,
+                message: -rc == InputError.busy
+                    ? "another process holds this keyboard exclusively (a kiosk session, `evtest --grab`, another keytrace --grab); stop it or run without --grab"
+                    : "could not grab the device (errno \(-rc))")
+        }
+        isGrabbed = true
+    }
+
+    /// Releases a grab.
+    public func ungrab() {
+        guard isGrabbed else { return }
+        _ = libevdev_grab(device, LIBEVDEV_UNGRAB)
+        isGrabbed = false
+    }
+
+    /// Sets the Caps Lock, Num Lock and Scroll Lock LEDs (on devices that have them). Uses `libevdev_kernel_set_led_value`.
+    ///
+    /// - Parameter locks: The lock state to show.
+    public func setLEDs(_ locks: LockState) {
+        let leds: [(UInt32, LockState)] = [(0, .numLock), (1, .capsLock), (2, .scrollLock)]
+        for (code, lock) in leds where libevdev_has_event_code(device, 0x11, code) != 0 {
+            _ = libevdev_kernel_set_led_value(device, code, locks.contains(lock) ? LIBEVDEV_LED_ON : LIBEVDEV_LED_OFF)
+        }
+    }
+
+    /// What reading found.
+    public enum ReadResult: Equatable, Sendable {
+        /// Everything available was read.
+        case drained
+        /// The device is gone (`ENODEV`): its presses must be cancelled.
+        case removed
+    }
+
+    /// Reads every event available now and decodes it. After a `SYN_DROPPED`, libevdev's sync
+    /// mode brings its state up to date and the decoder resyncs from it: keys found released end
+    /// `cancelled`, keys found held are recorded without a `began`. Uses `libevdev_next_event`.
+    ///
+    /// - Parameter decoder: The decoder for this device.
+    /// - Returns: Whether the device is still there.
+    public func readAvailable(into decoder: EvdevDecoder) -> ReadResult {
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        while true {
+            let rc = libevdev_next_event(device, flags, &event)
+            let time = Double(event.time.tv_sec) + Double(event.time.tv_usec) / 1_000_000
+            if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { continue }  // sync deltas: the state query below covers them
+                decoder.decode(type: event.type, code: event.code, value: event.value, time: time)
+            } else if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
+                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                    // SYN_DROPPED: the decoder drops the partial frame; libevdev now replays the delta.
+                    decoder.decode(type: EvdevDecoder.eventSync, code: EvdevDecoder.syncDropped, value: 0, time: time)
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                }
+            } else if rc == -Syscalls.again {
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
+                    // The sync is complete: resync from libevdev's state, then read normally again.
+                    let held = pressedKeys
+                    decoder.resync = { held }
+                    decoder.decode(type: EvdevDecoder.eventSync, code: EvdevDecoder.syncReport, value: 0, time: time)
+                    flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+                    continue
+                }
+                return .drained
+            } else if rc == -Syscalls.noDevice {
+                return .removed
+            } else {
+                return .drained
+            }
+        }
+    }
+}
