@@ -140,7 +140,8 @@ public final class InputDevice {
             let rc = libevdev_next_event(device, flags, &event)
             let time = Double(event.time.tv_sec) + Double(event.time.tv_usec) / 1_000_000
             if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
-                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { continue }  // sync deltas: the state query below covers them
+                // Sync deltas are skipped: the state query after the sync covers them.
+                if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { continue }
                 decoder.decode(type: event.type, code: event.code, value: event.value, time: time)
             } else if rc == Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue) {
                 if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
