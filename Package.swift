@@ -19,6 +19,8 @@ let package = Package(
         .systemLibrary(
             name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
         .target(name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon"]),
+        // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
+        .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
