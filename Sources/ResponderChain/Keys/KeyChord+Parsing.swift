@@ -31,7 +31,8 @@ public struct KeyChordParseError: Error, Hashable, Sendable, CustomStringConvert
 }
 
 extension KeyChord {
-    private static let modifierNames: [String: ModifierFlags] = [
+    /// Modifier names accepted in chords and in scene shortcuts.
+    static let modifierNames: [String: ModifierFlags] = [
         "ctrl": .control, "control": .control, "alt": .alternate, "option": .alternate, "opt": .alternate,
         "shift": .shift, "cmd": .command, "command": .command, "super": .command, "meta": .command, "logo": .command,
     ]

@@ -278,12 +278,10 @@ public final class Scene {
             parts.append("+")
         }
         var modifiers: ModifierFlags = []
-        let modifierNames: [String: ModifierFlags] = [
-            "ctrl": .control, "control": .control, "alt": .alternate, "option": .alternate, "shift": .shift,
-            "cmd": .command, "command": .command, "super": .command, "meta": .command, "numpad": .numericPad,
-        ]
         for part in parts.dropLast() {
-            guard let flag = modifierNames[part.lowercased()] else {
+            // The chord syntax's modifier names, plus `numpad` (a key-command flag, not a key to hold).
+            let name = part.lowercased()
+            guard let flag = name == "numpad" ? .numericPad : KeyChord.modifierNames[name] else {
                 throw d.fail(
                     shortcutValue, "\(path).shortcut",
                     "\"\(part)\" in \"\(shortcut)\" is not a modifier (ctrl, alt, shift, cmd)")
