@@ -61,7 +61,7 @@ import Testing
     func discovery() throws {
         let devices = try KeyboardDiscovery.inputDevices()
         #expect(devices.allSatisfy { $0.path.hasPrefix("/dev/input/event") })
-        if devices.allSatisfy({ ($0.kind ?? .none) == .none }) {
+        if devices.allSatisfy({ ($0.kind ?? KeyboardKind.none) == KeyboardKind.none }) {
             #expect(throws: InputError.noKeyboards(searched: devices.count)) { try KeyboardDiscovery.keyboards() }
         } else {
             #expect(try !KeyboardDiscovery.keyboards().isEmpty)

@@ -13,6 +13,8 @@ public final class InputDevice {
     private let device: OpaquePointer
     /// Whether ``grab()`` holds the device exclusively.
     public private(set) var isGrabbed = false
+    /// Receives every event read, including the sync delta after a drop, when set.
+    public var recorder: EvemuRecorder?
 
     /// Opens a device.
     ///
@@ -37,6 +39,9 @@ public final class InputDevice {
         }
         fileDescriptor = fd
         device = handle
+        // Event times on the monotonic clock, as libinput does: immune to wall-clock jumps, and
+        // the clock software repeats are timed with.
+        _ = libevdev_set_clock_id(handle, Syscalls.monotonicClockID)
     }
 
     deinit {
@@ -74,6 +79,24 @@ public final class InputDevice {
             keys.insert(KeyCode(UInt16(code)))
         }
         return keys
+    }
+
+    /// The device's description in evemu form (name, ids, properties, event bits), without
+    /// events: the header of a recording of this device.
+    public var evemuHeader: EvemuRecording {
+        var header = EvemuRecording(name: name)
+        header.id = id
+        for property in UInt32(0)..<32 where libevdev_has_property(device, property) != 0 {
+            header.properties[Int(property / 8)] |= 1 << (property % 8)
+        }
+        for type in UInt32(1)..<0x20 where libevdev_has_event_type(device, type) != 0 {
+            let maximum = libevdev_event_type_get_max(type)
+            guard maximum > 0 else { continue }
+            for code in 0...UInt32(maximum) where libevdev_has_event_code(device, type, code) != 0 {
+                header.declare(type: UInt16(type), code: UInt16(code))
+            }
+        }
+        return header
     }
 
     /// What kind of keyboard the declared keys make this device.
@@ -139,6 +162,11 @@ public final class InputDevice {
         while true {
             let rc = libevdev_next_event(device, flags, &event)
             let time = Double(event.time.tv_sec) + Double(event.time.tv_usec) / 1_000_000
+            if let recorder, rc >= 0 {
+                recorder.record(
+                    type: event.type, code: event.code, value: event.value, seconds: event.time.tv_sec,
+                    microseconds: event.time.tv_usec)
+            }
             if rc == Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue) {
                 // Sync deltas are skipped: the state query after the sync covers them.
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue { continue }

@@ -38,7 +38,13 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         "\(operation)\(path.map { " \($0)" } ?? ""): \(message)"
     }
 
-    static func opening(_ path: String, errno: Int32) -> InputError {
+    /// The error for a device that could not be opened, with the fix for the usual causes.
+    ///
+    /// - Parameters:
+    ///   - path: The device path.
+    ///   - errno: The errno from `open`.
+    /// - Returns: The error.
+    public static func opening(_ path: String, errno: Int32) -> InputError {
         let message: String
         switch errno {
         case permissionDenied:

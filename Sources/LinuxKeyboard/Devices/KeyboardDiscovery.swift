@@ -60,7 +60,7 @@ public enum KeyboardDiscovery {
     ///   when some could not be opened, the permission fix.
     public static func keyboards() throws(InputError) -> [DiscoveredDevice] {
         let devices = try inputDevices()
-        let keyboards = devices.filter { ($0.kind ?? .none) != .none }
+        let keyboards = devices.filter { ($0.kind ?? KeyboardKind.none) != KeyboardKind.none }
         if keyboards.isEmpty {
             if let denied = devices.first(where: { $0.openError?.errno == InputError.permissionDenied })?.openError {
                 throw denied

@@ -14,3 +14,32 @@ func readTextFile(_ path: String) -> String? {
     }
     return String(decoding: bytes, as: UTF8.self)
 }
+
+/// A text file written with the C library, flushed on request.
+final class TextFileWriter {
+    private let file: UnsafeMutablePointer<FILE>
+
+    /// Creates (or truncates) a file; `nil` with the errno when it cannot be.
+    static func create(_ path: String) -> Result<TextFileWriter, Syscalls.Errno> {
+        guard let file = fopen(path, "w") else { return .failure(Syscalls.Errno(code: errno)) }
+        return .success(TextFileWriter(file: file))
+    }
+
+    private init(file: UnsafeMutablePointer<FILE>) {
+        self.file = file
+    }
+
+    deinit {
+        fclose(file)
+    }
+
+    /// Appends text.
+    func write(_ text: String) {
+        _ = fputs(text, file)
+    }
+
+    /// Hands what was written to the kernel.
+    func flush() {
+        fflush(file)
+    }
+}

@@ -1,15 +1,19 @@
 // Every libc call of the module that is not file reading goes through here, so there is one
 // place to see (and trace) what the module asks of the kernel.
+internal import CLinuxEvents
 @preconcurrency internal import Glibc  // Glibc carries no concurrency annotations; these are plain synchronous calls.
 
 enum Syscalls {
     static let again = EAGAIN
     static let noDevice = ENODEV
+    static let interrupted = EINTR
 
-    /// Opens a path read-only, non-blocking, close-on-exec.
+    /// Opens a path read-write (for LEDs) or, failing that, read-only; non-blocking, close-on-exec.
     ///
-    /// - Returns: The descriptor, or the errno.
+    /// - Returns: The descriptor, or the errno of the read-only attempt.
     static func openForReading(_ path: String) -> Result<Int32, Errno> {
+        let readWrite = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        if readWrite >= 0 { return .success(readWrite) }
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
     }
@@ -22,7 +26,79 @@ enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// `CLOCK_MONOTONIC` in seconds: the clock devices are switched to, so that event times and
+    /// software repeats share one clock.
+    static func monotonicNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
+    }
+
+    /// The id of `CLOCK_MONOTONIC`, for `libevdev_set_clock_id`.
+    static let monotonicClockID = CLOCK_MONOTONIC
+
+    /// Sleeps, resuming after signals.
+    static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }
+    }
+
     struct Errno: Error {
         var code: Int32
+    }
+
+    // MARK: epoll and eventfd
+
+    static func epollCreate() -> Result<Int32, Errno> {
+        let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
+    }
+
+    /// Watches a descriptor for input; `token` comes back from ``epollWait(_:into:timeoutMilliseconds:)``.
+    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64) -> Bool {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.u64 = token
+        return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
+    }
+
+    static func epollRemove(_ epoll: Int32, _ fd: Int32) {
+        var event = epoll_event()
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
+    }
+
+    /// One ready descriptor: its token and whether it hung up or failed.
+    struct Ready {
+        var token: UInt64
+        var hangUp: Bool
+    }
+
+    /// Waits for ready descriptors. `timeoutMilliseconds` -1 waits forever, 0 does not wait.
+    static func epollWait(_ epoll: Int32, into ready: inout [Ready], timeoutMilliseconds: Int32) {
+        ready.removeAll(keepingCapacity: true)
+        var events = [epoll_event](repeating: epoll_event(), count: 16)
+        let count = epoll_wait(epoll, &events, Int32(events.count), timeoutMilliseconds)
+        guard count > 0 else { return }
+        let failure = EPOLLHUP.rawValue | EPOLLERR.rawValue
+        for event in events[0..<Int(count)] {
+            ready.append(Ready(token: event.data.u64, hangUp: event.events & failure != 0))
+        }
+    }
+
+    static func eventCreate() -> Result<Int32, Errno> {
+        let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
+    }
+
+    static func eventSignal(_ fd: Int32) {
+        var one: UInt64 = 1
+        _ = write(fd, &one, 8)
+    }
+
+    static func eventDrain(_ fd: Int32) {
+        var value: UInt64 = 0
+        _ = read(fd, &value, 8)
     }
 }

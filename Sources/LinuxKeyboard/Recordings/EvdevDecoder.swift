@@ -9,9 +9,16 @@ public import ResponderChain
 ///   repeats are auto-repeats, and its releases are the ones the input core synthesises when a
 ///   device is unplugged. Those releases become `Dispatcher.cancelKey(_:on:timestamp:)`,
 ///   so the presses end `cancelled`, not `ended`.
-/// - `SYN_DROPPED` discards the frame in progress and everything up to the next `SYN_REPORT`; the
-///   decoder then asks ``resync`` for the keys the device holds (libevdev's sync state for a live
-///   device) and hands them to `Dispatcher.resynchronize(device:pressedKeys:timestamp:)`.
+/// - `SYN_DROPPED` discards the frame in progress. For a live device, everything up to the next
+///   `SYN_REPORT` is discarded too, and the decoder asks ``resync`` for the keys the device holds
+///   (libevdev's sync state) and hands them to `Dispatcher.resynchronize(device:pressedKeys:timestamp:)`.
+///   For a recording (``resync`` is `nil`), the frame after the drop is the state delta that
+///   libevdev's sync mode produced when it was recorded (what ``EvemuRecorder`` writes): the keys
+///   it reports down are added to the held keys, those it reports up are removed, and the result
+///   goes to the same resynchronisation. Either way a key found released ends `cancelled`, and a
+///   key found held gets no invented `began`.
+/// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
+///   ``SoftwareRepeater`` then makes the repeats instead (never both).
 public final class EvdevDecoder {
     /// `EV_SYN`.
     public static let eventSync: UInt16 = 0
@@ -26,9 +33,14 @@ public final class EvdevDecoder {
     public let device: DeviceID
     /// The dispatcher the decoded input goes to.
     public let dispatcher: Dispatcher
-    /// After a drop: the keys the device holds now, or `nil` when that cannot be known (a
-    /// recording); then the held keys are left to the events that follow.
+    /// After a drop: the keys the device holds now (a live device). `nil` for a recording: then
+    /// the frame after the drop is read as the sync delta.
     public var resync: (() -> [KeyCode]?)?
+    /// Whether kernel auto-repeat events (value 2) are ignored, because repeats are made in
+    /// software or switched off.
+    public var dropsKernelRepeats = false
+    /// The software repeater told about key-downs and key-ups, when repeats are made in software.
+    public var repeater: SoftwareRepeater?
 
     private var frame: [(code: UInt16, value: Int32)] = []
     private var dropping = false
@@ -58,7 +70,7 @@ public final class EvdevDecoder {
     ///   - time: The event time in seconds.
     public func decode(type: UInt16, code: UInt16, value: Int32, time: Double) {
         switch type {
-        case Self.eventKey where !dropping:
+        case Self.eventKey where !dropping || resync == nil:
             if code < 0x300 { frame.append((code, value)) }
         case Self.eventSync where code == Self.syncDropped:
             drops += 1
@@ -67,8 +79,10 @@ public final class EvdevDecoder {
         case Self.eventSync where code == Self.syncReport:
             if dropping {
                 dropping = false
-                if let keys = resync?() {
+                let keys = resync.map { $0() } ?? heldAfterDelta()
+                if let keys {
                     dispatcher.resynchronize(device: device, pressedKeys: keys, timestamp: time)
+                    repeater?.resynchronized(device: device, pressedKeys: keys)
                 }
                 frame.removeAll(keepingCapacity: true)
                 return
@@ -91,7 +105,17 @@ public final class EvdevDecoder {
     /// - Parameter time: When it went, in seconds.
     public func deviceRemoved(time: Double) {
         frame.removeAll(keepingCapacity: true)
+        repeater?.deviceRemoved(device)
         dispatcher.deviceRemoved(device, timestamp: time)
+    }
+
+    /// The held keys after applying the frame after a drop as a state delta.
+    private func heldAfterDelta() -> [KeyCode] {
+        var held = Set(dispatcher.keyboardState.pressedKeys(on: device))
+        for (code, value) in frame {
+            if value == 0 { held.remove(KeyCode(code)) } else { held.insert(KeyCode(code)) }
+        }
+        return held.sorted()
     }
 
     private func flush(synthesized: Bool, time: Double) {
@@ -100,12 +124,16 @@ public final class EvdevDecoder {
             let key = KeyCode(code)
             switch value {
             case 0 where synthesized:
+                repeater?.keyUp(key, on: device)
                 dispatcher.cancelKey(key, on: device, timestamp: time)
             case 0:
+                repeater?.keyUp(key, on: device)
                 dispatcher.handle(KeyEvent(key, .up, device: device, timestamp: time))
             case 1:
                 dispatcher.handle(KeyEvent(key, .down, device: device, timestamp: time))
+                repeater?.keyDown(key, on: device, time: time)
             default:
+                if dropsKernelRepeats { continue }
                 dispatcher.handle(KeyEvent(key, .repeat, device: device, timestamp: time))
             }
         }
@@ -113,17 +141,47 @@ public final class EvdevDecoder {
     }
 }
 
+/// How fast a recording is replayed.
+public enum ReplaySpeed: Hashable, Sendable {
+    /// No waiting between events: for tests and for analysing a recording.
+    case asFastAsPossible
+    /// The recorded gaps between events, divided by `scale` (2 plays twice as fast).
+    case recorded(scale: Double)
+
+    /// The recorded gaps, as `evemu-play` plays them.
+    public static let realTime = ReplaySpeed.recorded(scale: 1)
+}
+
 extension EvemuRecording {
-    /// Replays the recording through an ``EvdevDecoder`` into a dispatcher, as fast as possible.
+    /// Replays the recording through an ``EvdevDecoder`` into a dispatcher: the decoding path of
+    /// a live device (frames, kernel repeats and unplug releases, drops).
     ///
     /// - Parameters:
     ///   - dispatcher: The dispatcher.
     ///   - device: The device the events are attributed to.
+    ///   - speed: As fast as possible (the default) or at the recorded pace.
+    ///   - sleep: How to wait the given number of seconds at the recorded pace; `nanosleep` by
+    ///     default. Tests pass their own to check the pacing without waiting.
     /// - Returns: The decoder, for its counters.
     @discardableResult
-    public func replay(into dispatcher: Dispatcher, device: DeviceID = DeviceID(rawValue: 1)) -> EvdevDecoder {
+    public func replay(
+        into dispatcher: Dispatcher, device: DeviceID = DeviceID(rawValue: 1), speed: ReplaySpeed = .asFastAsPossible,
+        sleep: ((Double) -> Void)? = nil
+    ) -> EvdevDecoder {
         let decoder = EvdevDecoder(device: device, dispatcher: dispatcher)
-        for event in events { decoder.decode(event) }
+        guard case .recorded(let scale) = speed, scale > 0 else {
+            for event in events { decoder.decode(event) }
+            return decoder
+        }
+        var previous = events.first?.time ?? 0
+        for event in events {
+            let gap = (event.time - previous) / scale
+            if gap > 0 {
+                if let sleep { sleep(gap) } else { Syscalls.sleep(seconds: gap) }
+            }
+            previous = event.time
+            decoder.decode(event)
+        }
         return decoder
     }
 }

@@ -215,12 +215,19 @@ public struct EvemuRecording: Hashable, Sendable {
             } while start < bits.count
         }
         lines += otherHeaders
-        for event in events {
-            let micro = String(event.microseconds)
-            let time = "\(event.seconds)." + String(repeating: "0", count: 6 - micro.count) + micro
-            lines.append("E: \(time) \(hex(event.type, 4)) \(hex(event.code, 4)) \(event.value)")
-        }
+        for event in events { lines.append(Self.line(for: event)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One event as an `E:` line.
+    static func line(for event: Event) -> String {
+        func hex4(_ value: UInt16) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+        let micro = String(event.microseconds)
+        let time = "\(event.seconds)." + String(repeating: "0", count: max(0, 6 - micro.count)) + micro
+        return "E: \(time) \(hex4(event.type)) \(hex4(event.code)) \(event.value)"
     }
 
     /// The keys the device declares (`B: 01` bits), as key codes.

@@ -1,0 +1,472 @@
+public import ResponderChain
+internal import Synchronization
+
+/// Reads every keyboard and feeds a dispatcher, on the thread that owns the responder tree.
+///
+/// One `epoll` set holds the device descriptors, the hot-plug monitor and a wake-up `eventfd`;
+/// the loop blocks in `epoll_wait` with no timeout unless a software repeat is due, so an idle
+/// loop wakes 0 times a second. Events reach the dispatcher in the order each device sent them.
+///
+/// ```swift
+/// let loop = KeyboardEventLoop(dispatcher: dispatcher, options: .init(grab: true))
+/// loop.onChange = { change in print(change) }
+/// try loop.run()  // until loop.control.stop() from anywhere
+/// ```
+///
+/// An app with a loop of its own adds ``fileDescriptor`` to it (it becomes readable when there is
+/// work), calls ``dispatchPending()`` when it is, and wakes no later than ``nextDeadline``.
+///
+/// Not `Sendable`: create it, and run it, on the thread that owns the dispatcher. Other threads
+/// use ``control``.
+public final class KeyboardEventLoop {
+    /// What the loop reads and how.
+    public struct Options: Hashable, Sendable {
+        /// Which devices: empty for every keyboard, else device paths (`/dev/input/event3`,
+        /// `/dev/input/by-id/…`) or names (exact, or a case-insensitive part of the name).
+        public var devices: [String]
+        /// Whether keyboards plugged in later are opened, and unplugged ones let go.
+        public var hotPlug: Bool
+        /// Whether each keyboard is grabbed exclusively (kiosk mode): its keys stop reaching the
+        /// console and other readers.
+        public var grab: Bool
+        /// Where auto-repeats come from.
+        public var repeatMode: RepeatMode
+        /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the dispatcher's
+        /// lock state.
+        public var syncLEDs: Bool
+        /// Whether ``KeyboardEventLoop/start()`` fails when no keyboard can be opened. Turn it off
+        /// for a kiosk that starts before its keyboard is plugged in (with ``hotPlug``).
+        public var requireKeyboard: Bool
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - devices: Paths or names; empty for every keyboard.
+        ///   - hotPlug: Follow plugging and unplugging.
+        ///   - grab: Take the keyboards exclusively.
+        ///   - repeatMode: Kernel or software repeats.
+        ///   - syncLEDs: Keep lock LEDs in step.
+        ///   - requireKeyboard: Fail to start without a keyboard.
+        public init(
+            devices: [String] = [], hotPlug: Bool = true, grab: Bool = false,
+            repeatMode: RepeatMode = .automatic(.standard), syncLEDs: Bool = true, requireKeyboard: Bool = true
+        ) {
+            self.devices = devices
+            self.hotPlug = hotPlug
+            self.grab = grab
+            self.repeatMode = repeatMode
+            self.syncLEDs = syncLEDs
+            self.requireKeyboard = requireKeyboard
+        }
+    }
+
+    /// Where a keyboard's repeats come from.
+    public enum RepeatSource: Hashable, Sendable {
+        /// The kernel's `EV_REP` repeats.
+        case kernel
+        /// The loop's ``SoftwareRepeater``.
+        case software
+        /// None.
+        case none
+    }
+
+    /// A keyboard the loop reads.
+    public struct Keyboard: Hashable, Sendable {
+        /// The device id its events carry; never reused, so a reconnected keyboard starts clean.
+        public var id: DeviceID
+        /// The device node.
+        public var path: String
+        /// The kernel's name for it.
+        public var name: String
+        /// Bus, vendor, product and unique id or physical path: the same across reconnections.
+        public var stableID: String
+        /// Full keyboard, keypad or remote control.
+        public var kind: KeyboardKind
+        /// Whether the loop holds it exclusively.
+        public var isGrabbed: Bool
+        /// Where its repeats come from.
+        public var repeatSource: RepeatSource
+    }
+
+    /// Something that happened to the loop's devices.
+    public enum Change: Hashable, Sendable {
+        /// A keyboard was opened (at start or when plugged in).
+        case added(Keyboard)
+        /// A keyboard went away; the presses it held (`cancelledKeys`) were cancelled.
+        case removed(Keyboard, cancelledKeys: [KeyCode])
+        /// A device that should be read could not be opened or grabbed.
+        case failed(path: String, InputError)
+        /// Hot-plug is unavailable; keyboards plugged in later will not be seen.
+        case hotPlugUnavailable(InputError)
+    }
+
+    /// Stops or wakes the loop, and runs work on its thread, from any thread.
+    public final class Control: Sendable {
+        private struct State {
+            var stopRequested = false
+            var work: [@Sendable () -> Void] = []
+        }
+        private let state = Mutex(State())
+        let wakeDescriptor: Int32
+
+        init(wakeDescriptor: Int32) {
+            self.wakeDescriptor = wakeDescriptor
+        }
+
+        deinit {
+            Syscalls.close(wakeDescriptor)
+        }
+
+        /// Asks the loop to return from ``KeyboardEventLoop/run()`` after the events in hand.
+        public func stop() {
+            state.withLock { $0.stopRequested = true }
+            Syscalls.eventSignal(wakeDescriptor)
+        }
+
+        /// Runs `work` on the loop's thread, in the order submitted, between input events.
+        ///
+        /// - Parameter work: What to run.
+        public func perform(_ work: @escaping @Sendable () -> Void) {
+            state.withLock { $0.work.append(work) }
+            Syscalls.eventSignal(wakeDescriptor)
+        }
+
+        var stopRequested: Bool { state.withLock { $0.stopRequested } }
+
+        func takeStop() -> Bool {
+            state.withLock { state in
+                defer { state.stopRequested = false }
+                return state.stopRequested
+            }
+        }
+
+        func takeWork() -> [@Sendable () -> Void] {
+            state.withLock { state in
+                defer { state.work = [] }
+                return state.work
+            }
+        }
+    }
+
+    private final class Entry {
+        let device: InputDevice
+        let decoder: EvdevDecoder
+        var keyboard: Keyboard
+
+        init(device: InputDevice, decoder: EvdevDecoder, keyboard: Keyboard) {
+            self.device = device
+            self.decoder = decoder
+            self.keyboard = keyboard
+        }
+    }
+
+    private static let wakeToken: UInt64 = 0
+    private static let monitorToken: UInt64 = 1
+
+    /// The dispatcher the input goes to.
+    public let dispatcher: Dispatcher
+    /// The options.
+    public let options: Options
+    /// Stops the loop and hands it work from other threads.
+    public let control: Control
+    /// Called on the loop's thread for every device change.
+    public var onChange: ((Change) -> Void)?
+    /// The software repeater, when some keyboard repeats in software.
+    public let repeater: SoftwareRepeater?
+    /// The hot-plug monitor, once started with ``Options/hotPlug``.
+    public private(set) var monitor: DeviceMonitor?
+    /// Called with each batch of work after it is dispatched (after LED sync); keytrace redraws here.
+    public var afterDispatch: (() -> Void)?
+
+    private let epoll: Int32
+    private var entries: [UInt64: Entry] = [:]
+    private var nextToken: UInt64 = 2
+    private var ready: [Syscalls.Ready] = []
+    private var shownLocks: LockState?
+    private var started = false
+
+    /// Creates a loop; nothing is opened until ``start()`` or ``run()``.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: The dispatcher, owned by the calling thread.
+    ///   - options: What to read.
+    /// - Throws: ``InputError`` when the kernel refuses an `epoll` set or `eventfd` (descriptor limit).
+    public init(dispatcher: Dispatcher, options: Options = Options()) throws(InputError) {
+        self.dispatcher = dispatcher
+        self.options = options
+        let epoll: Int32
+        switch Syscalls.epollCreate() {
+        case .success(let fd): epoll = fd
+        case .failure(let error):
+            throw InputError(
+                errno: error.code, operation: "epoll", path: nil,
+                message: "cannot create an epoll set (errno \(error.code)): too many open files? Raise `ulimit -n`")
+        }
+        let wake: Int32
+        switch Syscalls.eventCreate() {
+        case .success(let fd): wake = fd
+        case .failure(let error):
+            Syscalls.close(epoll)
+            throw InputError(
+                errno: error.code, operation: "eventfd", path: nil,
+                message: "cannot create an eventfd (errno \(error.code)): too many open files? Raise `ulimit -n`")
+        }
+        self.epoll = epoll
+        control = Control(wakeDescriptor: wake)
+        _ = Syscalls.epollAdd(epoll, wake, token: Self.wakeToken)
+        switch options.repeatMode {
+        case .automatic(let timing), .software(let timing):
+            repeater = SoftwareRepeater(timing: timing, dispatcher: dispatcher)
+        case .off:
+            repeater = nil
+        }
+    }
+
+    deinit {
+        entries.removeAll()
+        Syscalls.close(epoll)
+    }
+
+    /// The keyboards read now, in the order they were opened.
+    public var keyboards: [Keyboard] {
+        entries.values.map(\.keyboard).sorted { $0.id.rawValue < $1.id.rawValue }
+    }
+
+    /// One descriptor for an app's own loop: readable whenever ``dispatchPending()`` has work.
+    public var fileDescriptor: Int32 { epoll }
+
+    /// When a software repeat is due, on the monotonic clock (seconds), or `nil`. An app's own
+    /// loop must call ``dispatchPending()`` by then even if ``fileDescriptor`` stays quiet.
+    public var nextDeadline: Double? { repeater?.nextDeadline }
+
+    /// Opens the keyboards and, with hot-plug, the monitor. Called by ``run()``; call it yourself
+    /// before handing ``fileDescriptor`` to another loop. Reports each keyboard through ``onChange``.
+    ///
+    /// - Throws: ``InputError`` when no keyboard could be opened and ``Options/requireKeyboard``
+    ///   is set: the permission error when that was the reason, else "no keyboards".
+    public func start() throws(InputError) {
+        guard !started else { return }
+        started = true
+        if options.hotPlug {
+            do {
+                let monitor = try DeviceMonitor()
+                _ = Syscalls.epollAdd(epoll, monitor.fileDescriptor, token: Self.monitorToken)
+                self.monitor = monitor
+            } catch {
+                onChange?(.hotPlugUnavailable(error))
+            }
+        }
+        var failures: [InputError] = []
+        var searched = 0
+        if options.devices.contains(where: { $0.hasPrefix("/") }) {
+            for path in options.devices where path.hasPrefix("/") {
+                searched += 1
+                if case .failed(let error) = open(path: path, requireKeyboard: false) { failures.append(error) }
+            }
+        }
+        let names = options.devices.filter { !$0.hasPrefix("/") }
+        if options.devices.isEmpty || !names.isEmpty {
+            let found: [DiscoveredDevice]
+            do { found = try KeyboardDiscovery.inputDevices() } catch {
+                failures.append(error)
+                found = []
+            }
+            searched += found.count
+            for device in found where matches(name: device.name) {
+                if let error = device.openError {
+                    failures.append(error)
+                    continue
+                }
+                guard let kind = device.kind, kind != .none else { continue }
+                if case .failed(let error) = open(path: device.path, requireKeyboard: true) { failures.append(error) }
+            }
+        }
+        if entries.isEmpty && options.requireKeyboard {
+            if let denied = failures.first(where: { $0.errno == InputError.permissionDenied }) { throw denied }
+            if let busy = failures.first(where: { $0.errno == InputError.busy }) { throw busy }
+            if let first = failures.first, !options.devices.isEmpty { throw first }
+            if !options.devices.isEmpty {
+                throw InputError(
+                    errno: 0, operation: "find keyboards", path: nil,
+                    message: "no keyboard matches \(options.devices.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                        + "list them with `ls -l /dev/input/by-id` or `keytrace --list-devices`")
+            }
+            throw InputError.noKeyboards(searched: searched)
+        }
+        syncLEDs()
+    }
+
+    /// Runs until ``Control/stop()``: waits for input and dispatches it.
+    ///
+    /// - Throws: What ``start()`` throws.
+    public func run() throws(InputError) {
+        try start()
+        while true {
+            waitAndDispatch(timeoutMilliseconds: -1)
+            if control.takeStop() { return }
+        }
+    }
+
+    /// Waits up to `timeout` seconds for input (or a due repeat), dispatches what came, and returns.
+    ///
+    /// - Parameter timeout: The longest wait; `nil` waits until something happens.
+    /// - Returns: `false` once ``Control/stop()`` was called.
+    @discardableResult
+    public func runOnce(timeout: Double?) -> Bool {
+        let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, 2_000_000_000)) } ?? -1
+        waitAndDispatch(timeoutMilliseconds: milliseconds)
+        return !control.takeStop()
+    }
+
+    /// Dispatches whatever is ready now without waiting: for apps that watch ``fileDescriptor``
+    /// in their own loop.
+    public func dispatchPending() {
+        waitAndDispatch(timeoutMilliseconds: 0)
+    }
+
+    /// Starts writing what a keyboard sends to a recorder; `nil` stops.
+    ///
+    /// - Parameters:
+    ///   - keyboard: The keyboard.
+    ///   - recorder: The recorder, made with the keyboard's ``InputDevice/evemuHeader`` (see ``header(of:)``).
+    public func record(_ keyboard: DeviceID, to recorder: EvemuRecorder?) {
+        entries.values.first { $0.keyboard.id == keyboard }?.device.recorder = recorder
+    }
+
+    /// A keyboard's evemu description, for ``EvemuRecorder``.
+    ///
+    /// - Parameter keyboard: The keyboard.
+    /// - Returns: Its header, or `nil` when the loop does not read it.
+    public func header(of keyboard: DeviceID) -> EvemuRecording? {
+        entries.values.first { $0.keyboard.id == keyboard }?.device.evemuHeader
+    }
+
+    private func waitAndDispatch(timeoutMilliseconds: Int32) {
+        var timeout = timeoutMilliseconds
+        if let deadline = repeater?.nextDeadline {
+            let untilDue = Int32(min(max((deadline - Syscalls.monotonicNow()) * 1000, 0).rounded(.up), 2_000_000_000))
+            timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
+        }
+        Syscalls.epollWait(epoll, into: &ready, timeoutMilliseconds: timeout)
+        for item in ready {
+            switch item.token {
+            case Self.wakeToken:
+                Syscalls.eventDrain(control.wakeDescriptor)
+                for work in control.takeWork() { work() }
+            case Self.monitorToken:
+                handleMonitor()
+            default:
+                guard let entry = entries[item.token] else { continue }
+                let heldBefore = dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id)
+                if entry.device.readAvailable(into: entry.decoder) == .removed || item.hangUp {
+                    remove(token: item.token, cancelled: heldBefore)
+                }
+            }
+        }
+        if let repeater { repeater.fire(now: Syscalls.monotonicNow()) }
+        syncLEDs()
+        afterDispatch?()
+    }
+
+    private func handleMonitor() {
+        guard let monitor else { return }
+        for change in monitor.receive() {
+            switch change {
+            case .added(let path):
+                guard !entries.values.contains(where: { $0.keyboard.path == path }) else { continue }
+                if !options.devices.isEmpty && !options.devices.contains(path) {
+                    // Named selections are matched once the device is open.
+                    guard options.devices.contains(where: { !$0.hasPrefix("/") }) else { continue }
+                }
+                if case .failed(let error) = open(path: path, requireKeyboard: true, filterByName: true),
+                    error.errno != InputError.busy
+                {
+                    // A refused grab was reported already.
+                    onChange?(.failed(path: path, error))
+                }
+            case .removed(let path):
+                // Normally the read already saw ENODEV; this covers a device removed before it was read.
+                if let (token, entry) = entries.first(where: { $0.value.keyboard.path == path }) {
+                    remove(token: token, cancelled: dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id))
+                }
+            }
+        }
+    }
+
+    private enum OpenResult {
+        case opened
+        /// Fine but not wanted: not a keyboard, or the name does not match.
+        case skipped
+        case failed(InputError)
+    }
+
+    /// Opens and registers a device.
+    private func open(path: String, requireKeyboard: Bool, filterByName: Bool = false) -> OpenResult {
+        let device: InputDevice
+        do { device = try InputDevice(path: path) } catch { return .failed(error) }
+        let kind = device.kind
+        if requireKeyboard && kind == .none { return .skipped }
+        if filterByName && !options.devices.contains(path) && !matches(name: device.name) { return .skipped }
+        if options.grab {
+            do { try device.grab() } catch {
+                onChange?(.failed(path: path, error))
+                return .failed(error)
+            }
+        }
+        let token = nextToken
+        nextToken += 1
+        let id = DeviceID(rawValue: UInt32(truncatingIfNeeded: token))
+        let decoder = EvdevDecoder(device: id, dispatcher: dispatcher)
+        decoder.resync = { [unowned device] in device.pressedKeys }
+        let source: RepeatSource
+        switch options.repeatMode {
+        case .automatic where device.hasKernelRepeat:
+            source = .kernel
+        case .automatic, .software:
+            source = .software
+            decoder.dropsKernelRepeats = true
+            decoder.repeater = repeater
+        case .off:
+            source = .none
+            decoder.dropsKernelRepeats = true
+        }
+        let keyboard = Keyboard(
+            id: id, path: path, name: device.name, stableID: device.stableID, kind: kind == .none ? .keyboard : kind,
+            isGrabbed: device.isGrabbed, repeatSource: source)
+        guard Syscalls.epollAdd(epoll, device.fileDescriptor, token: token) else {
+            return .failed(InputError(errno: 0, operation: "epoll", path: path, message: "cannot watch the device"))
+        }
+        entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)
+        if options.syncLEDs, let shownLocks { device.setLEDs(shownLocks) }
+        onChange?(.added(keyboard))
+        // Keys already held when the device was opened are recorded without a `began`.
+        let held = device.pressedKeys
+        if !held.isEmpty {
+            dispatcher.resynchronize(device: id, pressedKeys: held, timestamp: Syscalls.monotonicNow())
+        }
+        return .opened
+    }
+
+    private func matches(name: String) -> Bool {
+        let names = options.devices.filter { !$0.hasPrefix("/") }
+        if options.devices.isEmpty { return true }
+        let lowered = name.lowercased()
+        return names.contains { $0 == name || lowered.contains($0.lowercased()) }
+    }
+
+    private func remove(token: UInt64, cancelled: [KeyCode]) {
+        guard let entry = entries.removeValue(forKey: token) else { return }
+        Syscalls.epollRemove(epoll, entry.device.fileDescriptor)
+        entry.decoder.deviceRemoved(time: Syscalls.monotonicNow())
+        entry.device.recorder?.flush()
+        onChange?(.removed(entry.keyboard, cancelledKeys: cancelled))
+    }
+
+    private func syncLEDs() {
+        guard options.syncLEDs else { return }
+        let locks = dispatcher.keyboardState.locks
+        guard locks != shownLocks else { return }
+        shownLocks = locks
+        for entry in entries.values { entry.device.setLEDs(locks) }
+    }
+}

@@ -1,0 +1,123 @@
+public import ResponderChain
+
+/// How long a key is held before it repeats, and how often it repeats then.
+public struct RepeatTiming: Hashable, Sendable {
+    /// Seconds from the key-down to the first repeat.
+    public var delay: Double
+    /// Seconds between repeats.
+    public var interval: Double
+
+    /// Creates a timing.
+    ///
+    /// - Parameters:
+    ///   - delay: Seconds before the first repeat (at least 0.01).
+    ///   - interval: Seconds between repeats (at least 0.005).
+    public init(delay: Double, interval: Double) {
+        self.delay = max(delay, 0.01)
+        self.interval = max(interval, 0.005)
+    }
+
+    /// 400 ms, then 25 repeats a second: Weston's and GNOME's defaults.
+    public static let standard = RepeatTiming(delay: 0.4, interval: 0.04)
+}
+
+/// Where auto-repeats come from. A device never gets both kernel and software repeats.
+public enum RepeatMode: Hashable, Sendable {
+    /// The kernel's repeats (`EV_KEY` value 2) for devices that declare `EV_REP` (most
+    /// keyboards), software repeats with this timing for devices that do not (uinput devices,
+    /// some remotes).
+    case automatic(RepeatTiming)
+    /// Software repeats with this timing on every device; the kernel's repeats are dropped.
+    /// What libinput-based compositors do, so every keyboard repeats alike.
+    case software(RepeatTiming)
+    /// No repeats at all; the kernel's are dropped.
+    case off
+}
+
+/// Makes auto-repeat in software, the way xkbcommon-based compositors do: the most recently
+/// pressed non-modifier key repeats while it is held; pressing another key moves the repeat to
+/// that key; releasing it, a resync that finds it released, or removing its device stops it.
+///
+/// The repeater only keeps time: the owner asks ``nextDeadline`` how long it may sleep and calls
+/// ``fire(now:)`` when it wakes. After a stall it delivers one repeat, not a burst. Not
+/// `Sendable`: it belongs to the event loop's thread.
+public final class SoftwareRepeater {
+    /// The timing.
+    public var timing: RepeatTiming
+    /// The dispatcher repeats go to.
+    public let dispatcher: Dispatcher
+    private var current: (key: KeyCode, device: DeviceID, next: Double)?
+
+    /// Creates a repeater.
+    ///
+    /// - Parameters:
+    ///   - timing: Delay and interval.
+    ///   - dispatcher: Where repeats go.
+    public init(timing: RepeatTiming, dispatcher: Dispatcher) {
+        self.timing = timing
+        self.dispatcher = dispatcher
+    }
+
+    /// The key repeating now (or waiting for its first repeat), and its device.
+    public var repeatingKey: (key: KeyCode, device: DeviceID)? {
+        current.map { ($0.key, $0.device) }
+    }
+
+    /// When the next repeat is due (seconds on the events' clock), or `nil` when no key repeats:
+    /// then the owner may sleep until input arrives.
+    public var nextDeadline: Double? { current?.next }
+
+    /// A key went down.
+    ///
+    /// - Parameters:
+    ///   - key: The key. Modifier and lock keys do not repeat and leave the repeat alone.
+    ///   - device: Its device.
+    ///   - time: When it went down.
+    public func keyDown(_ key: KeyCode, on device: DeviceID, time: Double) {
+        guard !key.isModifier else { return }
+        current = (key, device, time + timing.delay)
+    }
+
+    /// A key went up (or was cancelled): if it was repeating, the repeat stops.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - device: Its device.
+    public func keyUp(_ key: KeyCode, on device: DeviceID) {
+        if let current, current.key == key, current.device == device { self.current = nil }
+    }
+
+    /// A device went away: its repeat stops.
+    ///
+    /// - Parameter device: The device.
+    public func deviceRemoved(_ device: DeviceID) {
+        if current?.device == device { current = nil }
+    }
+
+    /// A resync found these keys held: a repeating key not among them stops.
+    ///
+    /// - Parameters:
+    ///   - device: The device.
+    ///   - pressedKeys: The keys held now.
+    public func resynchronized(device: DeviceID, pressedKeys: [KeyCode]) {
+        if let current, current.device == device, !pressedKeys.contains(current.key) { self.current = nil }
+    }
+
+    /// Delivers the repeat that is due, if any, as a `.repeat` key event.
+    ///
+    /// - Parameter now: The time on the events' clock.
+    /// - Returns: Whether a repeat was delivered.
+    @discardableResult
+    public func fire(now: Double) -> Bool {
+        guard let repeating = current, now >= repeating.next else { return false }
+        // Never repeat a key the dispatcher no longer holds (a window switch swallowed it, say).
+        guard dispatcher.keyboardState.isPressed(repeating.key, on: repeating.device) else {
+            current = nil
+            return false
+        }
+        let late = now - repeating.next
+        current?.next = late > timing.interval ? now + timing.interval : repeating.next + timing.interval
+        dispatcher.handle(KeyEvent(repeating.key, .repeat, device: repeating.device, timestamp: now))
+        return true
+    }
+}
