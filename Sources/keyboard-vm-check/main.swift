@@ -1,15 +1,22 @@
-// Runs inside the test VM (Tools/vm-test): reads a real kernel input device through
-// KeyboardDiscovery, InputDevice and EvdevDecoder into a Dispatcher, then checks what one
-// scenario expects. Prints what it saw and `PASS name` or `FAIL name: why`; exits 0 or 1.
+// Runs inside the test VM (Tools/vm-test): reads real kernel input devices through
+// KeyboardEventLoop (udev discovery, hot-plug, libevdev, xkb) into a Dispatcher, then checks
+// what one scenario expects. Prints what it saw and `PASS name` or `FAIL name: why`; exits 0 or 1.
+//
+// The guest side tells the host when to inject keys by creating files in $VM_RUN: `ready` once
+// the loop reads its keyboards, `added` once a hot-plugged keyboard is open.
 import Foundation
 import LinuxKeyboard
 import ResponderChain
 
 final class Log: Responder {
     var lines: [String] = []
+    var devices: [String: DeviceID] = [:]
     override var canBecomeFirstResponder: Bool { true }
+    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool { action == "undo" }
+    override func perform(_ action: Action, sender: ActionSender) { lines.append("action \(action)") }
     override func pressesBegan(_ press: Press, with event: PressEvent) {
         lines.append("began \(press.key.keyCode.name) \(press.key.characters)")
+        devices[press.key.keyCode.name] = press.device
     }
     override func pressesChanged(_ press: Press, with event: PressEvent) {
         lines.append("changed \(press.key.keyCode.name)")
@@ -23,73 +30,205 @@ final class Log: Responder {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3 else {
-    print("usage: keyboard-vm-check <scenario> <device name> [seconds]")
+guard arguments.count >= 2 else {
+    print("usage: keyboard-vm-check <scenario> [seconds]")
     exit(2)
 }
 let scenario = arguments[1]
-let deviceName = arguments[2]
-let seconds = arguments.count > 3 ? Double(arguments[3]) ?? 3 : 3
-let environment = ProcessInfo.processInfo.environment
+let seconds = arguments.count > 2 ? Double(arguments[2]) ?? 4 : 4
+let run = ProcessInfo.processInfo.environment["VM_RUN"] ?? "/tmp"
 
 func fail(_ why: String) -> Never {
     print("FAIL \(scenario): \(why)")
     exit(1)
 }
+func signal(_ name: String) { _ = FileManager.default.createFile(atPath: run + "/" + name, contents: nil) }
 
-var devices: [DiscoveredDevice] = []
-for _ in 0..<100 {
-    devices = (try? KeyboardDiscovery.inputDevices()) ?? []
-    if devices.contains(where: { $0.name == deviceName }) { break }
-    usleep(100_000)
+let ps2 = "AT Translated Set 2 keyboard"
+let usb = "QEMU QEMU USB Keyboard"
+let uinput = "kernel-vm test keyboard"
+var options = KeyboardEventLoop.Options(hotPlug: false)
+var layout: (any KeyboardLayout)? = nil
+switch scenario {
+case "uinput-typing", "syn-dropped": options.devices = [uinput]
+case "ps2-typing": options.devices = [ps2]
+// The USB keyboard: usbhid repeats in the kernel (atkbd leaves repeats to the keyboard's own
+// typematic, which QEMU's PS/2 does not emulate).
+case "repeat-kernel": options.devices = [usb]
+case "repeat-software":
+    options.devices = [usb]
+    options.repeatMode = .software(RepeatTiming(delay: 0.3, interval: 0.1))
+case "usb-unplug": options.devices = [ps2, usb]
+case "hotplug":
+    options.devices = [ps2, usb]
+    options.hotPlug = true
+case "grab":
+    options.devices = [uinput]
+    options.grab = true
+case "leds":
+    options.devices = ["kernel-vm LED keyboard"]
+    // Grabbed, so that the console's own keyboard handler never sees Caps Lock and cannot light
+    // the LEDs itself: what lights them is the loop.
+    options.grab = true
+case "de-shortcut":
+    options.devices = [ps2]
+    do { layout = try XKBKeyboardLayout(KeymapNames(layout: "de")) } catch { fail("\(error)") }
+default: fail("unknown scenario")
 }
-guard let found = devices.first(where: { $0.name == deviceName }) else {
-    fail("no device named \"\(deviceName)\" among \(devices.map(\.name))")
-}
-guard found.kind == .keyboard else { fail("\(deviceName) classified as \(String(describing: found.kind))") }
-let device: InputDevice
-do { device = try InputDevice(path: found.path) } catch { fail("\(error)") }
 
 let window = Window()
 let log = Log()
+log.keyCommands = [KeyCommand("z", modifierFlags: .control, action: "undo")]
 window.addChild(log)
 _ = log.becomeFirstResponder()
 let dispatcher = Dispatcher(window: window)
-let decoder = EvdevDecoder(device: DeviceID(rawValue: 1), dispatcher: dispatcher)
-if let run = environment["VM_RUN"] { _ = FileManager.default.createFile(atPath: run + "/ready", contents: nil) }
-if let pause = environment["VM_CHECK_SLEEP"].flatMap(Double.init) { usleep(UInt32(pause * 1_000_000)) }
+if let layout { dispatcher.layout = layout }
+let loop: KeyboardEventLoop
+do { loop = try KeyboardEventLoop(dispatcher: dispatcher, options: options) } catch { fail("\(error)") }
 
-let deadline = Date().addingTimeInterval(seconds)
-var removed = false
-while Date() < deadline && !removed {
-    var descriptor = pollfd(fd: device.fileDescriptor, events: Int16(POLLIN), revents: 0)
-    _ = poll(&descriptor, 1, 100)
-    if descriptor.revents != 0, device.readAvailable(into: decoder) == .removed {
-        decoder.deviceRemoved(time: 0)
-        removed = true
+var changes: [KeyboardEventLoop.Change] = []
+var started = false
+var hotPlugged: KeyboardEventLoop.Keyboard?
+loop.onChange = { change in
+    changes.append(change)
+    print("change: \(change)")
+    if started, case .added(let keyboard) = change {
+        hotPlugged = keyboard
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: keyboard.path),
+            let created = attributes[.modificationDate] as? Date
+        {
+            print(
+                "hot-plug: \(keyboard.name) open \(Int(Date().timeIntervalSince(created) * 1000)) ms after its node appeared"
+            )
+        }
+        signal("added")
     }
 }
+var idleWakeups = 0
+loop.afterDispatch = { if log.lines.isEmpty { idleWakeups += 1 } }
+do { try loop.start() } catch { fail("\(error)") }
+started = true
+let opened = loop.keyboards
+print("reading: \(opened.map { "\($0.name) \($0.path) repeats: \($0.repeatSource) grabbed: \($0.isGrabbed)" })")
+
+// A second, ordinary reader of the grabbed device: it must see nothing.
+var bystander: (InputDevice, EvdevDecoder, Dispatcher)?
+if scenario == "grab", let first = opened.first {
+    do {
+        let device = try InputDevice(path: first.path)
+        let other = Dispatcher(window: Window())
+        bystander = (device, EvdevDecoder(device: DeviceID(rawValue: 99), dispatcher: other), other)
+    } catch { fail("a second reader could not open \(first.path): \(error)") }
+}
+var ledsAtStart: [LockState] = []
+if scenario == "leds" {
+    guard opened.count == 2 else { fail("expected two LED keyboards, got \(opened.count)") }
+    ledsAtStart = opened.map { (try? InputDevice(path: $0.path))?.lockLEDs ?? [.scrollLock] }
+}
+
+signal("ready")
+if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Double.init) {
+    usleep(UInt32(pause * 1_000_000))
+}
+
+@MainActor func done() -> Bool {
+    let lines = log.lines
+    switch scenario {
+    case "uinput-typing", "grab": return lines.contains("ended KeyA") && lines.contains("ended ShiftLeft")
+    case "ps2-typing": return lines.contains("ended KeyI")
+    case "usb-unplug": return lines.contains("ended KeyC")
+    case "hotplug": return lines.contains("ended KeyX")
+    case "leds": return lines.contains("ended KeyA")
+    case "de-shortcut": return lines.contains("ended KeyZ")
+    case "repeat-kernel", "repeat-software": return lines.contains("ended KeyA")
+    default: return false
+    }
+}
+
+let deadline = Date().addingTimeInterval(seconds)
+while Date() < deadline && !done() {
+    loop.runOnce(timeout: deadline.timeIntervalSinceNow)
+}
+// Let the last frames in (an unplug's removal, the last LED write).
+loop.runOnce(timeout: 0.1)
+
 let lines = log.lines
 let held = dispatcher.keyboardState.pressedKeys
-print("\(scenario): \(lines.count) deliveries \(lines), drops \(decoder.drops), removed \(removed), held \(held)")
+print("\(scenario): \(lines.count) deliveries \(lines), held \(held), idle wake-ups \(idleWakeups)")
 
 switch scenario {
 case "uinput-typing":
     let expected = ["began ShiftLeft ", "began KeyA A", "ended KeyA", "ended ShiftLeft"]
     guard lines == expected else { fail("expected \(expected)") }
+case "syn-dropped":
+    guard !held.contains(.a) else { fail("A is stuck after the flood") }
+    guard held == [.b] else { fail("after the resync only B is held, got \(held)") }
+    guard !lines.contains(where: { $0.hasPrefix("began KeyB") }) else { fail("no began may be invented for B") }
+    guard
+        lines.filter({ $0.hasPrefix("began KeyA") }).count
+            == lines.filter({ $0.hasPrefix("ended KeyA") || $0.hasPrefix("cancelled KeyA") }).count
+    else { fail("every began of A needs one end") }
+case "ps2-typing":
+    let expected = ["began KeyH h", "ended KeyH", "began KeyI i", "ended KeyI"]
+    guard lines == expected else { fail("expected \(expected)") }
+    guard idleWakeups == 0 else { fail("the loop woke \(idleWakeups) times while idle") }
+    print("idle: 0 wake-ups in the second before the first key")
 case "usb-unplug":
-    guard removed else { fail("the unplug was not seen (no ENODEV)") }
     guard lines.contains("cancelled KeyA"), lines.contains("cancelled KeyB") else { fail("A and B must end cancelled") }
     guard !lines.contains("ended KeyA"), !lines.contains("ended KeyB") else {
         fail("an unplug release must not be `ended`")
     }
-case "syn-dropped":
-    guard decoder.drops >= 1 else { fail("no SYN_DROPPED was provoked") }
-    guard held == [.b] else { fail("after the resync only B is held, got \(held)") }
-    guard !lines.contains(where: { $0.hasPrefix("began KeyB") }) else { fail("no began may be invented for B") }
-case "ps2-typing":
-    let expected = ["began KeyH h", "ended KeyH", "began KeyI i", "ended KeyI"]
-    guard lines == expected else { fail("expected \(expected)") }
+    guard
+        let removed = changes.first(where: {
+            if case .removed(let keyboard, _) = $0 { return keyboard.name == usb }
+            return false
+        }), case .removed(_, let cancelledKeys) = removed, Set(cancelledKeys) == [.a, .b]
+    else { fail("the removal must report A and B cancelled: \(changes)") }
+    let ps2ID = opened.first { $0.name == ps2 }?.id
+    guard lines.contains("began KeyC c"), log.devices["KeyC"] == ps2ID else {
+        fail("after the unplug the loop must keep serving the PS/2 keyboard")
+    }
+case "hotplug":
+    guard let hotPlugged, hotPlugged.name == usb else { fail("no keyboard was hot-plugged: \(changes)") }
+    guard log.devices["KeyX"] == hotPlugged.id else { fail("X must come from the new keyboard") }
+    print("hot-plug source: \(loop.monitor?.source ?? "none")")
+case "grab":
+    guard let (device, decoder, other) = bystander else { fail("no bystander") }
+    _ = device.readAvailable(into: decoder)
+    guard decoder.framesDecoded == 0, other.keyboardState.pressedKeys.isEmpty else {
+        fail("the second reader saw \(decoder.framesDecoded) frames while the device was grabbed")
+    }
+    do {
+        try device.grab()
+        fail("a second grab succeeded")
+    } catch {
+        guard error.errno == InputError.busy, "\(error)".contains("run without --grab") else {
+            fail("the second grab must fail with EBUSY and the fix, got \(error)")
+        }
+        print("second grab: \(error)")
+    }
+case "leds":
+    guard ledsAtStart == [[], []] else { fail("at start the LEDs show the dispatcher's locks (none): \(ledsAtStart)") }
+    let ledsNow = opened.map { (try? InputDevice(path: $0.path))?.lockLEDs ?? [] }
+    guard ledsNow == [.capsLock, .capsLock] else {
+        fail("after Caps Lock on the first keyboard both must show Caps Lock: \(ledsNow)")
+    }
+    guard lines.contains("began KeyA A") else { fail("Caps Lock must make A type A") }
+case "de-shortcut":
+    guard lines.contains("action undo") else { fail("Ctrl and the key labelled Z (KEY_Y) on de must send undo") }
+    guard !lines.contains(where: { $0.hasPrefix("began KeyY") }) else { fail("the command owns the key") }
+    guard lines.contains("began KeyZ y") else { fail("KEY_Z types y on de") }
+case "repeat-kernel", "repeat-software":
+    let repeats = lines.filter { $0 == "changed KeyA" }.count
+    let source = opened.first?.repeatSource
+    print("held A for 0.8 s: \(repeats) repeats from \(String(describing: source))")
+    if scenario == "repeat-kernel" {
+        guard source == .kernel, repeats >= 8 else { fail("expected the kernel's repeats (≥ 8)") }
+    } else {
+        guard source == .software, (3...7).contains(repeats) else {
+            fail("expected 3-7 software repeats (0.3 s delay, 0.1 s interval) and none from the kernel")
+        }
+    }
 default:
     fail("unknown scenario")
 }

@@ -41,7 +41,8 @@ import Testing
             E: 0.500 0001 0030 0000
             E: 0.500 0000 0000 0001
             """
-        try EvemuRecording(parsing: text).replay(into: dispatcher)
+        let decoder = try EvemuRecording(parsing: text).replay(into: dispatcher)
+        #expect(decoder.keysReleasedByKernel == [.a, .b], "what the unplug cancelled, for the removal report")
         #expect(field.presses.filter { $0.key.keyCode == .a }.map(\.phase) == [.began, .cancelled])
         #expect(field.presses.filter { $0.key.keyCode == .b }.map(\.phase) == [.began, .changed, .cancelled])
         #expect(dispatcher.keyboardState.pressedKeys.isEmpty, "nothing stuck")

@@ -142,6 +142,15 @@ public final class InputDevice {
         }
     }
 
+    /// The lock LEDs lit now, as the kernel reports them (`EVIOCGLED`, read when the device was
+    /// opened and updated by its events and ``setLEDs(_:)``).
+    public var lockLEDs: LockState {
+        var locks: LockState = []
+        let leds: [(UInt32, LockState)] = [(0, .numLock), (1, .capsLock), (2, .scrollLock)]
+        for (code, lock) in leds where libevdev_get_event_value(device, 0x11, code) != 0 { locks.insert(lock) }
+        return locks
+    }
+
     /// What reading found.
     public enum ReadResult: Equatable, Sendable {
         /// Everything available was read.

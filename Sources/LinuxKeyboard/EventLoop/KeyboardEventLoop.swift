@@ -357,9 +357,8 @@ public final class KeyboardEventLoop {
                 handleMonitor()
             default:
                 guard let entry = entries[item.token] else { continue }
-                let heldBefore = dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id)
                 if entry.device.readAvailable(into: entry.decoder) == .removed || item.hangUp {
-                    remove(token: item.token, cancelled: heldBefore)
+                    remove(token: item.token)
                 }
             }
         }
@@ -386,8 +385,8 @@ public final class KeyboardEventLoop {
                 }
             case .removed(let path):
                 // Normally the read already saw ENODEV; this covers a device removed before it was read.
-                if let (token, entry) = entries.first(where: { $0.value.keyboard.path == path }) {
-                    remove(token: token, cancelled: dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id))
+                if let token = entries.first(where: { $0.value.keyboard.path == path })?.key {
+                    remove(token: token)
                 }
             }
         }
@@ -454,8 +453,12 @@ public final class KeyboardEventLoop {
         return names.contains { $0 == name || lowered.contains($0.lowercased()) }
     }
 
-    private func remove(token: UInt64, cancelled: [KeyCode]) {
+    private func remove(token: UInt64) {
         guard let entry = entries.removeValue(forKey: token) else { return }
+        // The kernel releases held keys in its own frames just before the device goes: those
+        // presses were cancelled by the unplug too.
+        let cancelled =
+            entry.decoder.keysReleasedByKernel + dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id)
         Syscalls.epollRemove(epoll, entry.device.fileDescriptor)
         entry.decoder.deviceRemoved(time: Syscalls.monotonicNow())
         entry.device.recorder?.flush()

@@ -49,6 +49,9 @@ public final class EvdevDecoder {
     public private(set) var framesDecoded = 0
     /// How many `SYN_DROPPED` events were seen.
     public private(set) var drops = 0
+    /// The keys the kernel released in its own frames (`SYN_REPORT` 1) since the last frame a
+    /// person made: on an unplug, the presses those releases cancelled.
+    public private(set) var keysReleasedByKernel: [KeyCode] = []
 
     /// Creates a decoder.
     ///
@@ -120,10 +123,12 @@ public final class EvdevDecoder {
 
     private func flush(synthesized: Bool, time: Double) {
         framesDecoded += 1
+        if !synthesized && !keysReleasedByKernel.isEmpty { keysReleasedByKernel.removeAll() }
         for (code, value) in frame {
             let key = KeyCode(code)
             switch value {
             case 0 where synthesized:
+                keysReleasedByKernel.append(key)
                 repeater?.keyUp(key, on: device)
                 dispatcher.cancelKey(key, on: device, timestamp: time)
             case 0:
