@@ -63,6 +63,32 @@ import Testing
         keyboard.tap(KeyChord(.y, .control))
         #expect(editor.performedActions == ["undo"])
     }
+
+    @Test(
+        "on ru, a Latin shortcut moves to its US key unless localization is off; then the report says unreachable on ru"
+    )
+    func cyrillicLocalization() throws {
+        let window = Window()
+        let editor = RecordingResponder("editor", performs: ["undo", "find"], canBecomeFirstResponder: true)
+        window.addChild(editor)
+        editor.becomeFirstResponder()
+        editor.keyCommands = [
+            KeyCommand("z", modifierFlags: .control, action: "undo"),
+            KeyCommand("f", modifierFlags: .control, action: "find", allowsAutomaticLocalization: false),
+        ]
+        let layout = try XKBKeyboardLayout(KeymapNames(layout: "ru"))
+        let dispatcher = Dispatcher(window: window, layout: layout)
+        VirtualKeyboard(dispatcher).tap(KeyChord(.z, .control))
+        #expect(editor.performedActions == ["undo"], "KEY_Z types я on ru; the command moved there")
+        let report = KeyCommandConflictReport(dispatcher)
+        let find = try #require(report.entries.first { $0.command.action == "find" })
+        #expect(find.status == .unreachable(layout: layout.name))
+        #expect("\(report)".contains("unreachable on layout \(layout.name)"))
+        #expect(layout.name.contains("ru"))
+        let undo = try #require(report.entries.first { $0.command.action == "undo" })
+        #expect(undo.localized)
+        #expect(report.conflicts.map(\.command.action) == ["find"], "an unreachable command is a conflict")
+    }
 }
 
 @Suite struct KeymapNamesTests {
