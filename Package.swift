@@ -7,6 +7,10 @@ let package = Package(
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
+        .executable(name: "keytrace", targets: ["keytrace"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .target(name: "ResponderChain"),
@@ -22,11 +26,19 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CLinuxEvents"]),
+        // keytrace's sessions, outputs and live view, as a library so that tests can drive them.
+        .target(name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard"]),
+        .executableTarget(
+            name: "keytrace",
+            dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
+        .testTarget(
+            name: "KeytraceTests", dependencies: ["KeytraceKit", "ResponderChain", "LinuxKeyboard"],
+            exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -232,6 +232,9 @@ public final class KeyboardEventLoop {
         entries.values.map(\.keyboard).sorted { $0.id.rawValue < $1.id.rawValue }
     }
 
+    /// Now on the clock device events carry (`CLOCK_MONOTONIC`), in seconds.
+    public static var monotonicNow: Double { Syscalls.monotonicNow() }
+
     /// One descriptor for an app's own loop: readable whenever ``dispatchPending()`` has work.
     public var fileDescriptor: Int32 { epoll }
 

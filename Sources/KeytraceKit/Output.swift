@@ -1,0 +1,57 @@
+import Foundation
+
+/// Buffered output to a file descriptor: events are appended as bytes and written in large
+/// chunks, so that `--replay --json` is limited by formatting, not by system calls.
+public final class OutputBuffer {
+    private var bytes: [UInt8] = []
+    private let handle: FileHandle
+    private let limit: Int
+
+    /// Creates a buffer for a file handle.
+    ///
+    /// - Parameters:
+    ///   - handle: Where to write; standard output by default.
+    ///   - limit: Bytes to gather before writing.
+    public init(handle: FileHandle = .standardOutput, limit: Int = 1 << 16) {
+        self.handle = handle
+        self.limit = limit
+        bytes.reserveCapacity(limit + 4096)
+    }
+
+    deinit {
+        flush()
+    }
+
+    /// Appends bytes through a closure, writing when the buffer is full.
+    ///
+    /// - Parameter body: Appends to the buffer.
+    public func append(_ body: (inout [UInt8]) -> Void) {
+        body(&bytes)
+        if bytes.count >= limit { flush() }
+    }
+
+    /// Appends a line of text.
+    ///
+    /// - Parameter line: The line, without its newline.
+    public func line(_ line: String) {
+        append {
+            $0.append(contentsOf: line.utf8)
+            $0.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// Writes what is buffered.
+    public func flush() {
+        guard !bytes.isEmpty else { return }
+        bytes.withUnsafeBytes { buffer in
+            // A closed pipe (`keytrace … | head`) ends output quietly instead of crashing.
+            try? handle.write(contentsOf: buffer)
+        }
+        bytes.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Text for standard error.
+func printError(_ message: String) {
+    try? FileHandle.standardError.write(contentsOf: Array((message + "\n").utf8))
+}

@@ -1,0 +1,205 @@
+internal import LinuxKeyboard
+public import ResponderChain
+
+/// A scene with its dispatcher and focus system, turning every dispatch decision into
+/// ``TraceEvent``s.
+///
+/// Not `Sendable`: it lives on the thread that owns the dispatcher.
+public final class TraceSession {
+    /// The scene.
+    public let scene: Scene
+    /// Its dispatcher.
+    public let dispatcher: Dispatcher
+    /// Its focus system.
+    public let focusSystem: FocusSystem
+    /// Whether `stage` and `keyCommandPassedOver` events are produced (`--explain`).
+    public var explain: Bool
+    /// Receives every event, in order.
+    public var onEvent: (TraceEvent) -> Void
+    /// Subtracted from input timestamps to make `t` (the live clock's start).
+    public var timeOrigin: Double = 0
+    /// Names for devices in `key` and `device` events.
+    public var deviceNames: [DeviceID: String] = [:]
+    /// The events so far, when ``keepsHistory`` is set (the live view's trace pane).
+    public private(set) var history: [TraceEvent] = []
+    /// Whether ``history`` keeps the last ``historyLimit`` events.
+    public var keepsHistory = false
+    /// How many events ``history`` keeps.
+    public var historyLimit = 500
+    /// What the last key-down's stages decided, for the live view.
+    public private(set) var lastStages: [TraceEvent] = []
+
+    private var maskedKeys: Set<KeyCode> = []
+    private var unmaskAtNextInput: [KeyCode] = []
+    private var lastTime: Double = 0
+    private let xkb: XKBKeyboardLayout?
+
+    /// Loads a scene; ``start(input:layout:note:t:)`` gives it initial focus.
+    ///
+    /// - Parameters:
+    ///   - scene: The scene.
+    ///   - layout: The keyboard layout (xkb gives keysym names).
+    ///   - rightToLeft: Whether to force a right-to-left window (`--rtl`).
+    ///   - explain: Whether stage decisions are reported.
+    ///   - onEvent: Receives the events.
+    public init(
+        scene: Scene, layout: any KeyboardLayout, rightToLeft: Bool = false, explain: Bool = false,
+        onEvent: @escaping (TraceEvent) -> Void
+    ) {
+        self.scene = scene
+        self.explain = explain
+        self.onEvent = onEvent
+        xkb = layout as? XKBKeyboardLayout
+        if rightToLeft { scene.window.layoutDirection = .rightToLeft }
+        dispatcher = Dispatcher(window: scene.window, layout: layout)
+        focusSystem = FocusSystem(window: scene.window, root: scene.root)
+        focusSystem.navigationStyle = scene.navigationStyle
+        focusSystem.fullKeyboardAccess = scene.fullKeyboardAccess
+        focusSystem.selectKeys = scene.selectKeys
+        dispatcher.systemKeyHandler = focusSystem
+        dispatcher.globalKeyCommands = scene.globalKeyCommands
+        _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
+    }
+
+    /// Reports the session start, then gives the scene its initial focus (reported like any
+    /// other focus move).
+    ///
+    /// - Parameters:
+    ///   - input: Which input feeds the session.
+    ///   - layout: The layout's name and where it came from.
+    ///   - note: Anything the user should know about the input.
+    ///   - t: The start time.
+    public func start(input: String, layout: String, note: String? = nil, t: Double = 0) {
+        lastTime = t
+        emit(TraceEvent(t: t, .session(input: input, scene: scene.name, layout: layout, note: note)))
+        focusSystem.updateFocusIfNeeded()
+    }
+
+    /// Reports an event that did not come from the dispatcher (session start, devices).
+    ///
+    /// - Parameter event: The event.
+    public func emit(_ event: TraceEvent) {
+        if keepsHistory {
+            history.append(event)
+            if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+        }
+        onEvent(event)
+    }
+
+    /// The time of the newest event, on the session's clock.
+    public var now: Double { lastTime }
+
+    /// Whether what is typed now goes into a secure text field.
+    public var isSecureEntry: Bool {
+        if let input = focusSystem.focusedItem as? TextInputNode, input.isSecureTextEntry { return true }
+        if let input = scene.window.firstResponder as? TextInputNode, input.isSecureTextEntry { return true }
+        return false
+    }
+
+    /// The focused item's id.
+    public var focusedID: String? { focusSystem.focusedItem?.focusDebugName }
+    /// The first responder's id.
+    public var firstResponderID: String? { scene.window.firstResponder?.traceName }
+    /// The focused item's focus group.
+    public var focusedGroup: String? { focusSystem.focusedItem.flatMap { focusSystem.focusGroup(of: $0) } }
+
+    private func handle(_ record: DispatchRecord) {
+        if record.sequence > 0 { lastTime = record.timestamp - timeOrigin }
+        let t = lastTime
+        switch record.kind {
+        case .input(let event, let key, _):
+            // A key released by the previous event has had its last press records by now.
+            for code in unmaskAtNextInput { maskedKeys.remove(code) }
+            unmaskAtNextInput.removeAll()
+            let code = event.code
+            let printable = TraceEvent.visible(key.characters) != nil
+            var masked = maskedKeys.contains(code)
+            if event.action == .down && printable && isSecureEntry {
+                masked = true
+                maskedKeys.insert(code)
+            }
+            if event.action == .up && masked { unmaskAtNextInput.append(code) }
+            let phase: String
+            switch event.action {
+            case .down: phase = "down"
+            case .repeat: phase = "repeat"
+            case .up: phase = "up"
+            }
+            let keysym = xkb?.keysymName(for: code, in: dispatcher.keyboardState.layoutState)
+            let modifiers = key.modifierFlags.description
+            emit(
+                TraceEvent(
+                    t: t,
+                    .key(
+                        phase: phase, key: masked ? "•" : code.name, code: masked ? nil : code.rawValue,
+                        keysym: masked ? "•" : keysym,
+                        characters: masked ? String(repeating: "•", count: key.characters.count) : key.characters,
+                        modifiers: modifiers.isEmpty ? [] : modifiers.split(separator: "+").map(String.init),
+                        device: deviceNames[event.device] ?? event.device.description)))
+            if event.action == .down && !code.isModifier { lastStages = [] }
+        case .stage(let stage, let outcome, let reason):
+            let number = (DispatchStage.allCases.firstIndex(of: stage) ?? 0) + 1
+            let event = TraceEvent(
+                t: t, .stage(number: number, stage: stage.rawValue, decision: outcome.rawValue, reason: reason))
+            lastStages.append(event)
+            if explain { emit(event) }
+        case .keyCommand(let command, let declaredBy, let target, let priority):
+            emit(
+                TraceEvent(
+                    t: t,
+                    .keyCommand(
+                        title: command.title, action: command.action.rawValue, shortcut: Self.shortcut(command),
+                        declaredBy: declaredBy?.name, responder: target.name, priority: priority)))
+        case .keyCommandPassedOver(let command, let declaredBy, let reason):
+            guard explain else { return }
+            emit(
+                TraceEvent(
+                    t: t,
+                    .keyCommandPassedOver(
+                        action: command.action.rawValue, shortcut: Self.shortcut(command), declaredBy: declaredBy?.name,
+                        reason: reason)))
+        case .press(let press, let responder):
+            emit(
+                TraceEvent(
+                    t: t,
+                    .press(
+                        phase: press.phase.description, key: keyName(press.key.keyCode), responder: responder.name,
+                        owner: nil, press: UInt64(press.id.rawValue))))
+        case .pressOwned(let press, let reason):
+            emit(
+                TraceEvent(
+                    t: t,
+                    .press(
+                        phase: press.phase.description, key: keyName(press.key.keyCode), responder: nil, owner: reason,
+                        press: UInt64(press.id.rawValue))))
+        case .unhandled(let key):
+            emit(TraceEvent(t: t, .unhandled(key: keyName(key.keyCode))))
+        case .firstResponder(let from, let to):
+            emit(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
+        case .focus(let from, let to, let cause, _, let fromGroup, let toGroup):
+            emit(
+                TraceEvent(
+                    t: t, .focus(from: from, to: to, cause: cause.rawValue, fromGroup: fromGroup, toGroup: toGroup)))
+        case .focusVetoed(let from, let to, let by):
+            emit(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
+        case .deviceRemoved(let device):
+            emit(
+                TraceEvent(
+                    t: t,
+                    .device(change: "removed", name: deviceNames[device] ?? device.description, path: nil, detail: nil))
+            )
+        case .keyboardLost:
+            emit(TraceEvent(t: t, .device(change: "keyboardLost", name: "all keyboards", path: nil, detail: nil)))
+        }
+    }
+
+    private func keyName(_ code: KeyCode) -> String {
+        maskedKeys.contains(code) ? "•" : code.name
+    }
+
+    /// `ctrl+f`, `shift+tab`: the chord part of a command.
+    static func shortcut(_ command: KeyCommand) -> String {
+        let modifiers = command.modifierFlags.description
+        return modifiers.isEmpty ? command.input.description : modifiers + "+" + command.input.description
+    }
+}

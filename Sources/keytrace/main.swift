@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import KeytraceKit
+import LinuxKeyboard
+
+struct KeytraceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keytrace",
+        abstract: "Watch key dispatch live: every key, which stage took it, and why.",
+        discussion: """
+            Input (one at a time): --keys, --replay, the keyboards (all, or --device), or the terminal.
+            With none of them, keytrace reads the keyboards when it can and the terminal otherwise, and says which.
+            Without --scene it traces the built-in demo (keytrace --print-demo-scene shows it).
+
+            Key sequences: chords separated by spaces, modifiers joined with +, for example
+              --keys "tab tab down return shift+tab ctrl+f"
+            Keys: a character (a, 1, /, ?), or tab, return, esc, space, backspace, delete, up, down, left, right,
+            home, end, pageup, pagedown, f1…f24, or a W3C or kernel name (KeyA, KEY_A). Modifiers: ctrl, alt,
+            shift, cmd (also super, meta).
+
+            Exit status: 0; 1 when --conflicts found conflicts; 2 for a malformed scene, recording or key
+            sequence, an unknown layout, or keyboards that cannot be read.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
+    var scene: String?
+
+    @Option(name: .long, help: ArgumentHelp("Type this key sequence and exit.", valueName: "sequence"))
+    var keys: String?
+
+    @Option(name: .long, help: ArgumentHelp("Replay an evemu recording and exit.", valueName: "file"))
+    var replay: String?
+
+    @Flag(name: .customLong("real-time"), help: "Replay at the recorded pace (default: as fast as possible).")
+    var realTime = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Read this keyboard (a path or part of its name); repeatable.", valueName: "device"))
+    var device: [String] = []
+
+    @Flag(name: .long, help: "Grab the keyboards: their keys stop reaching the console and other programs.")
+    var grab = false
+
+    @Flag(name: .long, help: "Read the terminal even when keyboards are readable.")
+    var terminal = false
+
+    @Option(name: .long, help: ArgumentHelp("xkb layout, such as de or us,ru.", valueName: "layout"))
+    var layout: String?
+
+    @Option(name: .long, help: ArgumentHelp("xkb variant, such as dvorak.", valueName: "variant"))
+    var variant: String?
+
+    @Option(name: .long, help: ArgumentHelp("xkb model, such as pc105.", valueName: "model"))
+    var model: String?
+
+    @Option(
+        name: .customLong("xkb-options"), help: ArgumentHelp("xkb options, such as ctrl:nocaps.", valueName: "options"))
+    var xkbOptions: String?
+
+    @Option(name: .long, help: ArgumentHelp("xkb rules (default evdev).", valueName: "rules"))
+    var rules: String?
+
+    @Flag(name: .long, help: "Make the window right-to-left.")
+    var rtl = false
+
+    @Flag(name: .long, help: "One JSON object per line (schema in the README).")
+    var json = false
+
+    @Flag(name: .long, help: "One readable line per event, also on a terminal.")
+    var plain = false
+
+    @Flag(
+        name: .long, inversion: .prefixedNo,
+        help: "Show every pipeline stage's decision and reason for each key (default: on in the live view).")
+    var explain: Bool?
+
+    @Flag(name: .long, help: "Print the key-command conflict report and exit (status 1 when there are conflicts).")
+    var conflicts = false
+
+    @Flag(name: .customLong("all-focus"), help: "With --conflicts: report at every focusable item.")
+    var allFocus = false
+
+    @Flag(name: .customLong("focus-debug"), help: "Print the focus groups and the tab loop and exit.")
+    var focusDebug = false
+
+    @Option(name: .long, help: ArgumentHelp("Write what the keyboard sends to an evemu recording.", valueName: "file"))
+    var record: String?
+
+    @Flag(name: .customLong("print-demo-scene"), help: "Print the built-in demo scene and exit.")
+    var printDemoScene = false
+
+    func validate() throws {
+        let inputs = [keys != nil, replay != nil, terminal, !device.isEmpty].filter { $0 }.count
+        if inputs > 1 { throw ValidationError("choose one input: --keys, --replay, --terminal or --device") }
+        if json && plain { throw ValidationError("choose one of --json and --plain") }
+        if realTime && replay == nil { throw ValidationError("--real-time goes with --replay") }
+        if allFocus && !conflicts { throw ValidationError("--all-focus goes with --conflicts") }
+        if record != nil && (keys != nil || replay != nil || terminal) {
+            throw ValidationError("--record records live keyboards; it does not go with --keys, --replay or --terminal")
+        }
+    }
+
+    func run() throws {
+        if printDemoScene {
+            print(DemoScene.json)
+            return
+        }
+        var options = KeytraceOptions()
+        options.scenePath = scene
+        options.keys = keys
+        options.replayPath = replay
+        options.realTime = realTime
+        options.devices = device
+        options.grab = grab
+        options.terminal = terminal
+        options.keymap = KeymapNames(rules: rules, model: model, layout: layout, variant: variant, options: xkbOptions)
+        options.rightToLeft = rtl
+        options.format = json ? .json : plain ? .plain : .live
+        options.explain = explain
+        options.conflicts = conflicts
+        options.allFocus = allFocus
+        options.focusDebug = focusDebug
+        options.recordPath = record
+        do {
+            let status = try Keytrace.run(options)
+            if status != 0 { throw ExitCode(status) }
+        } catch let error as KeytraceError {
+            FileHandle.standardError.write(Data("keytrace: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+    }
+}
+
+KeytraceCommand.main()
