@@ -132,7 +132,7 @@ public enum Keytrace {
             explain: options.explain ?? (options.format == .live)
         ) { event in
             if json {
-                output.append { event.appendJSON(to: &$0) }
+                output.append { event.writeJSON(to: &$0) }
             } else {
                 output.line(event.plainLine)
             }

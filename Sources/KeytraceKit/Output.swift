@@ -3,7 +3,7 @@ import Foundation
 /// Buffered output to a file descriptor: events are appended as bytes and written in large
 /// chunks, so that `--replay --json` is limited by formatting, not by system calls.
 public final class OutputBuffer {
-    private var bytes: [UInt8] = []
+    private var writer: ByteWriter
     private let handle: FileHandle
     private let limit: Int
 
@@ -15,7 +15,7 @@ public final class OutputBuffer {
     public init(handle: FileHandle = .standardOutput, limit: Int = 1 << 16) {
         self.handle = handle
         self.limit = limit
-        bytes.reserveCapacity(limit + 4096)
+        writer = ByteWriter(capacity: limit + 8192)
     }
 
     deinit {
@@ -25,9 +25,9 @@ public final class OutputBuffer {
     /// Appends bytes through a closure, writing when the buffer is full.
     ///
     /// - Parameter body: Appends to the buffer.
-    public func append(_ body: (inout [UInt8]) -> Void) {
-        body(&bytes)
-        if bytes.count >= limit { flush() }
+    public func append(_ body: (inout ByteWriter) -> Void) {
+        body(&writer)
+        if writer.count >= limit { flush() }
     }
 
     /// Appends a line of text.
@@ -35,19 +35,19 @@ public final class OutputBuffer {
     /// - Parameter line: The line, without its newline.
     public func line(_ line: String) {
         append {
-            $0.append(contentsOf: line.utf8)
+            $0.append(line)
             $0.append(UInt8(ascii: "\n"))
         }
     }
 
     /// Writes what is buffered.
     public func flush() {
-        guard !bytes.isEmpty else { return }
-        bytes.withUnsafeBytes { buffer in
+        guard writer.count > 0 else { return }
+        writer.withBytes { buffer in
             // A closed pipe (`keytrace … | head`) ends output quietly instead of crashing.
             try? handle.write(contentsOf: buffer)
         }
-        bytes.removeAll(keepingCapacity: true)
+        writer.removeAll()
     }
 }
 

@@ -72,155 +72,106 @@ extension TraceEvent {
     /// Appends the event as one JSON object and a newline.
     ///
     /// - Parameter out: The buffer.
-    public func appendJSON(to out: inout [UInt8]) {
-        var json = JSONObjectWriter()
-        // The buffer moves into the writer and back: no copy.
-        swap(&json.out, &out)
-        defer { swap(&json.out, &out) }
-        json.field("t", raw: Self.formatTime(t))
-        json.field("event", name)
+    public func writeJSON(to out: inout ByteWriter) {
+        out.append("{\"t\":")
+        out.append(seconds: t)
         switch kind {
         case .session(let input, let scene, let layout, let note):
-            json.field("input", input)
-            json.field("scene", scene)
-            json.field("layout", layout)
-            json.field("note", note)
+            out.append(",\"event\":\"session\"")
+            Self.field(&out, ",\"input\":", input)
+            Self.field(&out, ",\"scene\":", scene)
+            Self.field(&out, ",\"layout\":", layout)
+            Self.field(&out, ",\"note\":", note)
         case .key(let phase, let key, let code, let keysym, let characters, let modifiers, let device):
-            json.field("phase", phase)
-            json.field("key", key)
-            json.field("code", raw: code.map { String($0) } ?? "null")
-            json.field("keysym", keysym)
-            json.field("characters", characters)
-            json.field("modifiers", modifiers)
-            json.field("device", device)
+            out.append(",\"event\":\"key\"")
+            Self.field(&out, ",\"phase\":", phase)
+            Self.field(&out, ",\"key\":", key)
+            out.append(",\"code\":")
+            if let code { out.append(decimal: Int(code)) } else { out.append("null") }
+            Self.field(&out, ",\"keysym\":", keysym)
+            Self.field(&out, ",\"characters\":", characters)
+            out.append(",\"modifiers\":[")
+            for (index, modifier) in modifiers.enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                out.appendJSONString(modifier)
+            }
+            out.append(UInt8(ascii: "]"))
+            Self.field(&out, ",\"device\":", device)
         case .stage(let number, let stage, let decision, let reason):
-            json.field("number", raw: String(number))
-            json.field("stage", stage)
-            json.field("decision", decision)
-            json.field("reason", reason)
+            out.append(",\"event\":\"stage\",\"number\":")
+            out.append(decimal: number)
+            Self.field(&out, ",\"stage\":", stage)
+            Self.field(&out, ",\"decision\":", decision)
+            Self.field(&out, ",\"reason\":", reason)
         case .keyCommand(let title, let action, let shortcut, let declaredBy, let responder, let priority):
-            json.field("title", title)
-            json.field("action", action)
-            json.field("shortcut", shortcut)
-            json.field("declaredBy", declaredBy)
-            json.field("responder", responder)
-            json.field("priority", raw: priority ? "true" : "false")
+            out.append(",\"event\":\"keyCommand\"")
+            Self.field(&out, ",\"title\":", title)
+            Self.field(&out, ",\"action\":", action)
+            Self.field(&out, ",\"shortcut\":", shortcut)
+            Self.field(&out, ",\"declaredBy\":", declaredBy)
+            Self.field(&out, ",\"responder\":", responder)
+            out.append(priority ? ",\"priority\":true" : ",\"priority\":false")
         case .keyCommandPassedOver(let action, let shortcut, let declaredBy, let reason):
-            json.field("action", action)
-            json.field("shortcut", shortcut)
-            json.field("declaredBy", declaredBy)
-            json.field("reason", reason)
+            out.append(",\"event\":\"keyCommandPassedOver\"")
+            Self.field(&out, ",\"action\":", action)
+            Self.field(&out, ",\"shortcut\":", shortcut)
+            Self.field(&out, ",\"declaredBy\":", declaredBy)
+            Self.field(&out, ",\"reason\":", reason)
         case .press(let phase, let key, let responder, let owner, let press):
-            json.field("phase", phase)
-            json.field("key", key)
-            json.field("responder", responder)
-            json.field("owner", owner)
-            json.field("press", raw: String(press))
+            out.append(",\"event\":\"press\"")
+            Self.field(&out, ",\"phase\":", phase)
+            Self.field(&out, ",\"key\":", key)
+            Self.field(&out, ",\"responder\":", responder)
+            Self.field(&out, ",\"owner\":", owner)
+            out.append(",\"press\":")
+            out.append(decimal: Int(truncatingIfNeeded: press))
         case .focus(let from, let to, let cause, let fromGroup, let toGroup):
-            json.field("from", from)
-            json.field("to", to)
-            json.field("cause", cause)
-            json.field("fromGroup", fromGroup)
-            json.field("toGroup", toGroup)
+            out.append(",\"event\":\"focus\"")
+            Self.field(&out, ",\"from\":", from)
+            Self.field(&out, ",\"to\":", to)
+            Self.field(&out, ",\"cause\":", cause)
+            Self.field(&out, ",\"fromGroup\":", fromGroup)
+            Self.field(&out, ",\"toGroup\":", toGroup)
         case .focusVetoed(let from, let to, let by):
-            json.field("from", from)
-            json.field("to", to)
-            json.field("by", by)
+            out.append(",\"event\":\"focusVetoed\"")
+            Self.field(&out, ",\"from\":", from)
+            Self.field(&out, ",\"to\":", to)
+            Self.field(&out, ",\"by\":", by)
         case .firstResponder(let from, let to):
-            json.field("from", from)
-            json.field("to", to)
+            out.append(",\"event\":\"firstResponder\"")
+            Self.field(&out, ",\"from\":", from)
+            Self.field(&out, ",\"to\":", to)
         case .unhandled(let key):
-            json.field("key", key)
+            out.append(",\"event\":\"unhandled\"")
+            Self.field(&out, ",\"key\":", key)
         case .device(let change, let name, let path, let detail):
-            json.field("change", change)
-            json.field("name", name)
-            json.field("path", path)
-            json.field("detail", detail)
+            out.append(",\"event\":\"device\"")
+            Self.field(&out, ",\"change\":", change)
+            Self.field(&out, ",\"name\":", name)
+            Self.field(&out, ",\"path\":", path)
+            Self.field(&out, ",\"detail\":", detail)
         }
-        json.close()
-        json.out.append(UInt8(ascii: "\n"))
+        out.append("}\n")
+    }
+
+    @inline(__always)
+    private static func field(_ out: inout ByteWriter, _ key: StaticString, _ value: String?) {
+        out.append(key)
+        if let value { out.appendJSONString(value) } else { out.append("null") }
     }
 
     /// The event as one JSON line, without the newline.
     public var json: String {
-        var bytes: [UInt8] = []
-        appendJSON(to: &bytes)
-        bytes.removeLast()
-        return String(decoding: bytes, as: UTF8.self)
+        var writer = ByteWriter(capacity: 256)
+        writeJSON(to: &writer)
+        return writer.withBytes { String(decoding: $0.dropLast(), as: UTF8.self) }
     }
 
     /// Seconds with six decimals and no exponent: `12.345678`.
     static func formatTime(_ t: Double) -> String {
-        let micro = Int((t * 1_000_000).rounded())
-        let sign = micro < 0 ? "-" : ""
-        let magnitude = micro.magnitude
-        let fraction = String(magnitude % 1_000_000)
-        return sign + String(magnitude / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.utf8.count)
-            + fraction
-    }
-}
-
-/// Writes one JSON object into a byte buffer, field by field.
-struct JSONObjectWriter {
-    var out: [UInt8] = []
-    private var first = true
-
-    private mutating func key(_ name: StaticString) {
-        out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-        first = false
-        out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-    }
-
-    mutating func field(_ name: StaticString, raw: String) {
-        key(name)
-        out.append(contentsOf: raw.utf8)
-    }
-
-    mutating func field(_ name: StaticString, _ value: String?) {
-        key(name)
-        guard let value else {
-            out.append(contentsOf: "null".utf8)
-            return
-        }
-        Self.appendString(value, to: &out)
-    }
-
-    mutating func field(_ name: StaticString, _ values: [String]) {
-        key(name)
-        out.append(UInt8(ascii: "["))
-        for (index, value) in values.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendString(value, to: &out)
-        }
-        out.append(UInt8(ascii: "]"))
-    }
-
-    mutating func close() {
-        if first { out.append(UInt8(ascii: "{")) }
-        out.append(UInt8(ascii: "}"))
-    }
-
-    static func appendString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case UInt8(ascii: "\n"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case UInt8(ascii: "\r"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case UInt8(ascii: "\t"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20, 0x7f:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [
-                    UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)],
-                    hex[Int(byte & 0xf)],
-                ])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        var writer = ByteWriter(capacity: 32)
+        writer.append(seconds: t)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
 

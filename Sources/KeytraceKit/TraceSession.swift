@@ -125,8 +125,8 @@ public final class TraceSession {
             case .repeat: phase = "repeat"
             case .up: phase = "up"
             }
-            let keysym = xkb?.keysymName(for: code, in: dispatcher.keyboardState.layoutState)
-            let modifiers = key.modifierFlags.description
+            let keysym = keysymName(code)
+            let modifiers = modifierNames(key.modifierFlags)
             emit(
                 TraceEvent(
                     t: t,
@@ -134,10 +134,11 @@ public final class TraceSession {
                         phase: phase, key: masked ? "•" : code.name, code: masked ? nil : code.rawValue,
                         keysym: masked ? "•" : keysym,
                         characters: masked ? String(repeating: "•", count: key.characters.count) : key.characters,
-                        modifiers: modifiers.isEmpty ? [] : modifiers.split(separator: "+").map(String.init),
+                        modifiers: modifiers,
                         device: deviceNames[event.device] ?? event.device.description)))
             if event.action == .down && !code.isModifier { lastStages = [] }
         case .stage(let stage, let outcome, let reason):
+            guard explain || keepsHistory else { return }
             let number = (DispatchStage.allCases.firstIndex(of: stage) ?? 0) + 1
             let event = TraceEvent(
                 t: t, .stage(number: number, stage: stage.rawValue, decision: outcome.rawValue, reason: reason))
@@ -191,6 +192,32 @@ public final class TraceSession {
         case .keyboardLost:
             emit(TraceEvent(t: t, .device(change: "keyboardLost", name: "all keyboards", path: nil, detail: nil)))
         }
+    }
+
+    private var keysyms: [UInt64: String] = [:]
+    private var modifierLists: [UInt32: [String]] = [:]
+
+    /// The keysym the key produces now, cached per key and layout state (xkb is asked once).
+    private func keysymName(_ code: KeyCode) -> String? {
+        guard let xkb else { return nil }
+        let state = dispatcher.keyboardState.layoutState
+        var cacheKey = UInt64(code.rawValue) << 40 | UInt64(state.modifierFlags.rawValue)
+        if state.numLock { cacheKey |= 1 << 38 }
+        if state.levelThree { cacheKey |= 1 << 39 }
+        if let name = keysyms[cacheKey] { return name }
+        let name = xkb.keysymName(for: code, in: state)
+        keysyms[cacheKey] = name
+        return name
+    }
+
+    /// `["ctrl", "shift"]`, cached per combination.
+    private func modifierNames(_ flags: ModifierFlags) -> [String] {
+        let raw = UInt32(truncatingIfNeeded: flags.rawValue)
+        if let names = modifierLists[raw] { return names }
+        let text = flags.description
+        let names = text.isEmpty ? [] : text.split(separator: "+").map(String.init)
+        modifierLists[raw] = names
+        return names
     }
 
     private func keyName(_ code: KeyCode) -> String {

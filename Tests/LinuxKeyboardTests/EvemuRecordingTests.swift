@@ -74,4 +74,24 @@ import Testing
             #expect(error.description == message)
         }
     }
+
+    @Test("event lines read from bytes and by the general reader agree, keep file order, and keep line numbers")
+    func fastAndGeneralReaders() throws {
+        let text =
+            "N: mixed\r\n"
+            + "E: 1.000000 0001 001E 1\r\n"  // fast: uppercase hex, CRLF
+            + "E: 1.5 0001 0030 1\r\n"  // general: short fraction
+            + "E: 2.000000 0003 0000 -42 # a comment\r\n"  // fast: negative value and a comment
+            + "E:   3.250000\t0000 0000 0\r\n"  // fast: tabs and extra spaces
+        let recording = try EvemuRecording(parsing: text)
+        #expect(recording.events.map(\.time) == [1, 1.5, 2, 3.25])
+        #expect(recording.events.map(\.code) == [0x1e, 0x30, 0, 0])
+        #expect(recording.events.map(\.value) == [1, 1, -42, 0])
+        #expect(recording.name == "mixed")
+        #expect {
+            _ = try EvemuRecording(parsing: "N: x\nE: 0.000000 0001 001e 1\nE: 0.000000 0001 zz 1\n", file: "f.evemu")
+        } throws: { error in
+            "\(error)" == "f.evemu:3: E: code \"zz\" is not hex"
+        }
+    }
 }

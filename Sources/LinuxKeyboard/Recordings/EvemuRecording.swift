@@ -120,80 +120,175 @@ public struct EvemuRecording: Hashable, Sendable {
     public init(parsing text: String, file: String = "recording.evemu") throws(RecordingError) {
         self.init(name: "")
         var sawName = false
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            var line = Substring(rawLine)
-            if line.last == "\r" { line = line.dropLast() }
-            if let hash = line.firstIndex(of: "#"), !line.hasPrefix("N:") { line = line[..<hash] }
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty { continue }
-            func fail(_ message: String) -> RecordingError {
-                RecordingError(file: file, line: number, message: message)
-            }
-            guard trimmed.count >= 2, trimmed.dropFirst().first == ":" else {
-                throw fail(
-                    "expected a line like \"E: 0.000000 0001 001e 0001\" (N:, I:, P:, B:, A:, E:), got \"\(trimmed)\"")
-            }
-            let tag = trimmed.first!
-            let body = trimmed.dropFirst(2).drop { $0 == " " || $0 == "\t" }
-            let fields = body.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            switch tag {
-            case "N":
-                name = String(body)
-                sawName = true
-            case "I":
-                guard fields.count == 4 else {
-                    throw fail("I: needs 4 hex numbers (bus vendor product version), got \(fields.count)")
-                }
-                var values: [UInt16] = []
-                for field in fields {
-                    guard let value = UInt16(field, radix: 16) else {
-                        throw fail("I: \"\(field)\" is not a 16-bit hex number")
+        var failure: RecordingError?
+        var text = text
+        text.makeContiguousUTF8()
+        // Event lines are most of a recording: they are read straight from the bytes. Every other
+        // line, and any event line the fast reader does not accept, takes the general path,
+        // which also words the errors.
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            var number = 0
+            var start = 0
+            while start < bytes.count || (start == bytes.count && number == 0) {
+                var end = start
+                while end < bytes.count && bytes[end] != 10 { end += 1 }
+                number += 1
+                if let event = Self.fastEvent(bytes, from: start, to: end) {
+                    events.append(event)
+                } else {
+                    let line = Substring(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                    do throws(RecordingError) {
+                        try parseLine(line, number: number, file: file, sawName: &sawName)
+                    } catch {
+                        failure = error
+                        return
                     }
-                    values.append(value)
                 }
-                identity = values
-            case "P":
-                var bytes: [UInt8] = []
-                for field in fields {
-                    guard let byte = UInt8(field, radix: 16) else { throw fail("P: \"\(field)\" is not a hex byte") }
-                    bytes.append(byte)
-                }
-                properties = bytes
-            case "B":
-                guard fields.count >= 2, let type = UInt16(fields[0], radix: 16) else {
-                    throw fail("B: needs an event type and bitmask bytes in hex")
-                }
-                var bytes = eventBits[type] ?? []
-                for field in fields.dropFirst() {
-                    guard let byte = UInt8(field, radix: 16) else { throw fail("B: \"\(field)\" is not a hex byte") }
-                    bytes.append(byte)
-                }
-                eventBits[type] = bytes
-            case "A", "L", "S":
-                otherHeaders.append(String(trimmed))
-            case "E":
-                guard fields.count == 4 else {
-                    throw fail("E: needs \"seconds.microseconds type code value\", got \(fields.count) fields")
-                }
-                let time = fields[0].split(separator: ".", omittingEmptySubsequences: false)
-                guard time.count == 2, let seconds = Int(time[0]), let micro = Int(time[1]), time[1].count <= 6,
-                    micro >= 0
-                else { throw fail("E: \"\(fields[0])\" is not a time like 12.345678") }
-                let microseconds = micro * [1, 100_000, 10_000, 1000, 100, 10, 1][time[1].count]
-                guard let type = UInt16(fields[1], radix: 16) else { throw fail("E: type \"\(fields[1])\" is not hex") }
-                guard let code = UInt16(fields[2], radix: 16) else { throw fail("E: code \"\(fields[2])\" is not hex") }
-                guard let value = Int32(fields[3]) else {
-                    throw fail("E: value \"\(fields[3])\" is not a decimal integer")
-                }
-                events.append(Event(seconds: seconds, microseconds: microseconds, type: type, code: code, value: value))
-            default:
-                throw fail("unknown line type \"\(tag):\" (expected N:, I:, P:, B:, A:, L:, S: or E:)")
+                start = end + 1
             }
         }
+        if let failure { throw failure }
         if !sawName && events.isEmpty {
             throw RecordingError(file: file, line: 1, message: "not an evemu recording: no N: line and no E: events")
         }
+    }
+
+    /// Reads one line that is not a plain event line (or an event line the fast reader left).
+    private mutating func parseLine(_ rawLine: Substring, number: Int, file: String, sawName: inout Bool)
+        throws(RecordingError)
+    {
+        var line = Substring(rawLine)
+        if line.last == "\r" { line = line.dropLast() }
+        if let hash = line.firstIndex(of: "#"), !line.hasPrefix("N:") { line = line[..<hash] }
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.isEmpty { return }
+        func fail(_ message: String) -> RecordingError {
+            RecordingError(file: file, line: number, message: message)
+        }
+        guard trimmed.count >= 2, trimmed.dropFirst().first == ":" else {
+            throw fail(
+                "expected a line like \"E: 0.000000 0001 001e 0001\" (N:, I:, P:, B:, A:, E:), got \"\(trimmed)\"")
+        }
+        let tag = trimmed.first!
+        let body = trimmed.dropFirst(2).drop { $0 == " " || $0 == "\t" }
+        let fields = body.split(whereSeparator: { $0 == " " || $0 == "\t" })
+        switch tag {
+        case "N":
+            name = String(body)
+            sawName = true
+        case "I":
+            guard fields.count == 4 else {
+                throw fail("I: needs 4 hex numbers (bus vendor product version), got \(fields.count)")
+            }
+            var values: [UInt16] = []
+            for field in fields {
+                guard let value = UInt16(field, radix: 16) else {
+                    throw fail("I: \"\(field)\" is not a 16-bit hex number")
+                }
+                values.append(value)
+            }
+            identity = values
+        case "P":
+            var bytes: [UInt8] = []
+            for field in fields {
+                guard let byte = UInt8(field, radix: 16) else { throw fail("P: \"\(field)\" is not a hex byte") }
+                bytes.append(byte)
+            }
+            properties = bytes
+        case "B":
+            guard fields.count >= 2, let type = UInt16(fields[0], radix: 16) else {
+                throw fail("B: needs an event type and bitmask bytes in hex")
+            }
+            var bytes = eventBits[type] ?? []
+            for field in fields.dropFirst() {
+                guard let byte = UInt8(field, radix: 16) else { throw fail("B: \"\(field)\" is not a hex byte") }
+                bytes.append(byte)
+            }
+            eventBits[type] = bytes
+        case "A", "L", "S":
+            otherHeaders.append(String(trimmed))
+        case "E":
+            guard fields.count == 4 else {
+                throw fail("E: needs \"seconds.microseconds type code value\", got \(fields.count) fields")
+            }
+            let time = fields[0].split(separator: ".", omittingEmptySubsequences: false)
+            guard time.count == 2, let seconds = Int(time[0]), let micro = Int(time[1]), time[1].count <= 6,
+                micro >= 0
+            else { throw fail("E: \"\(fields[0])\" is not a time like 12.345678") }
+            let microseconds = micro * [1, 100_000, 10_000, 1000, 100, 10, 1][time[1].count]
+            guard let type = UInt16(fields[1], radix: 16) else { throw fail("E: type \"\(fields[1])\" is not hex") }
+            guard let code = UInt16(fields[2], radix: 16) else { throw fail("E: code \"\(fields[2])\" is not hex") }
+            guard let value = Int32(fields[3]) else {
+                throw fail("E: value \"\(fields[3])\" is not a decimal integer")
+            }
+            events.append(Event(seconds: seconds, microseconds: microseconds, type: type, code: code, value: value))
+        default:
+            throw fail("unknown line type \"\(tag):\" (expected N:, I:, P:, B:, A:, L:, S: or E:)")
+        }
+    }
+
+    /// Reads `E: <seconds>.<6 digits> <4 hex> <4 hex> <decimal>` straight from bytes; `nil` for
+    /// anything else (the general reader then takes the line).
+    private static func fastEvent(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Event? {
+        var i = start
+        guard end - start >= 20, bytes[i] == UInt8(ascii: "E"), bytes[i + 1] == UInt8(ascii: ":") else { return nil }
+        i += 2
+        func skipSpaces() {
+            while i < end && (bytes[i] == 32 || bytes[i] == 9) { i += 1 }
+        }
+        func decimal(maxDigits: Int) -> (value: Int, digits: Int)? {
+            var value = 0
+            var digits = 0
+            while i < end, bytes[i] >= 48, bytes[i] <= 57, digits < maxDigits {
+                value = value * 10 + Int(bytes[i] - 48)
+                digits += 1
+                i += 1
+            }
+            return digits == 0 ? nil : (value, digits)
+        }
+        func hex() -> UInt16? {
+            var value: UInt32 = 0
+            var digits = 0
+            while i < end, digits < 4 {
+                let byte = bytes[i] | 0x20
+                let nibble: UInt8
+                if byte >= 48 && byte <= 57 {
+                    nibble = byte - 48
+                } else if byte >= 97 && byte <= 102 {
+                    nibble = byte - 87
+                } else {
+                    break
+                }
+                value = value << 4 | UInt32(nibble)
+                digits += 1
+                i += 1
+            }
+            return digits == 0 ? nil : UInt16(value)
+        }
+        func separator() -> Bool {
+            guard i < end, bytes[i] == 32 || bytes[i] == 9 else { return false }
+            skipSpaces()
+            return true
+        }
+        skipSpaces()
+        guard let seconds = decimal(maxDigits: 18), i < end, bytes[i] == UInt8(ascii: ".") else { return nil }
+        i += 1
+        guard let micro = decimal(maxDigits: 6), micro.digits == 6, separator(), let type = hex(), separator(),
+            let code = hex(), separator()
+        else { return nil }
+        var negative = false
+        if i < end && bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard let value = decimal(maxDigits: 10), value.value <= Int(Int32.max) else { return nil }
+        skipSpaces()
+        // Only a clean end or a comment; anything else goes to the general reader.
+        guard i == end || bytes[i] == UInt8(ascii: "#") || (bytes[i] == 13 && i + 1 == end) else { return nil }
+        return Event(
+            seconds: seconds.value, microseconds: micro.value, type: type, code: code,
+            value: Int32(negative ? -value.value : value.value))
     }
 
     /// The recording in evemu format, readable by `evemu-play`, `evemu-device` and ``init(parsing:file:)``.
