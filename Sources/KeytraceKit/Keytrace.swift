@@ -143,7 +143,7 @@ public enum Keytrace {
         } else if let path = options.replayPath {
             try replay(path, realTime: options.realTime, session: session, layout: layoutNote, output: output)
         } else {
-            try readKeyboards(options, session: session, layout: layoutNote, output: output)
+            try runInteractive(options, session: session, layout: layoutNote, layoutName: layout.name, output: output)
         }
         output.flush()
         return 0
@@ -189,16 +189,21 @@ public enum Keytrace {
         }
     }
 
-    static func readKeyboards(
-        _ options: KeytraceOptions, session: TraceSession, layout: String, output: OutputBuffer
+    /// Live input: the keyboards, or the terminal; drawn in the live view or written as lines.
+    static func runInteractive(
+        _ options: KeytraceOptions, session: TraceSession, layout: String, layoutName: String, output: OutputBuffer
     ) throws(KeytraceError) {
-        let loopOptions = KeyboardEventLoop.Options(devices: options.devices, hotPlug: true, grab: options.grab)
+        SignalPipe.ignoreBrokenPipe()
+        let explicitKeyboards = !options.devices.isEmpty || options.grab || options.recordPath != nil
+        var loopOptions = KeyboardEventLoop.Options(devices: options.devices, hotPlug: true, grab: options.grab)
+        loopOptions.opensKeyboards = !options.terminal
         let loop: KeyboardEventLoop
         do { loop = try KeyboardEventLoop(dispatcher: session.dispatcher, options: loopOptions) } catch {
             throw KeytraceError("\(error)")
         }
-        var started = false
-        loop.onChange = { change in
+        // Device changes wait until the session has said which input it reads.
+        var heldChanges: [KeyboardEventLoop.Change]? = []
+        func report(_ change: KeyboardEventLoop.Change) {
             let t = KeyboardEventLoop.monotonicNow - session.timeOrigin
             switch change {
             case .added(let keyboard):
@@ -216,26 +221,144 @@ public enum Keytrace {
                 session.emit(
                     TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: error.message)))
             }
-            if started { output.flush() }
+        }
+        loop.onChange = { change in
+            if heldChanges != nil { heldChanges?.append(change) } else { report(change) }
         }
         session.timeOrigin = KeyboardEventLoop.monotonicNow
-        session.start(input: "keyboards", layout: layout)
-        do { try loop.start() } catch { throw KeytraceError("\(error)") }
-        started = true
+        var input = "keyboards"
+        var note: String?
+        var useTerminal = options.terminal
+        if !useTerminal {
+            do { try loop.start() } catch {
+                guard !explicitKeyboards, TerminalKeyboard.isTerminal(0) else { throw KeytraceError("\(error)") }
+                useTerminal = true
+                note = "no keyboard could be read (\(error.message)); reading the terminal instead"
+            }
+        }
+        let live = options.format == .live && TerminalKeyboard.isTerminal(1)
+        var terminal: TerminalKeyboard?
+        if useTerminal || live {
+            do {
+                let outputDescriptor: Int32 =
+                    TerminalKeyboard.isTerminal(1) ? 1 : TerminalKeyboard.isTerminal(2) ? 2 : 0
+                terminal = try TerminalKeyboard(output: outputDescriptor, negotiate: useTerminal)
+            } catch {
+                if useTerminal { throw KeytraceError("\(error)") }
+            }
+        }
+        if useTerminal, let terminal {
+            input = "terminal"
+            let events =
+                terminal.reportsEventTypes
+                ? "kitty keyboard protocol: real presses, repeats and releases"
+                : "no kitty keyboard protocol: each key is a press followed at once by a release"
+            note = [note, events].compactMap { $0 }.joined(separator: "; ")
+        }
+        session.keepsHistory = live
+        output.isMuted = live
+        if useTerminal { session.deviceNames[.primary] = "terminal" }
+        session.start(input: input, layout: layout, note: note)
+        for change in heldChanges ?? [] { report(change) }
+        heldChanges = nil
+
         if let path = options.recordPath {
             let keyboards = loop.keyboards
             guard keyboards.count == 1, let keyboard = keyboards.first, let header = loop.header(of: keyboard.id) else {
+                terminal?.restore()
                 throw KeytraceError(
-                    "--record writes one keyboard, and \(keyboards.count) are open (\(keyboards.map(\.name).joined(separator: ", "))); choose one with --device"
-                )
+                    "--record writes one keyboard, and \(keyboards.count) are open "
+                        + "(\(keyboards.map(\.name).joined(separator: ", "))); choose one with --device")
             }
             do { loop.record(keyboard.id, to: try EvemuRecorder(path: path, header: header)) } catch {
+                terminal?.restore()
                 throw KeytraceError("\(error)")
             }
         }
-        loop.afterDispatch = { output.flush() }
+
+        let view = live ? LiveView(session: session, input: input, layout: layoutName) : nil
+        let control = loop.control
+        session.dispatcher.reserve(
+            ReservedShortcut(KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")) { _ in
+                control.stop()
+            })
+        if let view {
+            session.dispatcher.reserve(
+                ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
+                    view.showsTabLoop.toggle()
+                })
+            session.dispatcher.reserve(
+                ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
+                    view.showsGroups.toggle()
+                })
+        }
+        if let terminal {
+            if useTerminal {
+                loop.watch(terminal.inputDescriptor) {
+                    let t = KeyboardEventLoop.monotonicNow
+                    if !terminal.read(into: session.dispatcher, time: t) { control.stop() }
+                }
+            } else {
+                // The keyboards are read from evdev; what the terminal receives is only checked for Ctrl-C.
+                loop.watch(terminal.inputDescriptor) {
+                    let events = terminal.readEvents()
+                    if events.contains(where: { $0.code == .c && $0.action == .down })
+                        && events.contains(where: { $0.code == .leftControl })
+                    {
+                        control.stop()
+                    }
+                }
+            }
+        }
+        let signals: SignalPipe
+        do {
+            signals = try SignalPipe([
+                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
+            ])
+        } catch {
+            terminal?.restore()
+            throw KeytraceError("\(error)")
+        }
+        var drawn = -1
+        func draw(force: Bool) {
+            guard let view, let terminal else {
+                output.flush()
+                return
+            }
+            let marker = session.history.count &+ (view.showsTabLoop ? 1 << 40 : 0) &+ (view.showsGroups ? 1 << 41 : 0)
+            guard force || marker != drawn else { return }
+            drawn = marker
+            let size = terminal.size ?? (80, 24)
+            let lines = view.render(columns: size.columns, rows: size.rows)
+            var frame = "\u{1b}[H"
+            for (index, line) in lines.enumerated() {
+                frame += line + "\u{1b}[K"
+                if index < lines.count - 1 { frame += "\r\n" }
+            }
+            terminal.write(Array(frame.utf8))
+        }
+        loop.watch(signals.fileDescriptor) {
+            for signal in signals.drain() {
+                if signal == SignalPipe.windowChanged {
+                    if let terminal { terminal.write(Array("\u{1b}[2J".utf8)) }
+                    draw(force: true)
+                } else {
+                    control.stop()
+                }
+            }
+        }
+        if live, let terminal {
+            terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
+            terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
+        }
+        loop.afterDispatch = { draw(force: false) }
+        draw(force: true)
+        do { try loop.run() } catch {
+            terminal?.restore()
+            throw KeytraceError("\(error)")
+        }
+        terminal?.restore()
         output.flush()
-        do { try loop.run() } catch { throw KeytraceError("\(error)") }
     }
 
     static func conflictReport(_ session: TraceSession, allFocus: Bool, output: OutputBuffer) -> Int32 {

@@ -6,6 +6,8 @@ public final class OutputBuffer {
     private var writer: ByteWriter
     private let handle: FileHandle
     private let limit: Int
+    /// Whether appends are dropped (the live view draws instead of writing lines).
+    public var isMuted = false
 
     /// Creates a buffer for a file handle.
     ///
@@ -26,6 +28,7 @@ public final class OutputBuffer {
     ///
     /// - Parameter body: Appends to the buffer.
     public func append(_ body: (inout ByteWriter) -> Void) {
+        guard !isMuted else { return }
         body(&writer)
         if writer.count >= limit { flush() }
     }

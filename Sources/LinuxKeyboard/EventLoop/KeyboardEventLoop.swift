@@ -37,6 +37,9 @@ public final class KeyboardEventLoop {
         /// Whether ``KeyboardEventLoop/start()`` fails when no keyboard can be opened. Turn it off
         /// for a kiosk that starts before its keyboard is plugged in (with ``hotPlug``).
         public var requireKeyboard: Bool
+        /// Whether keyboards are opened at all; off for a loop that serves only watched
+        /// descriptors (a terminal, signals).
+        public var opensKeyboards = true
 
         /// Creates options.
         ///
@@ -180,6 +183,7 @@ public final class KeyboardEventLoop {
 
     private let epoll: Int32
     private var entries: [UInt64: Entry] = [:]
+    private var watchers: [UInt64: (fileDescriptor: Int32, handler: () -> Void)] = [:]
     private var nextToken: UInt64 = 2
     private var ready: [Syscalls.Ready] = []
     private var shownLocks: LockState?
@@ -250,6 +254,7 @@ public final class KeyboardEventLoop {
     public func start() throws(InputError) {
         guard !started else { return }
         started = true
+        guard options.opensKeyboards else { return }
         if options.hotPlug {
             do {
                 let monitor = try DeviceMonitor()
@@ -327,6 +332,30 @@ public final class KeyboardEventLoop {
         waitAndDispatch(timeoutMilliseconds: 0)
     }
 
+    /// Watches another descriptor (a terminal, a signal pipe, an app's socket): `handler` runs on
+    /// the loop's thread whenever it is readable, in order with the keyboards' events.
+    ///
+    /// - Parameters:
+    ///   - fileDescriptor: The descriptor; the caller keeps it open until ``unwatch(_:)``.
+    ///   - handler: Reads from it.
+    /// - Returns: A token for ``unwatch(_:)``.
+    @discardableResult
+    public func watch(_ fileDescriptor: Int32, handler: @escaping () -> Void) -> UInt64 {
+        let token = nextToken
+        nextToken += 1
+        watchers[token] = (fileDescriptor, handler)
+        _ = Syscalls.epollAdd(epoll, fileDescriptor, token: token)
+        return token
+    }
+
+    /// Stops watching a descriptor.
+    ///
+    /// - Parameter token: What ``watch(_:handler:)`` returned.
+    public func unwatch(_ token: UInt64) {
+        guard let watcher = watchers.removeValue(forKey: token) else { return }
+        Syscalls.epollRemove(epoll, watcher.fileDescriptor)
+    }
+
     /// Starts writing what a keyboard sends to a recorder; `nil` stops.
     ///
     /// - Parameters:
@@ -359,6 +388,10 @@ public final class KeyboardEventLoop {
             case Self.monitorToken:
                 handleMonitor()
             default:
+                if let watcher = watchers[item.token] {
+                    watcher.handler()
+                    continue
+                }
                 guard let entry = entries[item.token] else { continue }
                 if entry.device.readAvailable(into: entry.decoder) == .removed || item.hangUp {
                     remove(token: item.token)

@@ -1,0 +1,297 @@
+public import ResponderChain
+
+/// Turns the bytes a terminal sends into key events.
+///
+/// Two encodings:
+/// - **The kitty keyboard protocol** (`CSI code ; modifiers : event u` and its functional-key
+///   forms), when the terminal accepted it: real press, repeat and release events, and the
+///   modifier keys themselves.
+/// - **Legacy sequences** (UTF-8 text, control characters, `CSI`/`SS3` cursor and function keys,
+///   `ESC` + a character for Alt): only "this key was typed". Each becomes the modifiers going
+///   down, the key going down, and everything going up again at once.
+///
+/// Characters map to US key positions (a terminal sends characters, not positions); the layout
+/// then turns positions back into characters. Pure Swift; no terminal needed.
+public struct TerminalKeyDecoder: Sendable {
+    /// One decoded key event.
+    public struct Event: Hashable, Sendable {
+        /// The key.
+        public var code: KeyCode
+        /// Down, repeat or up.
+        public var action: KeyAction
+    }
+
+    private var pending: [UInt8] = []
+    /// Whether the terminal reports event types (the kitty protocol's flag 2): then a `CSI`
+    /// key without an event type is a press, and every key comes with its own release.
+    public var reportsEventTypes: Bool
+
+    /// Creates a decoder.
+    ///
+    /// - Parameter reportsEventTypes: Whether the kitty protocol's event types are on.
+    public init(reportsEventTypes: Bool = false) {
+        self.reportsEventTypes = reportsEventTypes
+    }
+
+    /// Decodes bytes; an incomplete sequence at the end waits for the next call unless
+    /// `endOfInput` says no more bytes are coming now (then a lone `ESC` is the Escape key).
+    ///
+    /// - Parameters:
+    ///   - bytes: What the terminal sent.
+    ///   - endOfInput: Whether the terminal has nothing more for now.
+    /// - Returns: The key events, in order.
+    public mutating func decode(_ bytes: some Sequence<UInt8>, endOfInput: Bool = true) -> [Event] {
+        pending.append(contentsOf: bytes)
+        var events: [Event] = []
+        var index = 0
+        while index < pending.count {
+            guard
+                let (consumed, decoded) = Self.decodeOne(
+                    pending, from: index, endOfInput: endOfInput, events: reportsEventTypes)
+            else { break }
+            events += decoded
+            index += consumed
+        }
+        pending.removeFirst(index)
+        return events
+    }
+
+    // MARK: One sequence
+
+    /// Decodes the sequence at `start`: how many bytes it took and its events, or `nil` when
+    /// more bytes are needed.
+    static func decodeOne(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Event])? {
+        let byte = bytes[start]
+        if byte == 0x1b {
+            guard start + 1 < bytes.count else { return endOfInput ? (1, tap(.escape, [])) : nil }
+            let next = bytes[start + 1]
+            if next == UInt8(ascii: "[") { return csi(bytes, from: start, endOfInput: endOfInput, events: events) }
+            if next == UInt8(ascii: "O") {
+                guard start + 2 < bytes.count else { return endOfInput ? (2, tap(.o, [.alternate, .shift])) : nil }
+                return (3, ss3(bytes[start + 2]))
+            }
+            if next == 0x1b { return (1, tap(.escape, [])) }
+            // Alt + the next key.
+            guard let (length, decoded) = decodeOne(bytes, from: start + 1, endOfInput: endOfInput, events: events)
+            else { return nil }
+            return (length + 1, addingAlt(decoded))
+        }
+        if byte < 0x20 || byte == 0x7f { return (1, control(byte)) }
+        // UTF-8 text: one character.
+        let length = byte < 0x80 ? 1 : byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4
+        guard start + length <= bytes.count else { return endOfInput ? (bytes.count - start, []) : nil }
+        let text = String(decoding: bytes[start..<start + length], as: UTF8.self)
+        guard let (code, shift) = usPosition(of: text) else { return (length, []) }
+        return (length, tap(code, shift ? [.shift] : []))
+    }
+
+    static func control(_ byte: UInt8) -> [Event] {
+        switch byte {
+        case 0x09: return tap(.tab, [])
+        case 0x0d, 0x0a: return tap(.return, [])
+        case 0x7f, 0x08: return tap(.backspace, [])
+        case 0x00: return tap(.space, [.control])
+        case 0x01...0x1a:
+            let letter = String(UnicodeScalar(byte + 0x60))
+            return usPosition(of: letter).map { tap($0.code, [.control]) } ?? []
+        default: return []
+        }
+    }
+
+    static func ss3(_ final: UInt8) -> [Event] {
+        switch final {
+        case UInt8(ascii: "A"): return tap(.upArrow, [])
+        case UInt8(ascii: "B"): return tap(.downArrow, [])
+        case UInt8(ascii: "C"): return tap(.rightArrow, [])
+        case UInt8(ascii: "D"): return tap(.leftArrow, [])
+        case UInt8(ascii: "H"): return tap(.home, [])
+        case UInt8(ascii: "F"): return tap(.end, [])
+        case UInt8(ascii: "P"): return tap(.f1, [])
+        case UInt8(ascii: "Q"): return tap(.f2, [])
+        case UInt8(ascii: "R"): return tap(.f3, [])
+        case UInt8(ascii: "S"): return tap(.f4, [])
+        case UInt8(ascii: "M"): return tap(.keypadEnter, [])
+        default: return []
+        }
+    }
+
+    /// `CSI params final`: legacy cursor and function keys, or the kitty protocol.
+    static func csi(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Event])? {
+        var index = start + 2
+        while index < bytes.count, !(0x40...0x7e).contains(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return endOfInput ? (bytes.count - start, []) : nil }
+        let final = bytes[index]
+        let length = index - start + 1
+        let parameters = String(decoding: bytes[(start + 2)..<index], as: UTF8.self)
+        // Replies to our queries (`CSI ? flags u`, device attributes `CSI ? … c`) are not keys.
+        if parameters.hasPrefix("?") || parameters.hasPrefix(">") { return (length, []) }
+        // Fields: `code[:alternates];modifiers[:event];text`.
+        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map {
+            $0.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        }
+        let number = fields.first?.first.flatMap { $0 } ?? 1
+        let modifierField = fields.count > 1 ? (fields[1].first.flatMap { $0 } ?? 1) : 1
+        let eventType = fields.count > 1 && fields[1].count > 1 ? (fields[1][1] ?? 1) : events ? 1 : nil
+        let modifiers = modifierFlags(modifierField - 1)
+        let code: KeyCode?
+        switch final {
+        case UInt8(ascii: "u"): code = kittyKey(number)
+        case UInt8(ascii: "~"): code = tildeKey(number)
+        case UInt8(ascii: "Z"):
+            return (length, tap(.tab, modifiers.union(.shift)))
+        default: code = letterKey(final)
+        }
+        guard let code else { return (length, []) }
+        guard let eventType else { return (length, tap(code, modifiers)) }
+        // The kitty protocol with event types: one real event, modifiers sent as keys of their own.
+        let action: KeyAction = eventType == 2 ? .repeat : eventType == 3 ? .up : .down
+        return (length, [Event(code: code, action: action)])
+    }
+
+    static func letterKey(_ final: UInt8) -> KeyCode? {
+        switch final {
+        case UInt8(ascii: "A"): return .upArrow
+        case UInt8(ascii: "B"): return .downArrow
+        case UInt8(ascii: "C"): return .rightArrow
+        case UInt8(ascii: "D"): return .leftArrow
+        case UInt8(ascii: "H"): return .home
+        case UInt8(ascii: "F"): return .end
+        case UInt8(ascii: "P"): return .f1
+        case UInt8(ascii: "Q"): return .f2
+        case UInt8(ascii: "R"): return .f3
+        case UInt8(ascii: "S"): return .f4
+        case UInt8(ascii: "E"): return .keypad5
+        default: return nil
+        }
+    }
+
+    static func tildeKey(_ number: Int) -> KeyCode? {
+        switch number {
+        case 1, 7: return .home
+        case 2: return .insert
+        case 3: return .deleteForward
+        case 4, 8: return .end
+        case 5: return .pageUp
+        case 6: return .pageDown
+        case 11: return .f1
+        case 12: return .f2
+        case 13: return .f3
+        case 14: return .f4
+        case 15: return .f5
+        case 17: return .f6
+        case 18: return .f7
+        case 19: return .f8
+        case 20: return .f9
+        case 21: return .f10
+        case 23: return .f11
+        case 24: return .f12
+        default: return nil
+        }
+    }
+
+    /// The kitty protocol's key numbers: Unicode code points for text keys, private-use numbers
+    /// for the others.
+    static func kittyKey(_ number: Int) -> KeyCode? {
+        switch number {
+        case 9: return .tab
+        case 13: return .return
+        case 27: return .escape
+        case 127: return .backspace
+        case 57_358: return .capsLock
+        case 57_359: return .scrollLock
+        case 57_360: return .numLock
+        case 57_399...57_408: return Self.keypadDigits[number - 57_399]
+        case 57_414: return .keypadEnter
+        case 57_441: return .leftShift
+        case 57_442: return .leftControl
+        case 57_443: return .leftAlt
+        case 57_444: return .leftMeta
+        case 57_447: return .rightShift
+        case 57_448: return .rightControl
+        case 57_449: return .rightAlt
+        case 57_450: return .rightMeta
+        default:
+            guard let scalar = UnicodeScalar(number) else { return nil }
+            return usPosition(of: String(scalar)).map(\.code)
+        }
+    }
+
+    static let keypadDigits: [KeyCode] = [
+        .keypad0, .keypad1, .keypad2, .keypad3, .keypad4, .keypad5, .keypad6, .keypad7, .keypad8, .keypad9,
+    ]
+
+    /// xterm's modifier parameter minus one: bit 0 Shift, 1 Alt, 2 Ctrl, 3 Super.
+    static func modifierFlags(_ bits: Int) -> ModifierFlags {
+        var flags: ModifierFlags = []
+        if bits & 1 != 0 { flags.insert(.shift) }
+        if bits & 2 != 0 { flags.insert(.alternate) }
+        if bits & 4 != 0 { flags.insert(.control) }
+        if bits & 8 != 0 { flags.insert(.command) }
+        return flags
+    }
+
+    /// The modifiers down, the key down and up, the modifiers up: a key the terminal only
+    /// reported as typed.
+    static func tap(_ code: KeyCode, _ modifiers: ModifierFlags) -> [Event] {
+        var keys: [KeyCode] = []
+        if modifiers.contains(.control) { keys.append(.leftControl) }
+        if modifiers.contains(.alternate) { keys.append(.leftAlt) }
+        if modifiers.contains(.shift) { keys.append(.leftShift) }
+        if modifiers.contains(.command) { keys.append(.leftMeta) }
+        return keys.map { Event(code: $0, action: .down) } + [
+            Event(code: code, action: .down), Event(code: code, action: .up),
+        ]
+            + keys.reversed().map { Event(code: $0, action: .up) }
+    }
+
+    static func addingAlt(_ events: [Event]) -> [Event] {
+        guard !events.isEmpty else { return [] }
+        return [Event(code: .leftAlt, action: .down)] + events + [Event(code: .leftAlt, action: .up)]
+    }
+
+    /// Where a character sits on a US keyboard, and whether it needs Shift.
+    static func usPosition(of text: String) -> (code: KeyCode, shift: Bool)? {
+        guard text.unicodeScalars.count == 1, let scalar = text.unicodeScalars.first, scalar.isASCII else { return nil }
+        let character = Character(scalar)
+        if let code = usKeys[character] { return (code, false) }
+        if let code = usShiftedKeys[character] { return (code, true) }
+        return nil
+    }
+
+    private static let usKeys: [Character: KeyCode] = {
+        var keys: [Character: KeyCode] = [" ": .space]
+        let letters: [KeyCode] = [
+            .a, .b, .c, .d, .e, .f, .g, .h, .i, .j, .k, .l, .m, .n, .o, .p, .q, .r, .s, .t, .u, .v, .w, .x, .y, .z,
+        ]
+        for (offset, code) in letters.enumerated() {
+            keys[Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(offset)))] = code
+        }
+        let digits: [KeyCode] = [
+            .digit0, .digit1, .digit2, .digit3, .digit4, .digit5, .digit6, .digit7, .digit8, .digit9,
+        ]
+        for (offset, code) in digits.enumerated() {
+            keys[Character(UnicodeScalar(UInt8(ascii: "0") + UInt8(offset)))] = code
+        }
+        let punctuation: [(Character, KeyCode)] = [
+            ("-", .minus), ("=", .equal), ("[", .leftBracket), ("]", .rightBracket), ("\\", .backslash),
+            (";", .semicolon), ("'", .quote), ("`", .backquote), (",", .comma), (".", .period), ("/", .slash),
+        ]
+        for (character, code) in punctuation { keys[character] = code }
+        return keys
+    }()
+
+    private static let usShiftedKeys: [Character: KeyCode] = {
+        var keys: [Character: KeyCode] = [:]
+        let letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        for character in letters {
+            if let code = usKeys[Character(character.lowercased())] { keys[character] = code }
+        }
+        let shifted: [(Character, Character)] = [
+            ("!", "1"), ("@", "2"), ("#", "3"), ("$", "4"), ("%", "5"), ("^", "6"), ("&", "7"), ("*", "8"),
+            ("(", "9"), (")", "0"), ("_", "-"), ("+", "="), ("{", "["), ("}", "]"), ("|", "\\"), (":", ";"),
+            ("\"", "'"), ("~", "`"), ("<", ","), (">", "."), ("?", "/"),
+        ]
+        for (character, base) in shifted { keys[character] = usKeys[base] }
+        return keys
+    }()
+}

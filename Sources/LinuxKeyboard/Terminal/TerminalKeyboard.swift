@@ -1,0 +1,224 @@
+public import ResponderChain
+
+/// The terminal keytrace (or a console app) runs in, as a keyboard: raw mode, escape sequences
+/// decoded into keys, and the kitty keyboard protocol where the terminal supports it (real
+/// press, repeat and release events). Elsewhere each key is a press followed at once by a release.
+///
+/// The terminal is restored by ``restore()`` (idempotent; also on `deinit`), and on a crash
+/// signal by a handler that writes ``restoreSequence`` and resets the terminal settings before
+/// the process dies. Not `Sendable`: it belongs to the event loop's thread.
+public final class TerminalKeyboard {
+    /// The descriptor keys are read from (non-blocking once raw).
+    public let inputDescriptor: Int32
+    /// The descriptor escape sequences are written to.
+    public let outputDescriptor: Int32
+    /// The device id key events carry.
+    public let device: DeviceID
+    /// Whether the kitty keyboard protocol is on: real releases and repeats.
+    public private(set) var reportsEventTypes = false
+    /// Extra bytes written when the terminal is restored, before the protocol is popped (a live
+    /// view sets "leave the alternate screen, show the cursor" here).
+    public var restoreSequence: [UInt8] = [] {
+        didSet { armCrashRestore() }
+    }
+    private var saved: Any?
+    private var decoder = TerminalKeyDecoder()
+    private var buffer = [UInt8](repeating: 0, count: 4096)
+
+    /// Takes over the terminal: raw mode and, when the terminal answers the query, the kitty
+    /// keyboard protocol (flags: disambiguate, report event types, report all keys).
+    ///
+    /// - Parameters:
+    ///   - input: The terminal's input descriptor; standard input by default.
+    ///   - output: Its output descriptor; standard output by default.
+    ///   - device: The device id for its key events.
+    ///   - negotiate: Whether to ask for the kitty protocol (waits up to 0.3 s for the answer).
+    /// - Throws: ``InputError`` when the input is not a terminal.
+    public init(input: Int32 = 0, output: Int32 = 1, device: DeviceID = .primary, negotiate: Bool = true)
+        throws(InputError)
+    {
+        guard TerminalCalls.isTerminal(input) else {
+            throw InputError(
+                errno: 0, operation: "terminal", path: nil,
+                message: "standard input is not a terminal; run in a terminal, or use --keys or --replay for scripts")
+        }
+        guard let saved = TerminalCalls.makeRaw(input) else {
+            throw InputError(
+                errno: 0, operation: "terminal", path: nil, message: "cannot switch the terminal to raw mode")
+        }
+        inputDescriptor = input
+        outputDescriptor = output
+        self.device = device
+        self.saved = saved
+        armCrashRestore()
+        if negotiate { reportsEventTypes = negotiateKittyProtocol() }
+        decoder.reportsEventTypes = reportsEventTypes
+        armCrashRestore()
+        TerminalCalls.setNonBlocking(input)
+    }
+
+    deinit {
+        restore()
+    }
+
+    /// The terminal's size in columns and rows, if it reports one.
+    public var size: (columns: Int, rows: Int)? {
+        TerminalCalls.size(outputDescriptor) ?? TerminalCalls.size(inputDescriptor)
+    }
+
+    /// Writes bytes to the terminal.
+    ///
+    /// - Parameter bytes: What to write.
+    public func write(_ bytes: [UInt8]) {
+        TerminalCalls.write(outputDescriptor, bytes)
+    }
+
+    /// Reads the keys available now and hands them to a dispatcher.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: Where the keys go.
+    ///   - time: Their timestamp.
+    /// - Returns: `false` when the terminal is gone (end of input).
+    @discardableResult
+    public func read(into dispatcher: Dispatcher, time: Double) -> Bool {
+        while true {
+            guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer) else { return false }
+            if count == 0 { return true }
+            let events = decoder.decode(buffer[0..<count], endOfInput: count < buffer.count)
+            for event in events {
+                dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time))
+            }
+            if count < buffer.count { return true }
+        }
+    }
+
+    /// Reads the keys available now without dispatching them.
+    ///
+    /// - Returns: The decoded events.
+    public func readEvents() -> [TerminalKeyDecoder.Event] {
+        var events: [TerminalKeyDecoder.Event] = []
+        while let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer), count > 0 {
+            events += decoder.decode(buffer[0..<count], endOfInput: count < buffer.count)
+            if count < buffer.count { break }
+        }
+        return events
+    }
+
+    /// Whether a descriptor is a terminal.
+    ///
+    /// - Parameter fileDescriptor: The descriptor.
+    /// - Returns: `true` for a terminal.
+    public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
+        TerminalCalls.isTerminal(fileDescriptor)
+    }
+
+    /// Gives the terminal back: pops the keyboard protocol, writes ``restoreSequence``, and
+    /// restores the settings. Safe to call more than once.
+    public func restore() {
+        guard let saved = saved as? TerminalSettings else { return }
+        self.saved = nil
+        var bytes = restoreSequence
+        if reportsEventTypes { bytes += Array("\u{1b}[<u".utf8) }
+        TerminalCalls.write(outputDescriptor, bytes)
+        TerminalCalls.restore(inputDescriptor, saved)
+        TerminalCalls.removeCrashHandlers()
+    }
+
+    private typealias TerminalSettings = TerminalCalls.Settings
+
+    private func armCrashRestore() {
+        guard let saved = saved as? TerminalSettings else { return }
+        var bytes = restoreSequence
+        if reportsEventTypes { bytes += Array("\u{1b}[<u".utf8) }
+        TerminalCalls.restoreOnCrash(outputFD: outputDescriptor, bytes: bytes, inputFD: inputDescriptor, saved: saved)
+    }
+
+    /// Asks for the kitty protocol's flags (`CSI ? u`) followed by the device attributes
+    /// (`CSI c`), which every terminal answers: a flags reply before the attributes means support.
+    private func negotiateKittyProtocol() -> Bool {
+        TerminalCalls.write(outputDescriptor, Array("\u{1b}[?u\u{1b}[c".utf8))
+        var reply: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        var waited = 0
+        while waited < 300 {
+            guard TerminalCalls.waitReadable(inputDescriptor, milliseconds: 50) else {
+                waited += 50
+                continue
+            }
+            guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &chunk), count > 0 else { break }
+            reply += chunk[0..<count]
+            if let answer = Self.kittyAnswer(reply) {
+                if answer { TerminalCalls.write(outputDescriptor, Array("\u{1b}[>11u".utf8)) }
+                return answer
+            }
+        }
+        return false
+    }
+}
+
+extension TerminalKeyboard {
+    /// Reads the replies to `CSI ? u` `CSI c`: `true` when a `CSI ? flags u` came before the
+    /// device attributes (`CSI ? … c`), `false` when only the attributes came, `nil` while the
+    /// attributes have not arrived.
+    static func kittyAnswer(_ reply: [UInt8]) -> Bool? {
+        var supported = false
+        var index = 0
+        while index + 2 < reply.count {
+            guard reply[index] == 0x1b, reply[index + 1] == UInt8(ascii: "["), reply[index + 2] == UInt8(ascii: "?")
+            else {
+                index += 1
+                continue
+            }
+            var end = index + 3
+            while end < reply.count, !(0x40...0x7e).contains(reply[end]) { end += 1 }
+            guard end < reply.count else { return nil }
+            if reply[end] == UInt8(ascii: "u") { supported = true }
+            if reply[end] == UInt8(ascii: "c") { return supported }
+            index = end + 1
+        }
+        return nil
+    }
+}
+
+/// Signals delivered as readable bytes on a pipe, so that an event loop handles them between
+/// events instead of inside a signal handler.
+public final class SignalPipe {
+    /// `SIGINT`.
+    public static let interrupt = TerminalCalls.interrupt
+    /// `SIGTERM`.
+    public static let terminate = TerminalCalls.terminate
+    /// `SIGHUP`.
+    public static let hangUp = TerminalCalls.hangUp
+    /// `SIGWINCH`: the terminal was resized.
+    public static let windowChanged = TerminalCalls.windowChanged
+
+    /// The read end, for ``KeyboardEventLoop/watch(_:handler:)``.
+    public let fileDescriptor: Int32
+
+    /// Routes signals to the pipe. Only one pipe per process receives signals.
+    ///
+    /// - Parameter signals: The signals.
+    /// - Throws: ``InputError`` when no pipe can be made.
+    public init(_ signals: [Int32]) throws(InputError) {
+        guard let (read, write) = TerminalCalls.makeSignalPipe() else {
+            throw InputError(errno: 0, operation: "signals", path: nil, message: "cannot create a pipe for signals")
+        }
+        fileDescriptor = read
+        TerminalCalls.forward(signals, toPipe: write)
+    }
+
+    /// The signals received since the last call.
+    public func drain() -> [Int32] {
+        var buffer = [UInt8](repeating: 0, count: 64)
+        var signals: [Int32] = []
+        while let count = TerminalCalls.readAvailable(fileDescriptor, into: &buffer), count > 0 {
+            signals += buffer[0..<count].map { Int32($0) }
+        }
+        return signals
+    }
+
+    /// Makes writing to a closed pipe an error instead of a fatal signal (`keytrace | head`).
+    public static func ignoreBrokenPipe() {
+        TerminalCalls.ignoreBrokenPipe()
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+
+/// keytrace's live view in a real terminal: tmux runs it, sends keys, and captures the pane.
+struct TmuxSession {
+    let socket = "keytrace-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let name = "kt"
+    let stateFile = "/tmp/keytrace-tmux-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        try run(["tmux", "-L", socket] + arguments)
+    }
+
+    /// Runs a command and returns what it wrote, through posix_spawn and waitpid rather than
+    /// Foundation's Process, whose waitUntilExit missed the exit of the tmux client that forks the
+    /// server; output goes to a file, since the forked server would hold a pipe open.
+    func run(_ arguments: [String]) throws -> String {
+        let outputPath = stateFile + ".out"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid: pid_t = 0
+        // The test runner blocks signals (TERM, HUP among them); a tmux server inheriting that
+        // mask would ignore its own kill-server. Children start with none blocked, defaults set.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
+        guard spawned == 0 else {
+            struct SpawnFailed: Error { let command: String }
+            throw SpawnFailed(command: arguments[0])
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    }
+
+    /// Starts keytrace in a fresh terminal; the shell records the terminal settings before and after.
+    func start(columns: Int = 120, rows: Int = 40, arguments: String = "") throws {
+        let command =
+            "stty -g > \(stateFile).before; \(KeytraceBinary.path) \(arguments); status=$?; "
+            + "stty -g > \(stateFile).after; echo EXITED $status; sleep 60"
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
+    }
+
+    func capture() throws -> String { try tmux(["capture-pane", "-p", "-t", name]) }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    /// Waits until the pane shows `text`; returns the pane.
+    @discardableResult
+    func waitFor(_ text: String, seconds: Double = 10) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var pane = ""
+        while Date() < deadline {
+            pane = try capture()
+            if pane.contains(text) { return pane }
+            usleep(50_000)
+        }
+        Issue.record("the pane never showed \"\(text)\":\n\(pane)")
+        return pane
+    }
+
+    func settingsRestored() throws -> Bool {
+        let before = try String(contentsOfFile: stateFile + ".before", encoding: .utf8)
+        let after = try String(contentsOfFile: stateFile + ".after", encoding: .utf8)
+        return before == after
+    }
+
+    /// keytrace's process id, as the child of the pane's shell.
+    func keytracePID() throws -> Int32? {
+        let shell = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return Int32(try run(["pgrep", "-P", shell, "keytrace"]).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    func stop() {
+        _ = try? tmux(["kill-server"])
+        unlink(stateFile + ".before")
+        unlink(stateFile + ".after")
+    }
+}
+
+@Suite(.serialized) struct LiveViewTerminalTests {
+    @Test("the live view: Tab and arrows move the highlighted focus, the status line follows, the trace explains")
+    func focusMoves() throws {
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        try tmux.start()
+        var pane = try tmux.waitFor("focus search │ first responder search")
+        #expect(pane.contains("╔*search"), "the focused item has a double box and the first-responder mark")
+        #expect(pane.contains("Reminders (keytrace demo)"))
+        try tmux.send("Tab")
+        pane = try tmux.waitFor("focus buyMilk │ first responder window │ group reminders (automatic)")
+        #expect(pane.contains("╔buyMilk"))
+        #expect(pane.contains("4 systemBehavior: took (focus: Tab moves focus from search to buyMilk)"))
+        try tmux.send("Down")
+        pane = try tmux.waitFor("focus callMom")
+        #expect(pane.contains("╔callMom"))
+        #expect(pane.contains("search -> buyMilk") || pane.contains("buyMilk -> callMom (arrow)"))
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    @Test("F2 numbers the tab loop, F3 names each item's group; both toggle off again")
+    func overlays() throws {
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        try tmux.start()
+        try tmux.waitFor("F2 tab loop F3 groups")
+        try tmux.send("F2")
+        var pane = try tmux.waitFor("F2 tab loop (on)")
+        for number in 1...5 { #expect(pane.contains(" \(number) "), "tab stop \(number) is numbered") }
+        try tmux.send("F3")
+        pane = try tmux.waitFor("F3 groups (on)")
+        #expect(pane.contains("lists (automatic)"))
+        try tmux.send("F2")
+        try tmux.send("F3")
+        pane = try tmux.waitFor("F2 tab loop F3 groups Ctrl-C quit")
+        #expect(!pane.contains("(on)"))
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    @Test("the frame follows a resize")
+    func resize() throws {
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        try tmux.start(columns: 120, rows: 40)
+        var pane = try tmux.waitFor("focus search")
+        #expect(pane.split(separator: "\n").first?.count == 120)
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "70", "-y", "24"])
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            usleep(100_000)
+            pane = try tmux.capture()
+        } while pane.split(separator: "\n").first?.count != 70 && Date() < deadline
+        #expect(pane.split(separator: "\n").first?.count == 70, "\(pane)")
+        #expect(pane.split(separator: "\n").first?.hasSuffix("┐") == true)
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+    }
+
+    @Test("the terminal is restored after Ctrl-C, after SIGTERM, and after a crash signal")
+    func restored() throws {
+        for (how, exit) in [("ctrl-c", "EXITED 0"), ("term", "EXITED 0"), ("segv", "EXITED 139")] {
+            let tmux = TmuxSession()
+            defer { tmux.stop() }
+            try tmux.start()
+            try tmux.waitFor("focus search")
+            switch how {
+            case "ctrl-c": try tmux.send("C-c")
+            default:
+                let pid = try #require(try tmux.keytracePID())
+                kill(pid, how == "term" ? SIGTERM : SIGSEGV)
+            }
+            let pane = try tmux.waitFor(exit)
+            // The shell's own report of the crash may come first ("Segmentation fault").
+            #expect(
+                !pane.contains("Reminders (keytrace demo)") && !pane.contains("╔"),
+                "\(how): back on the main screen, the alternate screen is gone:\n\(pane)")
+            #expect(try tmux.settingsRestored(), "\(how): the terminal settings are as before")
+        }
+    }
+}
