@@ -81,6 +81,14 @@ public final class LiveView {
             put(br, right, bottom, style)
         }
 
+        /// A box one row high: `├label──┤`, or `╞label══╡` when doubled.
+        mutating func flat(_ left: Int, _ right: Int, _ row: Int, double: Bool, _ style: Style) {
+            guard right > left else { return }
+            for x in (left + 1)..<right { put(double ? "═" : "─", x, row, style) }
+            put(double ? "╞" : "├", left, row, style)
+            put(double ? "╡" : "┤", right, row, style)
+        }
+
         func lines(escapes: Bool) -> [String] {
             (0..<rows).map { row in
                 var line = ""
@@ -122,13 +130,29 @@ public final class LiveView {
     ///   - escapes: Whether to include colour escapes.
     /// - Returns: One string per row.
     public func render(columns: Int, rows: Int, escapes: Bool = true) -> [String] {
-        guard columns >= 40, rows >= 12 else {
+        let (needColumns, needRows) = minimumSize()
+        guard columns >= needColumns, rows >= needRows else {
             var canvas = Canvas(columns: max(columns, 1), rows: max(rows, 1))
-            canvas.text("keytrace needs at least 40x12", 0, 0, .heading)
+            let message =
+                "keytrace needs at least \(needColumns)x\(needRows) for this scene (now \(columns)x\(rows));"
+                + " enlarge the terminal"
+            var row = 0
+            var line = ""
+            for word in message.split(separator: " ") {
+                if !line.isEmpty, line.count + 1 + word.count > canvas.columns {
+                    canvas.text(line, 0, row, .heading)
+                    row += 1
+                    line = ""
+                }
+                line += (line.isEmpty ? "" : " ") + word
+            }
+            canvas.text(line, 0, row, .heading)
             return canvas.lines(escapes: escapes)
         }
         var canvas = Canvas(columns: columns, rows: rows)
-        let sceneRows = max(8, rows * 11 / 20)
+        // The scene gets what it needs to show every item, at least half the screen, and leaves
+        // the status lines and three trace lines.
+        let sceneRows = min(rows - 5, max(rowsNeeded(), rows * 11 / 20))
         drawScene(&canvas, top: 0, height: sceneRows)
         drawStatus(&canvas, row: sceneRows)
         drawTrace(&canvas, top: sceneRows + 2, height: rows - sceneRows - 2)
@@ -137,57 +161,178 @@ public final class LiveView {
 
     // MARK: Scene
 
+    /// Where a node sits on the canvas: columns `left..<right`, rows `upper..<lower`.
+    struct Cells {
+        var left, right, upper, lower: Int
+        /// Less than three rows high: drawn on one row, with no inside.
+        var isFlat: Bool { lower - upper < 3 }
+    }
+
+    /// One axis of the layout: scene coordinates to cells, monotonic, so that nodes apart in
+    /// points are apart in cells, a box's children stay inside its border and every item gets a
+    /// row (or columns) of its own. Each requirement is "edge b at least w cells after edge a";
+    /// the least positions satisfying them all come from one pass in coordinate order (a
+    /// longest path), and the cells left over are shared out in proportion to the coordinates.
+    struct Axis {
+        private var gaps: [Double: [(from: Double, cells: Int)]] = [:]
+        private var edges: Set<Double> = []
+
+        mutating func require(_ from: Double, _ to: Double, cells: Int) {
+            edges.insert(from)
+            edges.insert(to)
+            if to > from { gaps[to, default: []].append((from, cells)) }
+        }
+
+        /// The least positions, and the cells the whole axis needs.
+        func minimum() -> (positions: [Double: Int], needed: Int) {
+            var positions: [Double: Int] = [:]
+            var previous = 0
+            for edge in edges.sorted() {
+                var position = previous
+                for gap in gaps[edge] ?? [] { position = max(position, (positions[gap.from] ?? 0) + gap.cells) }
+                positions[edge] = position
+                previous = position
+            }
+            return (positions, previous)
+        }
+
+        /// Maps each edge into `0...count`; when the axis needs more cells than that, the
+        /// positions are squeezed proportionally and nodes may share cells.
+        func positions(count: Int) -> [Double: Int] {
+            let (least, needed) = minimum()
+            let sorted = edges.sorted()
+            guard let first = sorted.first, let last = sorted.last, last > first else { return least }
+            var result: [Double: Int] = [:]
+            let slack = count - needed
+            for edge in sorted {
+                let fraction = (edge - first) / (last - first)
+                result[edge] =
+                    slack >= 0
+                    ? least[edge, default: 0] + Int((Double(slack) * fraction).rounded(.down))
+                    : Int((Double(count) * fraction).rounded())
+            }
+            return result
+        }
+    }
+
+    /// The scene's nodes as drawn: visible ones, each with its frame nudged inside its parent's
+    /// so that a child starting on its parent's edge still starts inside the border.
+    private func visibleFrames() -> [(node: FocusNode, parent: FocusNode?, frame: Rect, hasChildren: Bool)] {
+        var result: [(FocusNode, FocusNode?, Rect, Bool)] = []
+        func visit(_ node: FocusNode, parent: FocusNode?, parentFrame: Rect?) {
+            guard !node.isHidden else { return }
+            var frame = node.frame
+            if let outer = parentFrame {
+                let nudgeX = max(outer.width, 1) * 1e-6
+                let nudgeY = max(outer.height, 1) * 1e-6
+                let minX = max(frame.minX, outer.minX + nudgeX)
+                let minY = max(frame.minY, outer.minY + nudgeY)
+                let maxX = max(min(frame.maxX, outer.maxX - nudgeX), minX + nudgeX)
+                let maxY = max(min(frame.maxY, outer.maxY - nudgeY), minY + nudgeY)
+                frame = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+            }
+            let children = node.children.compactMap { $0 as? FocusNode }.filter { !$0.isHidden }
+            result.append((node, parent, frame, !children.isEmpty))
+            for child in children { visit(child, parent: node, parentFrame: frame) }
+        }
+        visit(session.scene.root, parent: nil, parentFrame: nil)
+        return result
+    }
+
+    /// The rows the scene needs so that no item hides another (window border included).
+    func rowsNeeded() -> Int {
+        axes().rows.minimum().needed
+    }
+
+    /// The smallest terminal that shows every item of the scene, the two status lines and
+    /// three trace lines (and the status line's start: 40 columns at least).
+    public func minimumSize() -> (columns: Int, rows: Int) {
+        let (columns, rows, _) = axes()
+        return (max(40, columns.minimum().needed), rows.minimum().needed + 5)
+    }
+
+    private func axes() -> (columns: Axis, rows: Axis, frames: [(node: FocusNode, frame: Rect, hasChildren: Bool)]) {
+        let nodes = visibleFrames()
+        var frames: [ObjectIdentifier: Rect] = [:]
+        var columns = Axis()
+        var rows = Axis()
+        for (node, parent, frame, hasChildren) in nodes {
+            frames[ObjectIdentifier(node)] = frame
+            // A box needs its two borders and a row inside; a leaf one row, and room for its ends.
+            rows.require(frame.minY, frame.maxY, cells: hasChildren ? 3 : 1)
+            columns.require(frame.minX, frame.maxX, cells: hasChildren ? 3 : 4)
+            if let parent, let outer = frames[ObjectIdentifier(parent)] {
+                rows.require(outer.minY, frame.minY, cells: 1)
+                rows.require(frame.maxY, outer.maxY, cells: 1)
+                columns.require(outer.minX, frame.minX, cells: 1)
+                columns.require(frame.maxX, outer.maxX, cells: 1)
+            }
+        }
+        return (columns, rows, nodes.map { ($0.node, $0.frame, $0.hasChildren) })
+    }
+
+    /// Lays the scene out in cells (see ``Axis``); a node less than three rows high is drawn
+    /// flat, on its first row.
+    func layout(top: Int, height: Int, columns: Int) -> [ObjectIdentifier: Cells] {
+        let (columnAxis, rowAxis, frames) = axes()
+        let xs = columnAxis.positions(count: columns)
+        let ys = rowAxis.positions(count: height)
+        var cells: [ObjectIdentifier: Cells] = [:]
+        for (node, frame, _) in frames {
+            let left = xs[frame.minX, default: 0]
+            let upper = top + ys[frame.minY, default: 0]
+            cells[ObjectIdentifier(node)] = Cells(
+                left: left, right: max(xs[frame.maxX, default: columns], left + 1),
+                upper: upper, lower: max(top + ys[frame.maxY, default: height], upper + 1))
+        }
+        return cells
+    }
+
     private func drawScene(_ canvas: inout Canvas, top: Int, height: Int) {
         let scene = session.scene
-        let bounds = scene.root.frame
-        let width = max(bounds.width, 1)
-        let heightPoints = max(bounds.height, 1)
         let columns = canvas.columns
-        // Inside the window's own box.
-        let innerColumns = Double(columns - 3)
-        let innerRows = Double(height - 3)
-        func map(_ rect: Rect) -> (Int, Int, Int, Int) {
-            let left = 1 + Int(((rect.minX - bounds.minX) / width * innerColumns).rounded())
-            let right = 1 + Int(((rect.maxX - bounds.minX) / width * innerColumns).rounded())
-            let upper = top + 1 + Int(((rect.minY - bounds.minY) / heightPoints * innerRows).rounded())
-            let lower = top + 1 + Int(((rect.maxY - bounds.minY) / heightPoints * innerRows).rounded())
-            return (left, upper, max(right, left + 2), max(lower, upper + 1))
-        }
+        let cells = layout(top: top, height: height, columns: columns)
         let focused = session.focusSystem.focusedItem.map { ObjectIdentifier($0) }
         let firstResponder = session.scene.window.firstResponder.map { ObjectIdentifier($0) }
         let currentGroup = session.focusedGroup
+        let tabStops = Dictionary(
+            session.focusSystem.tabLoop.enumerated().compactMap { index, item in
+                (item as? FocusNode).map { (ObjectIdentifier($0), index + 1) }
+            },
+            uniquingKeysWith: { first, _ in first })
         canvas.box(0, top, columns - 1, top + height - 1, double: false, .dim)
         canvas.text(" \(scene.name) ", 2, top, .heading, limit: columns - 4)
         for id in scene.nodeOrder {
-            guard let node = scene.nodes[id], node !== scene.root, !isHidden(node) else { continue }
-            let (left, upper, right, lower) = map(node.frame)
-            let isFocused = focused == ObjectIdentifier(node)
+            guard let node = scene.nodes[id], node !== scene.root, !isHidden(node),
+                let rect = cells[ObjectIdentifier(node)]
+            else { continue }
+            let key = ObjectIdentifier(node)
+            let isFocused = focused == key
             let inGroup = currentGroup != nil && groupOf(node) == currentGroup
             let style: Style = isFocused ? .focused : inGroup ? .group : .plain
-            canvas.box(left, upper, right, lower, double: isFocused, style)
-            var label = id
-            if firstResponder == ObjectIdentifier(node) { label = "*" + label }
-            if let input = node as? TextInputNode, input.isSecureTextEntry { label += " (secure)" }
-            canvas.text(
-                label, left + 1, upper,
-                isFocused ? .focused : firstResponder == ObjectIdentifier(node) ? .firstResponder : style,
-                limit: right - left - 1)
-        }
-        if showsTabLoop {
-            for (index, item) in session.focusSystem.tabLoop.enumerated() {
-                guard let node = item as? FocusNode else { continue }
-                let (left, upper, _, lower) = map(node.frame)
-                canvas.text(" \(index + 1) ", left + 1, min(upper + 1, lower), .overlay)
+            if rect.isFlat || node.children.isEmpty && rect.lower - rect.upper < 3 {
+                canvas.flat(rect.left, rect.right - 1, rect.upper, double: isFocused, style)
+            } else {
+                canvas.box(rect.left, rect.upper, rect.right - 1, rect.lower - 1, double: isFocused, style)
             }
-        }
-        if showsGroups {
-            for id in scene.nodeOrder {
-                guard let node = scene.nodes[id], node.isFocusable, !isHidden(node), let group = groupOf(node) else {
-                    continue
-                }
-                let (left, upper, right, lower) = map(node.frame)
-                let row = lower > upper + 1 ? lower - 1 : upper
-                canvas.text(group, left + 1, row, .overlay, limit: right - left - 1)
+            // Everything said about a node goes on its top row: label, tab stop, group.
+            var label = id
+            if firstResponder == key { label = "*" + label }
+            if let input = node as? TextInputNode, input.isSecureTextEntry { label += " (secure)" }
+            let room = rect.right - rect.left - 2
+            canvas.text(
+                label, rect.left + 1, rect.upper,
+                isFocused ? .focused : firstResponder == key ? .firstResponder : style, limit: room)
+            var end = rect.left + 1 + min(label.count, room)
+            if showsTabLoop, let stop = tabStops[key] {
+                let number = " \(stop) "
+                canvas.text(number, end, rect.upper, .overlay, limit: rect.right - 1 - end)
+                end += number.count
+            }
+            if showsGroups, node.isFocusable, let group = groupOf(node) {
+                let name = " \(group) "
+                let start = max(end + 1, rect.right - 1 - name.count)
+                canvas.text(name, start, rect.upper, .overlay, limit: rect.right - 1 - start)
             }
         }
     }
