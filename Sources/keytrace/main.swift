@@ -8,17 +8,18 @@ struct KeytraceCommand: ParsableCommand {
         commandName: "keytrace",
         abstract: "Watch key dispatch live: every key, which stage took it, and why.",
         discussion: """
-            Input (one at a time): --keys, --replay, the keyboards (all, or --device), or the terminal.
-            With none of them, keytrace reads the keyboards when it can and the terminal otherwise, and says which.
-            Without --scene it traces the built-in demo (keytrace --print-demo-scene shows it).
+            Input (one at a time): --keys, --replay, the keyboards (all, or --device), or the terminal. \
+            With none of them, keytrace reads the keyboards when it can and the terminal otherwise, and says which. \
+            Without --scene it traces the built-in demo (keytrace --print-demo-scene shows it). \
+            In the live view F2 numbers the tab loop, F3 names the focus groups, Ctrl-C quits.
 
             Key sequences: chords separated by spaces, modifiers joined with +, for example
               --keys "tab tab down return shift+tab ctrl+f"
-            Keys: a character (a, 1, /, ?), or tab, return, esc, space, backspace, delete, up, down, left, right,
-            home, end, pageup, pagedown, f1…f24, or a W3C or kernel name (KeyA, KEY_A). Modifiers: ctrl, alt,
+            Keys: a character (a, 1, /, ?), or tab, return, esc, space, backspace, delete, up, down, left, right, \
+            home, end, pageup, pagedown, f1…f24, or a W3C or kernel name (KeyA, KEY_A). Modifiers: ctrl, alt, \
             shift, cmd (also super, meta).
 
-            Exit status: 0; 1 when --conflicts found conflicts; 2 for a malformed scene, recording or key
+            Exit status: 0; 1 when --conflicts found conflicts; 2 for a malformed scene, recording or key \
             sequence, an unknown layout, or keyboards that cannot be read.
             """)
 
