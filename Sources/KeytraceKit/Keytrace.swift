@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 public import LinuxKeyboard
 public import ResponderChain
 
@@ -173,19 +174,16 @@ public enum Keytrace {
     static func replay(
         _ path: String, realTime: Bool, session: TraceSession, layout: String, output: OutputBuffer
     ) throws(KeytraceError) {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw KeytraceError("\(path): cannot read the recording (does it exist? is it readable?)")
-        }
         let recording: EvemuRecording
-        do { recording = try EvemuRecording(parsing: String(decoding: data, as: UTF8.self), file: path) } catch {
-            throw KeytraceError("\(error)")
-        }
+        do { recording = try EvemuRecording(contentsOfFile: path) } catch { throw KeytraceError("\(error)") }
         let device = DeviceID(rawValue: 1)
         session.deviceNames[device] = recording.name.isEmpty ? path : recording.name
         session.start(input: "replay \(path)", layout: layout, t: recording.events.first?.time ?? 0)
         recording.replay(into: session.dispatcher, device: device, speed: realTime ? .realTime : .asFastAsPossible) {
             output.flush()
-            Thread.sleep(forTimeInterval: $0)
+            var pause = timespec(tv_sec: Int($0), tv_nsec: Int(($0 - $0.rounded(.down)) * 1e9))
+            var left = timespec()
+            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
         }
     }
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import KeytraceKit
 import LinuxKeyboard
 
@@ -127,7 +127,7 @@ struct KeytraceCommand: ParsableCommand {
             let status = try Keytrace.run(options)
             if status != 0 { throw ExitCode(status) }
         } catch let error as KeytraceError {
-            FileHandle.standardError.write(Data("keytrace: \(error)\n".utf8))
+            printError("keytrace: \(error)")
             throw ExitCode(2)
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import LinuxKeyboard
 import ResponderChain
 import Testing
@@ -34,6 +35,33 @@ import Testing
         #expect(recording.events.count == 8)
         #expect(recording.events[2] == .init(seconds: 0, microseconds: 10000, type: 1, code: 0x1e, value: 1))
         #expect(recording.events[6].microseconds == 500_000 && recording.events[6].seconds == 1_589_816_498)
+    }
+
+    @Test("a recording file reads straight from its bytes and gives what its text gives")
+    func readsFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("evemu-\(UUID()).evemu").path
+        try Self.keyboard.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try EvemuRecording(contentsOfFile: path) == EvemuRecording(parsing: Self.keyboard, file: path))
+    }
+
+    @Test(
+        "a file that cannot be read: the error names the file, the reason and the fix",
+        arguments: [
+            (
+                "/nonexistent/keys.evemu",
+                "/nonexistent/keys.evemu: cannot read the recording: No such file or directory (check the path)"
+            ),
+            ("/tmp", "/tmp: cannot read the recording: Is a directory (give a file, not a directory)"),
+        ])
+    func unreadableFile(path: String, message: String) {
+        #expect(throws: RecordingError.self) { try EvemuRecording(contentsOfFile: path) }
+        do {
+            _ = try EvemuRecording(contentsOfFile: path)
+        } catch {
+            #expect(error.description == message)
+            #expect(error.line == 0)
+        }
     }
 
     @Test("writing and reading again gives the same recording")

@@ -9,8 +9,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     /// What is wrong and what was expected.
     public var message: String
 
-    /// `file:line: message`.
-    public var description: String { "\(file):\(line): \(message)" }
+    /// `file:line: message`, or `file: message` for a file that could not be read (line 0).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// A device description and the events it sent, in the format of `evemu-record` and `evemu-play`.
@@ -118,37 +118,62 @@ public struct EvemuRecording: Hashable, Sendable {
     ///   - file: The name errors give.
     /// - Throws: ``RecordingError`` with the line of the first malformed line.
     public init(parsing text: String, file: String = "recording.evemu") throws(RecordingError) {
-        self.init(name: "")
-        var sawName = false
-        var failure: RecordingError?
         var text = text
         text.makeContiguousUTF8()
+        var result: Result<EvemuRecording, RecordingError> = .failure(
+            RecordingError(file: file, line: 1, message: "not UTF-8 text"))
+        text.utf8.withContiguousStorageIfAvailable { bytes in
+            result = Result { () throws(RecordingError) in try EvemuRecording(bytes: bytes, file: file) }
+        }
+        self = try result.get()
+    }
+
+    /// Reads a recording file (what `evemu-record` writes), straight from its bytes.
+    ///
+    /// - Parameter path: The file.
+    /// - Throws: ``RecordingError``: line 0 with the reason and the fix when the file cannot be
+    ///   read, else the line of the first malformed line.
+    public init(contentsOfFile path: String) throws(RecordingError) {
+        let bytes: [UInt8]
+        switch readFileBytes(path) {
+        case .success(let read): bytes = read
+        case .failure(let error):
+            throw RecordingError(
+                file: path, line: 0, message: "cannot read the recording: \(fileErrorDescription(error))")
+        }
+        var result: Result<EvemuRecording, RecordingError> = .failure(
+            RecordingError(file: path, line: 0, message: "cannot read the recording"))
+        bytes.withUnsafeBufferPointer { buffer in
+            result = Result { () throws(RecordingError) in try EvemuRecording(bytes: buffer, file: path) }
+        }
+        self = try result.get()
+    }
+
+    /// Reads a recording from its UTF-8 bytes.
+    private init(bytes: UnsafeBufferPointer<UInt8>, file: String) throws(RecordingError) {
+        self.init(name: "")
+        var sawName = false
+        // One event per line at most: counting lines first sizes the array once.
+        var lines = 1
+        for byte in bytes where byte == 10 { lines += 1 }
+        events.reserveCapacity(lines)
         // Event lines are most of a recording: they are read straight from the bytes. Every other
         // line, and any event line the fast reader does not accept, takes the general path,
         // which also words the errors.
-        text.utf8.withContiguousStorageIfAvailable { bytes in
-            var number = 0
-            var start = 0
-            while start < bytes.count || (start == bytes.count && number == 0) {
-                var end = start
-                while end < bytes.count && bytes[end] != 10 { end += 1 }
-                number += 1
-                if let event = Self.fastEvent(bytes, from: start, to: end) {
-                    events.append(event)
-                } else {
-                    let line = Substring(
-                        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
-                    do throws(RecordingError) {
-                        try parseLine(line, number: number, file: file, sawName: &sawName)
-                    } catch {
-                        failure = error
-                        return
-                    }
-                }
-                start = end + 1
+        var number = 0
+        var start = 0
+        while start < bytes.count || (start == bytes.count && number == 0) {
+            var end = start
+            while end < bytes.count && bytes[end] != 10 { end += 1 }
+            number += 1
+            if let event = Self.fastEvent(bytes, from: start, to: end) {
+                events.append(event)
+            } else {
+                let line = Substring(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self))
+                try parseLine(line, number: number, file: file, sawName: &sawName)
             }
+            start = end + 1
         }
-        if let failure { throw failure }
         if !sawName && events.isEmpty {
             throw RecordingError(file: file, line: 1, message: "not an evemu recording: no N: line and no E: events")
         }
