@@ -7,6 +7,8 @@ let package = Package(
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
+        // keytrace's engine (sessions, outputs, live view), for the benchmarks; not a stable API.
+        .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
     dependencies: [

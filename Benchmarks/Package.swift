@@ -13,6 +13,7 @@ let package = Package(
             name: "ResponderChainBenchmarks",
             dependencies: [
                 .product(name: "ResponderChain", package: "ResponderChain"),
+                .product(name: "KeytraceKit", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

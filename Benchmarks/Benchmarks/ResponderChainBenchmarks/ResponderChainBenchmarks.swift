@@ -116,6 +116,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     focusBenchmarks()
+    keytraceBenchmarks()
 
     Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { benchmark in
         let scene = ChainScene(depth: 50)
