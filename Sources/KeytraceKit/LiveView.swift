@@ -63,10 +63,18 @@ public final class LiveView {
             }
         }
 
-        mutating func box(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int, double: Bool, _ style: Style) {
+        /// Line weights: single for items, double for the focused item, heavy for the outline of
+        /// the current focus group.
+        enum Line { case single, double, heavy }
+
+        mutating func box(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int, _ line: Line, _ style: Style) {
             guard right > left, bottom > top else { return }
-            let (h, v, tl, tr, bl, br): (Character, Character, Character, Character, Character, Character) =
-                double ? ("═", "║", "╔", "╗", "╚", "╝") : ("─", "│", "┌", "┐", "└", "┘")
+            let (h, v, tl, tr, bl, br): (Character, Character, Character, Character, Character, Character)
+            switch line {
+            case .single: (h, v, tl, tr, bl, br) = ("─", "│", "┌", "┐", "└", "┘")
+            case .double: (h, v, tl, tr, bl, br) = ("═", "║", "╔", "╗", "╚", "╝")
+            case .heavy: (h, v, tl, tr, bl, br) = ("━", "┃", "┏", "┓", "┗", "┛")
+            }
             for x in (left + 1)..<right {
                 put(h, x, top, style)
                 put(h, x, bottom, style)
@@ -81,12 +89,18 @@ public final class LiveView {
             put(br, right, bottom, style)
         }
 
-        /// A box one row high: `├label──┤`, or `╞label══╡` when doubled.
-        mutating func flat(_ left: Int, _ right: Int, _ row: Int, double: Bool, _ style: Style) {
+        /// A box one row high: `├label──┤`, `╞label══╡` doubled, `┣label━━┫` heavy.
+        mutating func flat(_ left: Int, _ right: Int, _ row: Int, _ line: Line, _ style: Style) {
             guard right > left else { return }
-            for x in (left + 1)..<right { put(double ? "═" : "─", x, row, style) }
-            put(double ? "╞" : "├", left, row, style)
-            put(double ? "╡" : "┤", right, row, style)
+            let (h, l, r): (Character, Character, Character)
+            switch line {
+            case .single: (h, l, r) = ("─", "├", "┤")
+            case .double: (h, l, r) = ("═", "╞", "╡")
+            case .heavy: (h, l, r) = ("━", "┣", "┫")
+            }
+            for x in (left + 1)..<right { put(h, x, row, style) }
+            put(l, left, row, style)
+            put(r, right, row, style)
         }
 
         func lines(escapes: Bool) -> [String] {
@@ -300,7 +314,8 @@ public final class LiveView {
                 (item as? FocusNode).map { (ObjectIdentifier($0), index + 1) }
             },
             uniquingKeysWith: { first, _ in first })
-        canvas.box(0, top, columns - 1, top + height - 1, double: false, .dim)
+        canvas.box(0, top, columns - 1, top + height - 1, .single, .dim)
+        let groupOutline = currentGroupExtent().map { ObjectIdentifier($0) }
         canvas.text(" \(scene.name) ", 2, top, .heading, limit: columns - 4)
         for id in scene.nodeOrder {
             guard let node = scene.nodes[id], node !== scene.root, !isHidden(node),
@@ -309,11 +324,13 @@ public final class LiveView {
             let key = ObjectIdentifier(node)
             let isFocused = focused == key
             let inGroup = currentGroup != nil && groupOf(node) == currentGroup
-            let style: Style = isFocused ? .focused : inGroup ? .group : .plain
+            let isOutline = groupOutline == key
+            let style: Style = isFocused ? .focused : inGroup || isOutline ? .group : .plain
+            let line: Canvas.Line = isFocused ? .double : isOutline ? .heavy : .single
             if rect.isFlat || node.children.isEmpty && rect.lower - rect.upper < 3 {
-                canvas.flat(rect.left, rect.right - 1, rect.upper, double: isFocused, style)
+                canvas.flat(rect.left, rect.right - 1, rect.upper, line, style)
             } else {
-                canvas.box(rect.left, rect.upper, rect.right - 1, rect.lower - 1, double: isFocused, style)
+                canvas.box(rect.left, rect.upper, rect.right - 1, rect.lower - 1, line, style)
             }
             // Everything said about a node goes on its top row: label, tab stop, group.
             var label = id
@@ -335,6 +352,26 @@ public final class LiveView {
                 canvas.text(name, start, rect.upper, .overlay, limit: rect.right - 1 - start)
             }
         }
+    }
+
+    /// The node that spans the focused item's group: its largest ancestor, below the window's
+    /// root, whose focusable descendants are all in that group; `nil` when the group is the item
+    /// alone.
+    private func currentGroupExtent() -> FocusNode? {
+        guard let focused = session.focusSystem.focusedItem as? FocusNode, let group = groupOf(focused) else {
+            return nil
+        }
+        func allInGroup(_ node: FocusNode) -> Bool {
+            if node.isFocusable && !node.isHidden && groupOf(node) != group { return false }
+            return node.children.allSatisfy { child in (child as? FocusNode).map(allInGroup) ?? true }
+        }
+        var extent: FocusNode?
+        var current = focused.parent as? FocusNode
+        while let node = current, node !== session.scene.root, allInGroup(node) {
+            extent = node
+            current = node.parent as? FocusNode
+        }
+        return extent
     }
 
     private func isHidden(_ node: FocusNode) -> Bool {

@@ -42,6 +42,25 @@ import Testing
         #expect(scene.contains("├passcode (secure) 5 "))
     }
 
+    @Test("the current focus group is outlined heavy around its extent; a group of one item has no outline")
+    func groupOutline() throws {
+        let view = try view()
+        var scene = view.render(columns: 110, rows: 36, escapes: false).joined(separator: "\n")
+        #expect(!scene.contains("┏"), "search is a group of its own")
+        view.session.dispatcher.handle(KeyEvent(.tab, .down))
+        view.session.dispatcher.handle(KeyEvent(.tab, .up))
+        scene = view.render(columns: 110, rows: 36, escapes: false).joined(separator: "\n")
+        #expect(scene.contains("╞buyMilk"))
+        #expect(scene.contains("┏reminders━"))
+        #expect(scene.contains("┌lists─"))
+        view.session.dispatcher.handle(KeyEvent(.tab, .down))
+        view.session.dispatcher.handle(KeyEvent(.tab, .up))
+        scene = view.render(columns: 110, rows: 36, escapes: false).joined(separator: "\n")
+        #expect(scene.contains("╞today"))
+        #expect(scene.contains("┏lists━"))
+        #expect(scene.contains("┌reminders─"))
+    }
+
     @Test("too small a terminal: the view says what the scene needs instead of drawing a broken frame")
     func tooSmall() throws {
         let view = try view()
