@@ -221,7 +221,7 @@ case "de-shortcut":
 case "repeat-kernel", "repeat-software":
     let repeats = lines.filter { $0 == "changed KeyA" }.count
     let source = opened.first?.repeatSource
-    print("held A for 0.8 s: \(repeats) repeats from \(String(describing: source))")
+    print("held A for 0.8 s: \(repeats) repeats from \(source.map { "\($0)" } ?? "no keyboard")")
     if scenario == "repeat-kernel" {
         guard source == .kernel, repeats >= 8 else { fail("expected the kernel's repeats (≥ 8)") }
     } else {
