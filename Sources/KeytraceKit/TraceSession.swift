@@ -103,11 +103,28 @@ public final class TraceSession {
     /// The focused item's focus group.
     public var focusedGroup: String? { focusSystem.focusedItem.flatMap { focusSystem.focusGroup(of: $0) } }
 
+    /// Focus and first-responder changes made while a stage works on a key-down, reported after
+    /// that stage's decision: cause, then effect.
+    private var effectsOfCurrentStage: [TraceEvent] = []
+    private var inKeyDown = false
+
+    private func emitEffects() {
+        for event in effectsOfCurrentStage { emit(event) }
+        effectsOfCurrentStage.removeAll()
+    }
+
+    /// Emits a focus or first-responder change now, or after the decision of the stage making it.
+    private func emitEffect(_ event: TraceEvent) {
+        if inKeyDown { effectsOfCurrentStage.append(event) } else { emit(event) }
+    }
+
     private func handle(_ record: DispatchRecord) {
         if record.sequence > 0 { lastTime = record.timestamp - timeOrigin }
         let t = lastTime
         switch record.kind {
         case .input(let event, let key, _):
+            emitEffects()
+            inKeyDown = event.action == .down && !event.code.isModifier
             // A key released by the previous event has had its last press records by now.
             for code in unmaskAtNextInput { maskedKeys.remove(code) }
             unmaskAtNextInput.removeAll()
@@ -138,6 +155,10 @@ public final class TraceSession {
                         device: deviceNames[event.device] ?? event.device.description)))
             if event.action == .down && !code.isModifier { lastStages = [] }
         case .stage(let stage, let outcome, let reason):
+            defer {
+                emitEffects()
+                if outcome == .took { inKeyDown = false }
+            }
             guard explain || keepsHistory else { return }
             let number = (DispatchStage.allCases.firstIndex(of: stage) ?? 0) + 1
             let event = TraceEvent(
@@ -176,13 +197,13 @@ public final class TraceSession {
         case .unhandled(let key):
             emit(TraceEvent(t: t, .unhandled(key: keyName(key.keyCode))))
         case .firstResponder(let from, let to):
-            emit(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
+            emitEffect(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
         case .focus(let from, let to, let cause, _, let fromGroup, let toGroup):
-            emit(
+            emitEffect(
                 TraceEvent(
                     t: t, .focus(from: from, to: to, cause: cause.rawValue, fromGroup: fromGroup, toGroup: toGroup)))
         case .focusVetoed(let from, let to, let by):
-            emit(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
+            emitEffect(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
         case .deviceRemoved(let device):
             emit(
                 TraceEvent(

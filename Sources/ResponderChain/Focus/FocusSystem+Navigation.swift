@@ -217,7 +217,7 @@ extension FocusSystem: SystemKeyHandler {
             }
             let name = target.focusDebugName
             guard moveFocus(heading) else { return .decline(reason: "the move to \(name) was vetoed") }
-            return .take(reason: "\(press.key.keyCode.name) moves focus from \(from) to \(name)")
+            return .take(reason: "\(press.key.description) moves focus from \(from) to \(name)")
         }
         if isSelectKey(press.key) {
             guard let focusedItem else { return .decline(reason: "nothing is focused to select") }
