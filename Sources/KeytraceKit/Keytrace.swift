@@ -45,6 +45,8 @@ public struct KeytraceOptions: Sendable {
     public var focusDebug = false
     /// Write what the live keyboard sends to this evemu file.
     public var recordPath: String?
+    /// List the input devices and exit (`--list-devices`).
+    public var listDevices = false
 
     /// Creates default options: the demo scene, the live view, default input.
     public init() {}
@@ -110,6 +112,7 @@ public enum Keytrace {
     public static func run(_ options: KeytraceOptions, output: OutputBuffer = OutputBuffer()) throws(KeytraceError)
         -> Int32
     {
+        if options.listDevices { return try listDevices(output: output) }
         let scene = try loadScene(options)
         let (layout, layoutSource) = try layout(options)
         if options.focusDebug || options.conflicts {
@@ -357,6 +360,36 @@ public enum Keytrace {
         }
         terminal?.restore()
         output.flush()
+    }
+
+    /// `--list-devices`: every input device, whether it counts as a keyboard, why it cannot be
+    /// opened, and the stable links that `--device` can name.
+    static func listDevices(output: OutputBuffer) throws(KeytraceError) -> Int32 {
+        let devices: [DiscoveredDevice]
+        do { devices = try KeyboardDiscovery.inputDevices() } catch { throw KeytraceError("\(error)") }
+        var keyboards = 0
+        for device in devices {
+            let what: String
+            if let error = device.openError {
+                what = "cannot open: \(error.message)"
+            } else if let kind = device.kind, kind != .none {
+                keyboards += 1
+                what = "\(kind)" + (device.taggedByUdev ? " (udev tag)" : " (its keys)")
+            } else {
+                what = "not a keyboard"
+            }
+            output.line("\(device.path)  \"\(device.name)\"  \(what)")
+            for link in device.links { output.line("    \(link)") }
+        }
+        let udev =
+            KeyboardDiscovery.udevIsRunning
+            ? "udevd runs: hot-plug from udev, stable links in /dev/input/by-id and by-path"
+            : "no udevd: hot-plug from the kernel, no stable links"
+        output.line(
+            "\(devices.count) input device\(devices.count == 1 ? "" : "s"), \(keyboards) keyboard\(keyboards == 1 ? "" : "s"); \(udev)"
+        )
+        output.flush()
+        return 0
     }
 
     static func conflictReport(_ session: TraceSession, allFocus: Bool, output: OutputBuffer) -> Int32 {

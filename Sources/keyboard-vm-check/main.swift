@@ -62,6 +62,16 @@ case "usb-unplug": options.devices = [ps2, usb]
 case "hotplug":
     options.devices = [ps2, usb]
     options.hotPlug = true
+case "replug-by-path":
+    // The USB keyboard named by udevd's by-path link, which must keep selecting it after a re-plug
+    // gives it a new event node.
+    let links = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/input/by-path")) ?? []
+    guard let link = links.first(where: { $0.contains("usb") && $0.hasSuffix("-event-kbd") }) else {
+        fail("no by-path link for the USB keyboard (is udevd running?): \(links)")
+    }
+    options.devices = ["/dev/input/by-path/" + link]
+    options.hotPlug = true
+    print("selected by \(options.devices[0])")
 case "grab":
     options.devices = [uinput]
     options.grab = true
@@ -137,7 +147,7 @@ if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Dou
     case "uinput-typing", "grab": return lines.contains("ended KeyA") && lines.contains("ended ShiftLeft")
     case "ps2-typing": return lines.contains("ended KeyI")
     case "usb-unplug": return lines.contains("ended KeyC")
-    case "hotplug": return lines.contains("ended KeyX")
+    case "hotplug", "replug-by-path": return lines.contains("ended KeyX")
     case "leds": return lines.contains("ended KeyA")
     case "de-shortcut": return lines.contains("ended KeyZ")
     case "repeat-kernel", "repeat-software": return lines.contains("ended KeyA")
@@ -192,6 +202,14 @@ case "hotplug":
     guard let hotPlugged, hotPlugged.name == usb else { fail("no keyboard was hot-plugged: \(changes)") }
     guard log.devices["KeyX"] == hotPlugged.id else { fail("X must come from the new keyboard") }
     print("hot-plug source: \(loop.monitor?.source ?? "none")")
+case "replug-by-path":
+    guard changes.contains(where: { if case .removed = $0 { return true } else { return false } }) else {
+        fail("the first keyboard was never removed: \(changes)")
+    }
+    guard let hotPlugged, hotPlugged.name == usb, log.devices["KeyX"] == hotPlugged.id else {
+        fail("X must come from the re-plugged keyboard: \(changes)")
+    }
+    print("re-plugged: \(hotPlugged.path) selected again through \(options.devices[0])")
 case "grab":
     guard let (device, decoder, other) = bystander else { fail("no bystander") }
     _ = device.readAvailable(into: decoder)

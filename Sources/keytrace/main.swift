@@ -88,6 +88,11 @@ struct KeytraceCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Write what the keyboard sends to an evemu recording.", valueName: "file"))
     var record: String?
 
+    @Flag(
+        name: .customLong("list-devices"),
+        help: "List the input devices (path, name, whether it is a keyboard, stable links for --device) and exit.")
+    var listDevices = false
+
     @Flag(name: .customLong("print-demo-scene"), help: "Print the built-in demo scene and exit.")
     var printDemoScene = false
 
@@ -123,6 +128,7 @@ struct KeytraceCommand: ParsableCommand {
         options.allFocus = allFocus
         options.focusDebug = focusDebug
         options.recordPath = record
+        options.listDevices = listDevices
         do {
             let status = try Keytrace.run(options)
             if status != 0 { throw ExitCode(status) }

@@ -195,4 +195,17 @@ struct KeytraceBinary {
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose one input"))
     }
+
+    @Test("--list-devices lists every input device and ends with a count and where hot-plug comes from")
+    func listDevices() throws {
+        let result = try KeytraceBinary.run(["--list-devices"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        let last = try #require(lines.last)
+        #expect(last.contains(" input device") && last.contains(" keyboard"), "\(last)")
+        #expect(last.contains("udevd"), "says where hot-plug comes from: \(last)")
+        // One line per device (links indented below it): as many as the count says.
+        let devices = lines.dropLast().filter { $0.hasPrefix("/dev/input/event") }
+        #expect(last.hasPrefix("\(devices.count) input device"), "\(result.stdout)")
+    }
 }

@@ -13,6 +13,9 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var taggedByUdev: Bool
     /// Why the device could not be opened, when it could not.
     public var openError: InputError?
+    /// The stable names udevd made for it (`/dev/input/by-id/…-event-kbd`, `/dev/input/by-path/…`),
+    /// which survive a re-plug; empty without udevd.
+    public var links: [String] = []
 }
 
 /// Finds input devices and keyboards with libudev (subsystem `input`, `/dev/input/event*`).
@@ -79,6 +82,12 @@ public enum KeyboardDiscovery {
         }
         var result = DiscoveredDevice(
             path: path, name: parentName ?? "", kind: nil, taggedByUdev: false, openError: nil)
+        var link = udev_device_get_devlinks_list_entry(device)
+        while let current = link {
+            if let name = udev_list_entry_get_name(current) { result.links.append(String(cString: name)) }
+            link = udev_list_entry_get_next(current)
+        }
+        result.links.sort()
         if udev_device_get_is_initialized(device) != 0, property("ID_INPUT") == "1" {
             result.taggedByUdev = true
             if property("ID_INPUT_KEYBOARD") == "1" {

@@ -22,7 +22,8 @@ public final class KeyboardEventLoop {
     /// What the loop reads and how.
     public struct Options: Hashable, Sendable {
         /// Which devices: empty for every keyboard, else device paths (`/dev/input/event3`,
-        /// `/dev/input/by-id/…`) or names (exact, or a case-insensitive part of the name).
+        /// `/dev/input/by-id/…`; a stable link keeps selecting its keyboard after a re-plug) or
+        /// names (exact, or a case-insensitive part of the name).
         public var devices: [String]
         /// Whether keyboards plugged in later are opened, and unplugged ones let go.
         public var hotPlug: Bool
@@ -409,7 +410,7 @@ public final class KeyboardEventLoop {
             switch change {
             case .added(let path):
                 guard !entries.values.contains(where: { $0.keyboard.path == path }) else { continue }
-                if !options.devices.isEmpty && !options.devices.contains(path) {
+                if !options.devices.isEmpty && !selects(node: path) {
                     // Named selections are matched once the device is open.
                     guard options.devices.contains(where: { !$0.hasPrefix("/") }) else { continue }
                 }
@@ -441,7 +442,7 @@ public final class KeyboardEventLoop {
         do { device = try InputDevice(path: path) } catch { return .failed(error) }
         let kind = device.kind
         if requireKeyboard && kind == .none { return .skipped }
-        if filterByName && !options.devices.contains(path) && !matches(name: device.name) { return .skipped }
+        if filterByName && !selects(node: path) && !matches(name: device.name) { return .skipped }
         if options.grab {
             do { try device.grab() } catch {
                 onChange?(.failed(path: path, error))
@@ -480,6 +481,13 @@ public final class KeyboardEventLoop {
             dispatcher.resynchronize(device: id, pressedKeys: held, timestamp: Syscalls.monotonicNow())
         }
         return .opened
+    }
+
+    /// Whether the options name this device node by path: the node itself, or a link to it
+    /// (`/dev/input/by-id/…`, `/dev/input/by-path/…`), resolved now, because a re-plugged
+    /// keyboard comes back as a new `eventN` that its stable link points to.
+    private func selects(node: String) -> Bool {
+        options.devices.contains { $0.hasPrefix("/") && ($0 == node || Syscalls.resolvedPath($0) == node) }
     }
 
     private func matches(name: String) -> Bool {

@@ -26,6 +26,13 @@ enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// The path with every symbolic link resolved (`realpath`); `nil` when it does not exist.
+    static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// `CLOCK_MONOTONIC` in seconds: the clock devices are switched to, so that event times and
     /// software repeats share one clock.
     static func monotonicNow() -> Double {
