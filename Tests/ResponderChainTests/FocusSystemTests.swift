@@ -401,8 +401,12 @@ import Testing
             if action == "open", case .focusSelection = sender { opened += 1 }
         }
         h.focus.requestFocus(on: row)
+        h.trace.clear()
         h.keyboard.tap("return")
         #expect(opened == 1)
+        let took = h.trace.stages.first { $0.outcome == .took }
+        #expect(took?.stage == .systemBehavior)
+        #expect(took?.reason == "focus: Enter selects row: root performed open", "the reason names who performed what")
         h.keyboard.tap("space")
         #expect(opened == 1)
         h.focus.selectKeys.insert(.space)

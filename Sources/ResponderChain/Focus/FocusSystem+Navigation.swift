@@ -135,16 +135,17 @@ extension FocusSystem {
     @discardableResult
     public func selectFocusedItem() -> Bool {
         guard let focusedItem else { return false }
-        return select(focusedItem, heading: .none)
+        return select(focusedItem, heading: .none) != nil
     }
 
+    /// Sends the item's primary action; returns the responder that performed it.
     @discardableResult
-    func select(_ item: any FocusItem, heading: FocusHeading) -> Bool {
-        guard let action = item.primaryAction else { return false }
+    func select(_ item: any FocusItem, heading: FocusHeading) -> Responder? {
+        guard let action = item.primaryAction else { return nil }
         let start = nearestResponder(at: item, requiringFirstResponder: false) ?? window.firstResponder ?? window
-        guard let target = start.target(forAction: action, sender: .focusSelection) else { return false }
+        guard let target = start.target(forAction: action, sender: .focusSelection) else { return nil }
         target.perform(action, sender: .focusSelection)
-        return true
+        return target
     }
 }
 
@@ -224,10 +225,12 @@ extension FocusSystem: SystemKeyHandler {
             guard focusedItem.primaryAction != nil else {
                 return .decline(reason: "\(focusedItem.focusDebugName) has no primary action")
             }
-            guard select(focusedItem, heading: .none) else {
+            guard let target = select(focusedItem, heading: .none) else {
                 return .decline(reason: "no responder can perform \(focusedItem.primaryAction!.rawValue)")
             }
-            return .take(reason: "\(press.key.keyCode.name) selects \(focusedItem.focusDebugName)")
+            return .take(
+                reason: "\(press.key.description) selects \(focusedItem.focusDebugName): "
+                    + "\(target.traceName) performed \(focusedItem.primaryAction!.rawValue)")
         }
         return .decline(reason: "not a focus key")
     }
