@@ -6,11 +6,13 @@ extension KeyCommandConflictReport {
     ///
     /// - Parameter sourceLocation: Where a failure is reported.
     public func expectNoConflicts(sourceLocation: SourceLocation = #_sourceLocation) {
+        if let failure = conflictsFailure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
+    }
+
+    /// What ``expectNoConflicts(sourceLocation:)`` records: `nil` without conflicts, else the list.
+    package var conflictsFailure: String? {
         let found = conflicts
-        guard !found.isEmpty else { return }
-        Issue.record(
-            Comment(
-                rawValue: "\(found.count) key-command conflicts:\n" + found.map { "  \($0)" }.joined(separator: "\n")),
-            sourceLocation: sourceLocation)
+        guard !found.isEmpty else { return nil }
+        return "\(found.count) key-command conflicts:\n" + found.map { "  \($0)" }.joined(separator: "\n")
     }
 }

@@ -92,33 +92,14 @@ public final class TraceRecorder {
     public func expectKeyCommand(
         _ action: Action, declaredBy declarer: Responder? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let fired = firedKeyCommands
-        let match = fired.contains { entry in
-            entry.command.action == action && (declarer.map { entry.declaredBy?.refers(to: $0) ?? false } ?? true)
-        }
-        if !match {
-            let seen = fired.map { "\($0.command) on \($0.declaredBy?.name ?? "global commands")" }
-            Issue.record(
-                Comment(
-                    rawValue: "expected key command \(action)\(declarer.map { " declared by \($0.traceName)" } ?? "") "
-                        + "to fire; fired: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))\n"
-                        + lines.joined(separator: "\n")),
-                sourceLocation: sourceLocation)
-        }
+        record(keyCommandFailure(action, declaredBy: declarer), at: sourceLocation)
     }
 
     /// Expects that no key command fired.
     ///
     /// - Parameter sourceLocation: Where a failure is reported.
     public func expectNoKeyCommand(sourceLocation: SourceLocation = #_sourceLocation) {
-        let fired = firedKeyCommands
-        if !fired.isEmpty {
-            Issue.record(
-                Comment(
-                    rawValue: "expected no key command; fired: " + fired.map { "\($0.command)" }.joined(separator: ", ")
-                ),
-                sourceLocation: sourceLocation)
-        }
+        record(noKeyCommandFailure(), at: sourceLocation)
     }
 
     /// Expects that a responder received `pressesBegan`, optionally for a given key.
@@ -130,14 +111,7 @@ public final class TraceRecorder {
     public func expectPressesBegan(
         on responder: Responder, key code: KeyCode? = nil, sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        let began = presses(deliveredTo: responder).filter { $0.phase == .began }
-        if !began.contains(where: { code == nil || $0.key.keyCode == code }) {
-            Issue.record(
-                Comment(
-                    rawValue: "expected pressesBegan\(code.map { " for \($0)" } ?? "") on \(responder.traceName); "
-                        + "trace:\n" + lines.joined(separator: "\n")),
-                sourceLocation: sourceLocation)
-        }
+        record(pressesBeganFailure(on: responder, key: code), at: sourceLocation)
     }
 
     /// Expects that a key went unhandled.
@@ -146,13 +120,7 @@ public final class TraceRecorder {
     ///   - code: The key; `nil` accepts any key.
     ///   - sourceLocation: Where a failure is reported.
     public func expectUnhandled(_ code: KeyCode? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
-        if !unhandledKeys.contains(where: { code == nil || $0.keyCode == code }) {
-            Issue.record(
-                Comment(
-                    rawValue: "expected \(code.map { "\($0)" } ?? "a key") to be unhandled; trace:\n"
-                        + lines.joined(separator: "\n")),
-                sourceLocation: sourceLocation)
-        }
+        record(unhandledFailure(code), at: sourceLocation)
     }
 
     /// Expects that a stage took a key-down.
@@ -161,10 +129,49 @@ public final class TraceRecorder {
     ///   - stage: The stage.
     ///   - sourceLocation: Where a failure is reported.
     public func expectStageTook(_ stage: DispatchStage, sourceLocation: SourceLocation = #_sourceLocation) {
-        if !stages.contains(where: { $0.stage == stage && $0.outcome == .took }) {
-            Issue.record(
-                Comment(rawValue: "expected stage \(stage) to take a key; trace:\n" + lines.joined(separator: "\n")),
-                sourceLocation: sourceLocation)
+        record(stageTookFailure(stage), at: sourceLocation)
+    }
+
+    // The checks behind the expectations: `nil` when the trace shows what is expected, else the
+    // failure message. The expectations record the message as a test issue; this package's tests
+    // read it directly.
+
+    package func keyCommandFailure(_ action: Action, declaredBy declarer: Responder? = nil) -> String? {
+        let fired = firedKeyCommands
+        let match = fired.contains { entry in
+            entry.command.action == action && (declarer.map { entry.declaredBy?.refers(to: $0) ?? false } ?? true)
         }
+        guard !match else { return nil }
+        let seen = fired.map { "\($0.command) on \($0.declaredBy?.name ?? "global commands")" }
+        return "expected key command \(action)\(declarer.map { " declared by \($0.traceName)" } ?? "") "
+            + "to fire; fired: \(seen.isEmpty ? "none" : seen.joined(separator: ", "))\n"
+            + lines.joined(separator: "\n")
+    }
+
+    package func noKeyCommandFailure() -> String? {
+        let fired = firedKeyCommands
+        guard !fired.isEmpty else { return nil }
+        return "expected no key command; fired: " + fired.map { "\($0.command)" }.joined(separator: ", ")
+    }
+
+    package func pressesBeganFailure(on responder: Responder, key code: KeyCode? = nil) -> String? {
+        let began = presses(deliveredTo: responder).filter { $0.phase == .began }
+        guard !began.contains(where: { code == nil || $0.key.keyCode == code }) else { return nil }
+        return "expected pressesBegan\(code.map { " for \($0)" } ?? "") on \(responder.traceName); "
+            + "trace:\n" + lines.joined(separator: "\n")
+    }
+
+    package func unhandledFailure(_ code: KeyCode? = nil) -> String? {
+        guard !unhandledKeys.contains(where: { code == nil || $0.keyCode == code }) else { return nil }
+        return "expected \(code.map { "\($0)" } ?? "a key") to be unhandled; trace:\n" + lines.joined(separator: "\n")
+    }
+
+    package func stageTookFailure(_ stage: DispatchStage) -> String? {
+        guard !stages.contains(where: { $0.stage == stage && $0.outcome == .took }) else { return nil }
+        return "expected stage \(stage) to take a key; trace:\n" + lines.joined(separator: "\n")
+    }
+
+    private func record(_ failure: String?, at sourceLocation: SourceLocation) {
+        if let failure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     }
 }

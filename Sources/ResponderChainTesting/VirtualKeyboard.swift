@@ -92,11 +92,7 @@ public final class VirtualKeyboard {
     ///   - chord: The chord, in the syntax of `KeyChord.init(parsing:)`.
     ///   - sourceLocation: Where a parse failure is reported.
     public func tap(_ chord: String, sourceLocation: SourceLocation = #_sourceLocation) {
-        do {
-            tap(try KeyChord(parsing: chord))
-        } catch {
-            Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
-        }
+        if let failure = tapping(chord) { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     }
 
     /// Taps each chord of a key sequence, such as `"tab tab down return shift+tab"`.
@@ -107,11 +103,23 @@ public final class VirtualKeyboard {
     ///   - sequence: Chords separated by spaces.
     ///   - sourceLocation: Where a parse failure is reported.
     public func type(_ sequence: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        if let failure = typing(sequence) { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
+    }
+
+    /// Taps a chord written as text; returns why it cannot be read, typing nothing then.
+    package func tapping(_ chord: String) -> String? {
+        do { tap(try KeyChord(parsing: chord)) } catch { return error.description }
+        return nil
+    }
+
+    /// Types a key sequence; returns why it cannot be read, typing nothing then.
+    package func typing(_ sequence: String) -> String? {
         do {
             for chord in try KeyChord.parseSequence(sequence) { tap(chord) }
         } catch {
-            Issue.record(Comment(rawValue: error.description), sourceLocation: sourceLocation)
+            return error.description
         }
+        return nil
     }
 
     /// The device disappears: its presses are cancelled.
