@@ -1,17 +1,9 @@
 // Every libc file call of the module goes through this file (as swift-system gathers its syscalls).
 @preconcurrency internal import Glibc  // Glibc's FILE functions carry no concurrency annotations; each call here is synchronous and local.
 
-/// Reads a whole text file with the C library; `nil` when it cannot be opened.
+/// Reads a whole text file; `nil` when it cannot be read.
 func readTextFile(_ path: String) -> String? {
-    guard let file = fopen(path, "r") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count <= 0 { break }
-        bytes.append(contentsOf: buffer[0..<count])
-    }
+    guard case .success(let bytes) = readFileBytes(path) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
 }
 

@@ -69,7 +69,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         guard let compiled else {
             xkb_context_unref(context)
             let dataHint =
-                readTextFile("/usr/share/X11/xkb/rules/evdev") == nil
+                !Syscalls.exists("/usr/share/X11/xkb/rules/evdev")
                 ? " The XKB data is missing: install the xkb-data package."
                 : " List the valid names with `localectl list-x11-keymap-layouts` (layouts) and "
                     + "`localectl list-x11-keymap-variants \(names.layout ?? "us")` (variants), or read /usr/share/X11/xkb/rules/evdev.lst."
