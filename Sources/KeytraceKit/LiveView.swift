@@ -144,7 +144,8 @@ public final class LiveView {
     ///   - escapes: Whether to include colour escapes.
     /// - Returns: One string per row.
     public func render(columns: Int, rows: Int, escapes: Bool = true) -> [String] {
-        let (needColumns, needRows) = minimumSize()
+        let geometry = axes()
+        let (needColumns, needRows) = minimumSize(geometry)
         guard columns >= needColumns, rows >= needRows else {
             var canvas = Canvas(columns: max(columns, 1), rows: max(rows, 1))
             let message =
@@ -166,8 +167,8 @@ public final class LiveView {
         var canvas = Canvas(columns: columns, rows: rows)
         // The scene gets what it needs to show every item, at least half the screen, and leaves
         // the status lines and three trace lines.
-        let sceneRows = min(rows - 5, max(rowsNeeded(), rows * 11 / 20))
-        drawScene(&canvas, top: 0, height: sceneRows)
+        let sceneRows = min(rows - 5, max(needRows - 5, rows * 11 / 20))
+        drawScene(&canvas, top: 0, height: sceneRows, geometry: geometry)
         drawStatus(&canvas, row: sceneRows)
         drawTrace(&canvas, top: sceneRows + 2, height: rows - sceneRows - 2)
         return canvas.lines(escapes: escapes)
@@ -253,19 +254,22 @@ public final class LiveView {
         return result
     }
 
-    /// The rows the scene needs so that no item hides another (window border included).
-    func rowsNeeded() -> Int {
-        axes().rows.minimum().needed
-    }
-
     /// The smallest terminal that shows every item of the scene, the two status lines and
     /// three trace lines (and the status line's start: 40 columns at least).
     public func minimumSize() -> (columns: Int, rows: Int) {
-        let (columns, rows, _) = axes()
-        return (max(40, columns.minimum().needed), rows.minimum().needed + 5)
+        minimumSize(axes())
     }
 
-    private func axes() -> (columns: Axis, rows: Axis, frames: [(node: FocusNode, frame: Rect, hasChildren: Bool)]) {
+    private func minimumSize(_ geometry: Geometry) -> (columns: Int, rows: Int) {
+        (max(40, geometry.columns.minimum().needed), geometry.rows.minimum().needed + 5)
+    }
+
+    /// Both axes' requirements and the frames they came from: worked out once per frame.
+    private typealias Geometry = (
+        columns: Axis, rows: Axis, frames: [(node: FocusNode, frame: Rect, hasChildren: Bool)]
+    )
+
+    private func axes() -> Geometry {
         let nodes = visibleFrames()
         var frames: [ObjectIdentifier: Rect] = [:]
         var columns = Axis()
@@ -287,8 +291,8 @@ public final class LiveView {
 
     /// Lays the scene out in cells (see ``Axis``); a node less than three rows high is drawn
     /// flat, on its first row.
-    func layout(top: Int, height: Int, columns: Int) -> [ObjectIdentifier: Cells] {
-        let (columnAxis, rowAxis, frames) = axes()
+    private func layout(top: Int, height: Int, columns: Int, geometry: Geometry) -> [ObjectIdentifier: Cells] {
+        let (columnAxis, rowAxis, frames) = geometry
         let xs = columnAxis.positions(count: columns)
         let ys = rowAxis.positions(count: height)
         var cells: [ObjectIdentifier: Cells] = [:]
@@ -302,10 +306,10 @@ public final class LiveView {
         return cells
     }
 
-    private func drawScene(_ canvas: inout Canvas, top: Int, height: Int) {
+    private func drawScene(_ canvas: inout Canvas, top: Int, height: Int, geometry: Geometry) {
         let scene = session.scene
         let columns = canvas.columns
-        let cells = layout(top: top, height: height, columns: columns)
+        let cells = layout(top: top, height: height, columns: columns, geometry: geometry)
         let focused = session.focusSystem.focusedItem.map { ObjectIdentifier($0) }
         let firstResponder = session.scene.window.firstResponder.map { ObjectIdentifier($0) }
         let currentGroup = session.focusedGroup
