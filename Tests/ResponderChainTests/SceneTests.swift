@@ -97,7 +97,7 @@ enum SceneFiles {
             ),
             (
                 "{\"root\": {\"id\": \"a\", \"priority\": \"urgent\"}}",
-                "bad.json:1:34: root.priority: \"urgent\" is not a priority: write a number, ignored, previouslyFocused, prioritized, currentlyFocused, or one of those plus a number (\"previouslyFocused+10\")"
+                "bad.json:1:34: root.priority: \"urgent\" is not a priority: write a number, ignored, previouslyFocused, prioritized, currentlyFocused, or one of those plus or minus a number (\"previouslyFocused+10\", \"prioritized-5\")"
             ),
             (
                 "{\"root\": {\"id\": \"a\", \"handlesKeys\": [\"ctrl+j\"]}}",
@@ -111,6 +111,94 @@ enum SceneFiles {
             Issue.record("expected an error for \(json)")
         } catch {
             #expect(error.description == message)
+        }
+    }
+
+    /// Inputs the black-box fuzzing of keytrace found: a trap, and values accepted that mean nothing.
+    @Test(
+        "bad priorities, numbers and bytes are errors that name the place, never a trap or a guess",
+        arguments: [
+            ("{\"root\": {\"id\": \"a\", \"priority\": \"+\"}}", "1:34: root.priority: \"+\" is not a priority"),
+            ("{\"root\": {\"id\": \"a\", \"priority\": \"\"}}", "1:34: root.priority: \"\" is not a priority"),
+            ("{\"root\": {\"id\": \"a\", \"priority\": \"+5\"}}", "1:34: root.priority: \"+5\" is not a priority"),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": \"prioritized+\"}}",
+                "1:34: root.priority: \"prioritized+\" is not a priority"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": \"prioritized+-5\"}}",
+                "1:34: root.priority: \"prioritized+-5\" is not a priority"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": \"currentlyFocused+1\"}}",
+                "1:34: root.priority: \"currentlyFocused+1\" is out of range"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": 1e20}}",
+                "1:34: root.priority: 1e20 is out of range: a priority is a whole number from"
+            ),
+            (
+                "{\"root\": {\"id\": \"a\", \"priority\": 99999999999999999999}}",
+                "1:34: root.priority: 99999999999999999999 is out of range"
+            ),
+            ("{\"root\": {\"id\": \"a\", \"priority\": 1.5}}", "1:34: root.priority: a priority is a whole number"),
+            ("{\"root\": {\"id\": \"a\", \"frame\": [0, 0, 1e400, 1]}}", "1:38: number 1e400 is out of range"),
+            ("{\"root\": {\"id\": \"a\", \"frame\": [0, 0, 010, 1]}}", "1:38: a number must not start with 0"),
+            ("{\"root\": {\"id\": \"a\", \"frame\": [-01, 0, 1, 1]}}", "1:33: a number must not start with 0"),
+        ])
+    func fuzzedScenes(json: String, message: String) {
+        #expect(throws: SceneError.self) { try Scene(json: json, file: "bad.json") }
+        do {
+            _ = try Scene(json: json, file: "bad.json")
+        } catch {
+            #expect(error.description.hasPrefix("bad.json:" + message), "got \(error.description)")
+        }
+    }
+
+    @Test("a priority can be a name plus or minus a number, or any whole number an Int holds")
+    func priorities() throws {
+        func priority(_ value: String) throws -> FocusGroupPriority? {
+            let scene = try Scene(json: "{\"root\": {\"id\": \"a\", \"priority\": \(value)}}")
+            return scene.root.focusGroupPriority
+        }
+        #expect(try priority("\"prioritized + 5\"") == .prioritized + 5)
+        #expect(try priority("\"previouslyFocused-10\"") == FocusGroupPriority(rawValue: 990))
+        #expect(try priority("1000000000000000") == FocusGroupPriority(rawValue: 1_000_000_000_000_000))
+        #expect(try priority("9223372036854775807") == FocusGroupPriority(rawValue: Int.max))
+        #expect(try priority("-7") == FocusGroupPriority(rawValue: -7))
+        #expect(try priority("2e3") == FocusGroupPriority(rawValue: 2000))
+    }
+
+    @Test("invalid UTF-8 in a scene is an error at its byte, not a replacement character")
+    func invalidUTF8() {
+        var bytes = Array("{\"name\": \"caf".utf8)
+        bytes += [0xC3, 0x28]  // a lead byte followed by an ASCII byte
+        bytes += Array("\", \"root\": {\"id\": \"a\"}}".utf8)
+        #expect(throws: SceneError.self) { try Scene(json: bytes, file: "bad.json") }
+        do {
+            _ = try Scene(json: bytes, file: "bad.json")
+        } catch {
+            #expect(
+                error.description == "bad.json:1:14: unexpected byte 0xC3 in a string: the file is not valid UTF-8 text"
+            )
+        }
+        do {
+            _ = try Scene(json: [0xFF], file: "bad.json")
+        } catch {
+            #expect(error.description == "bad.json:1:1: unexpected byte 0xFF: expected a value")
+        }
+        let valid = try? Scene(json: Array("{\"name\": \"café ☕\", \"root\": {\"id\": \"a\"}}".utf8))
+        #expect(valid?.name == "café ☕")
+    }
+
+    @Test("a scene over the size limit is refused before it is parsed")
+    func sizeLimit() {
+        let bytes = [UInt8](repeating: 0x20, count: Scene.maximumSize + 1)
+        do {
+            _ = try Scene(json: bytes, file: "huge.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("huge.json:1:1: the scene is 4194305 bytes, over the limit of 4194304"))
         }
     }
 

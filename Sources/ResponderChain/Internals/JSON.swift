@@ -4,7 +4,8 @@ struct JSONValue {
         case object([(key: String, value: JSONValue)])
         case array([JSONValue])
         case string(String)
-        case number(Double)
+        /// A number: its value and its text as written (integers are read exactly from the text).
+        case number(Double, text: String)
         case bool(Bool)
         case null
     }
@@ -33,18 +34,25 @@ struct JSONSyntaxError: Error {
 }
 
 /// A small strict JSON parser (RFC 8259) over UTF-8 that keeps positions. No Foundation.
+///
+/// Strict where lenient parsers guess: invalid UTF-8, numbers with leading zeros and numbers
+/// out of `Double`'s range are errors, never replaced or rounded to infinity.
 struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
     private var lineStart = 0
 
-    init(_ text: String) {
-        bytes = Array(text.utf8)
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
     }
 
     static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(text)
+        try parse(bytes: Array(text.utf8))
+    }
+
+    static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
@@ -142,7 +150,10 @@ struct JSONParser {
             try expectWord("null")
             return make(.null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return make(.number(try parseNumber()))
+            let (value, text) = try parseNumber()
+            return make(.number(value, text: text))
+        case let byte where byte >= 0x80:
+            throw error(Self.byteDescription(byte) + ": expected a value")
         default:
             throw error("unexpected character '\(Character(Unicode.Scalar(bytes[index])))': expected a value")
         }
@@ -156,7 +167,13 @@ struct JSONParser {
         index += utf8.count
     }
 
-    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+    /// `unexpected byte 0xC3 (not UTF-8 text)` or `unexpected byte 0xC3`, for bytes outside ASCII.
+    private static func byteDescription(_ byte: UInt8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        return "unexpected byte 0x\(digits[Int(byte >> 4)])\(digits[Int(byte & 0xF)])"
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> (Double, String) {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func digits() -> Int {
@@ -164,7 +181,13 @@ struct JSONParser {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             return index - from
         }
-        guard digits() > 0 else { throw error("expected digits in a number") }
+        let integerStart = index
+        let integerDigits = digits()
+        guard integerDigits > 0 else { throw error("expected digits in a number") }
+        if integerDigits > 1 && bytes[integerStart] == UInt8(ascii: "0") {
+            index = integerStart
+            throw error("a number must not start with 0 (write 7, not 07)")
+        }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard digits() > 0 else { throw error("expected digits after the decimal point") }
@@ -178,26 +201,36 @@ struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw error("not a number: \(text)") }
-        return value
+        guard value.isFinite else {
+            index = start
+            throw error("number \(text) is out of range (at most about 1.8e308)")
+        }
+        return (value, text)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var chunkStart = index
-        func flush(_ end: Int) {
-            scalars.append(contentsOf: String(decoding: bytes[chunkStart..<end], as: UTF8.self).unicodeScalars)
+        func flush(_ end: Int) throws(JSONSyntaxError) {
+            let chunk = bytes[chunkStart..<end]
+            if let text = String(validating: chunk, as: UTF8.self) {
+                scalars.append(contentsOf: text.unicodeScalars)
+                return
+            }
+            index = Self.firstInvalidUTF8(in: chunk)
+            throw error(Self.byteDescription(bytes[index]) + " in a string: the file is not valid UTF-8 text")
         }
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                flush(index)
+                try flush(index)
                 index += 1
                 return String(scalars)
             }
             if byte < 0x20 { throw error("control character in a string (write \\n, \\t)") }
             if byte == UInt8(ascii: "\\") {
-                flush(index)
+                try flush(index)
                 index += 1
                 guard index < bytes.count else { break }
                 let escape = bytes[index]
@@ -233,6 +266,17 @@ struct JSONParser {
             index += 1
         }
         throw error("unterminated string")
+    }
+
+    /// The index of the first byte of `chunk` that does not start a valid UTF-8 sequence.
+    private static func firstInvalidUTF8(in chunk: ArraySlice<UInt8>) -> Int {
+        var iterator = chunk.makeIterator()
+        var decoder = UTF8()
+        var position = chunk.startIndex
+        while case .scalarValue(let scalar) = decoder.decode(&iterator) {
+            position += UTF8.width(scalar)
+        }
+        return position
     }
 
     private mutating func hex4() throws(JSONSyntaxError) -> UInt32 {

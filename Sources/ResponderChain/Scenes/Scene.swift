@@ -38,17 +38,40 @@ public final class Scene {
         "allowsAutomaticLocalization", "allowsAutomaticMirroring", "repeats",
     ]
 
+    /// The largest scene description accepted, in bytes (4 MiB): larger text is refused before
+    /// it is parsed, so a huge or endless input cannot exhaust memory.
+    public static let maximumSize = 4 << 20
+
     /// Loads a scene from JSON text.
     ///
     /// - Parameters:
     ///   - json: The scene description.
     ///   - file: The name errors give for the text, usually its file name.
     /// - Throws: ``SceneError`` naming the line, column and field of the first problem.
-    public init(json: String, file: String = "scene.json") throws(SceneError) {
+    public convenience init(json: String, file: String = "scene.json") throws(SceneError) {
+        try self.init(json: Array(json.utf8), file: file)
+    }
+
+    /// Loads a scene from the bytes of a JSON file.
+    ///
+    /// The bytes must be UTF-8 text: an invalid sequence is an error at its line and column, never
+    /// replaced. Text longer than ``maximumSize`` is refused.
+    ///
+    /// - Parameters:
+    ///   - json: The scene description's bytes.
+    ///   - file: The name errors give for the text, usually its file name.
+    /// - Throws: ``SceneError`` naming the line, column and field of the first problem.
+    public init(json: [UInt8], file: String = "scene.json") throws(SceneError) {
         let decoder = SceneDecoder(file: file)
+        guard json.count <= Self.maximumSize else {
+            throw SceneError(
+                file: file, line: 1, column: 1, field: "",
+                message: "the scene is \(json.count) bytes, over the limit of \(Self.maximumSize) bytes (4 MiB); "
+                    + "is this the right file?")
+        }
         let document: JSONValue
         do {
-            document = try JSONParser.parse(json)
+            document = try JSONParser.parse(bytes: json)
         } catch {
             throw SceneError(file: file, line: error.line, column: error.column, field: "", message: error.message)
         }
@@ -243,26 +266,47 @@ public final class Scene {
     static func priority(_ value: JSONValue, _ path: String, _ decoder: SceneDecoder) throws(SceneError)
         -> FocusGroupPriority
     {
-        if case .number(let number) = value.kind {
-            // No Int(exactly:): it needs libm, and the core links without it.
-            guard abs(number) < 1e15, Double(Int(number)) == number else {
-                throw decoder.fail(value, path, "a priority is a whole number")
+        if case .number(let number, let text) = value.kind {
+            if let exact = Int(text) { return FocusGroupPriority(rawValue: exact) }
+            let isInteger = !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" })
+            // Outside ±9.2e18 no Int holds it. (No Int(exactly:): it needs libm, which the core does not link.)
+            guard !isInteger, number.magnitude < 9.2e18 else {
+                throw decoder.fail(
+                    value, path, "\(text) is out of range: a priority is a whole number from \(Int.min) to \(Int.max)")
             }
+            guard Double(Int(number)) == number else { throw decoder.fail(value, path, "a priority is a whole number") }
             return FocusGroupPriority(rawValue: Int(number))
         }
         let text = try decoder.string(value, path)
-        let named: [String: FocusGroupPriority] = [
-            "ignored": .ignored, "previouslyFocused": .previouslyFocused, "prioritized": .prioritized,
-            "currentlyFocused": .currentlyFocused,
+        let named: [(String, FocusGroupPriority)] = [
+            ("ignored", .ignored), ("previouslyFocused", .previouslyFocused), ("prioritized", .prioritized),
+            ("currentlyFocused", .currentlyFocused),
         ]
-        let parts = text.split(separator: "+", maxSplits: 1).map { $0.trimmingSpaces() }
-        guard let base = named[parts[0]], parts.count == 1 || Int(parts[1]) != nil else {
-            throw decoder.fail(
+        func invalid() -> SceneError {
+            decoder.fail(
                 value, path,
                 "\"\(text)\" is not a priority: write a number, ignored, previouslyFocused, prioritized, currentlyFocused, "
-                    + "or one of those plus a number (\"previouslyFocused+10\")")
+                    + "or one of those plus or minus a number (\"previouslyFocused+10\", \"prioritized-5\")")
         }
-        return parts.count == 2 ? base + Int(parts[1])! : base
+        // NAME, or NAME followed by + or - and decimal digits, spaces allowed around the sign.
+        let trimmed = text.trimmingSpaces()
+        guard let (name, base) = named.first(where: { trimmed.hasPrefix($0.0) }) else { throw invalid() }
+        let rest = Substring(trimmed.dropFirst(name.count)).trimmingSpaces()
+        if rest.isEmpty { return base }
+        guard let sign = rest.first, sign == "+" || sign == "-" else { throw invalid() }
+        let digits = Substring(rest.dropFirst()).trimmingSpaces()
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw invalid() }
+        guard let offset = Int(digits) else {
+            throw decoder.fail(value, path, "\"\(text)\": \(digits) is out of range for a priority offset")
+        }
+        let (sum, overflow) =
+            sign == "+"
+            ? base.rawValue.addingReportingOverflow(offset) : base.rawValue.subtractingReportingOverflow(offset)
+        guard !overflow else {
+            throw decoder.fail(
+                value, path, "\"\(text)\" is out of range: a priority is from \(Int.min) to \(Int.max)")
+        }
+        return FocusGroupPriority(rawValue: sum)
     }
 
     static func keyCommand(_ value: JSONValue, _ path: String, _ d: SceneDecoder) throws(SceneError) -> KeyCommand {
@@ -341,7 +385,7 @@ public final class Scene {
     }
 }
 
-extension Substring {
+extension StringProtocol {
     fileprivate func trimmingSpaces() -> String {
         String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }

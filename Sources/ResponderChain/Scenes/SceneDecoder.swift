@@ -41,7 +41,7 @@ struct SceneDecoder {
     }
 
     func number(_ value: JSONValue, _ path: String) throws(SceneError) -> Double {
-        guard case .number(let number) = value.kind else {
+        guard case .number(let number, _) = value.kind else {
             throw fail(value, path, "expected a number, got \(value.typeName)")
         }
         return number
