@@ -125,8 +125,14 @@ public struct ByteWriter: ~Copyable {
         }
     }
 
-    /// Appends seconds with six decimals and no exponent: `12.345678`.
+    /// Appends seconds with six decimals and no exponent: `12.345678`. A time beyond a million
+    /// years either way is written in Swift's shortest form (`1e+20`), and one that is not a
+    /// number as `null`: whatever an input's timestamps say, writing them never traps.
     public mutating func append(seconds t: Double) {
+        guard t.magnitude < 3e13 else {
+            append(t.isFinite ? t.description : "null")
+            return
+        }
         let micro = Int((t * 1_000_000).rounded())
         if micro < 0 { append(UInt8(ascii: "-")) }
         let magnitude = Int(micro.magnitude)

@@ -93,6 +93,22 @@ import Testing
                 "bad.evemu:1: expected a line like \"E: 0.000000 0001 001e 0001\" (N:, I:, P:, B:, A:, E:), got \"hello\""
             ),
             ("# only a comment", "bad.evemu:1: not an evemu recording: no N: line and no E: events"),
+            // Found by fuzzing keytrace: read as -0.5 before.
+            (
+                "N: x\nE: -1.500000 0001 001e 1",
+                "bad.evemu:2: E: time \"-1.500000\" is negative; evemu times count up from 0, like 12.345678"
+            ),
+            // Found by fuzzing keytrace: writing such a time trapped.
+            (
+                "N: x\nE: 99999999999999999.000000 0001 001e 1",
+                "bad.evemu:2: E: time \"99999999999999999.000000\" is out of range: at most 4294967295 seconds (a 32-bit time)"
+            ),
+            (
+                "N: x\nE: 4294967296.0 0001 001e 1",
+                "bad.evemu:2: E: time \"4294967296.0\" is out of range: at most 4294967295 seconds (a 32-bit time)"
+            ),
+            ("N: x\nE: +1.000000 0001 001e 1", "bad.evemu:2: E: \"+1.000000\" is not a time like 12.345678"),
+            ("N: x\nE: 1.-5 0001 001e 1", "bad.evemu:2: E: \"1.-5\" is not a time like 12.345678"),
         ])
     func malformed(text: String, message: String) {
         do {
@@ -101,6 +117,14 @@ import Testing
         } catch {
             #expect(error.description == message)
         }
+    }
+
+    @Test("the largest time a recording may hold is read by both readers")
+    func largestTime() throws {
+        let recording = try EvemuRecording(
+            parsing: "N: x\nE: 4294967295.999999 0001 001e 1\nE: 4294967295.5 0001 001e 0\n")
+        #expect(recording.events.map(\.seconds) == [4_294_967_295, 4_294_967_295])
+        #expect(recording.events.map(\.microseconds) == [999_999, 500_000])
     }
 
     @Test("event lines read from bytes and by the general reader agree, keep file order, and keep line numbers")

@@ -47,6 +47,8 @@ enum Syscalls {
     /// Sleeps, resuming after signals.
     static func sleep(seconds: Double) {
         guard seconds > 0 else { return }
+        // At most 68 years: a longer (or infinite) gap would trap converting to Int.
+        let seconds = min(seconds, Double(Int32.max))
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }

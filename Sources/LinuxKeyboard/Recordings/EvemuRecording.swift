@@ -111,6 +111,10 @@ public struct EvemuRecording: Hashable, Sendable {
         if type != 0 { declare(type: 0, code: type) }
     }
 
+    /// The largest event time accepted, in seconds: what an unsigned 32-bit time holds (the year
+    /// 2106 as a wall-clock time). Later times are an error, so arithmetic on them never overflows.
+    public static let maximumSeconds = 4_294_967_295
+
     /// Reads a recording.
     ///
     /// - Parameters:
@@ -238,10 +242,18 @@ public struct EvemuRecording: Hashable, Sendable {
                 throw fail("E: needs \"seconds.microseconds type code value\", got \(fields.count) fields")
             }
             let time = fields[0].split(separator: ".", omittingEmptySubsequences: false)
-            guard time.count == 2, let seconds = Int(time[0]), let micro = Int(time[1]), time[1].count <= 6,
-                micro >= 0
-            else { throw fail("E: \"\(fields[0])\" is not a time like 12.345678") }
-            let microseconds = micro * [1, 100_000, 10_000, 1000, 100, 10, 1][time[1].count]
+            func isDigits(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+            if fields[0].hasPrefix("-") {
+                throw fail("E: time \"\(fields[0])\" is negative; evemu times count up from 0, like 12.345678")
+            }
+            guard time.count == 2, isDigits(time[0]), isDigits(time[1]), time[1].count <= 6 else {
+                throw fail("E: \"\(fields[0])\" is not a time like 12.345678")
+            }
+            guard let seconds = Int(time[0]), seconds <= Self.maximumSeconds else {
+                throw fail(
+                    "E: time \"\(fields[0])\" is out of range: at most \(Self.maximumSeconds) seconds (a 32-bit time)")
+            }
+            let microseconds = (Int(time[1]) ?? 0) * [1, 100_000, 10_000, 1000, 100, 10, 1][time[1].count]
             guard let type = UInt16(fields[1], radix: 16) else { throw fail("E: type \"\(fields[1])\" is not hex") }
             guard let code = UInt16(fields[2], radix: 16) else { throw fail("E: code \"\(fields[2])\" is not hex") }
             guard let value = Int32(fields[3]) else {
@@ -297,7 +309,9 @@ public struct EvemuRecording: Hashable, Sendable {
             return true
         }
         skipSpaces()
-        guard let seconds = decimal(maxDigits: 18), i < end, bytes[i] == UInt8(ascii: ".") else { return nil }
+        guard let seconds = decimal(maxDigits: 10), seconds.value <= maximumSeconds, i < end,
+            bytes[i] == UInt8(ascii: ".")
+        else { return nil }
         i += 1
         guard let micro = decimal(maxDigits: 6), micro.digits == 6, separator(), let type = hex(), separator(),
             let code = hex(), separator()
