@@ -71,4 +71,59 @@ import Testing
         let events = decoder.decode(Array("5A".utf8), endOfInput: true)
         #expect(events.map(\.code) == [.leftControl, .upArrow, .upArrow, .leftControl])
     }
+
+    @Test(
+        "extreme or malformed numbers in a sequence are ignored, never a trap",
+        arguments: [
+            "\u{1b}[97;-9223372036854775808u", "\u{1b}[97;-9223372036854775807:3u", "\u{1b}[99999999999999999999;5u",
+            "\u{1b}[97;99999999999999999999:2u", "\u{1b}[-1u", "\u{1b}[1;0A", "\u{1b}[1;-5A",
+            "\u{1b}[9223372036854775807~",
+            "\u{1b}[1114112u", "\u{1b}[55296u",
+        ])
+    func extremeParameters(text: String) {
+        for kitty in [false, true] {
+            var decoder = TerminalKeyDecoder(reportsEventTypes: kitty)
+            _ = decoder.decode(Array(text.utf8))
+            #expect(decoder.pendingByteCount == 0)
+        }
+    }
+
+    @Test("bytes that never end a sequence are dropped, so the decoder's buffer stays bounded")
+    func unterminatedSequence() {
+        var decoder = TerminalKeyDecoder(reportsEventTypes: true)
+        var events: [TerminalKeyDecoder.Event] = []
+        events += decoder.decode(Array("\u{1b}[".utf8), endOfInput: false)
+        for _ in 0..<10_000 {
+            events += decoder.decode(Array("1;".utf8), endOfInput: false)
+            #expect(decoder.pendingByteCount < TerminalKeyDecoder.maximumSequenceLength)
+        }
+        events += decoder.decode(Array("a".utf8), endOfInput: true)
+        #expect(events.map(\.code).last == .a, "the decoder reads keys again after the garbage")
+    }
+
+    @Test("a control character inside a sequence ends it and is read as a key")
+    func cutOffSequence() {
+        #expect(decode("\u{1b}[1;\t") == tap("Tab"))
+        #expect(decode("\u{1b}[1\u{1b}[A") == tap("ArrowUp"))
+    }
+
+    @Test("a modifier whose release the terminal lost is released when a key reports it up")
+    func lostModifierRelease() {
+        // Shift goes down, the terminal loses focus (no release), then Ctrl-C arrives with only Ctrl.
+        let text = "\u{1b}[57441;2u" + "\u{1b}[57442;6u" + "\u{1b}[99;5u" + "\u{1b}[99;5:3u"
+        #expect(
+            decode(text, kitty: true) == [
+                "down ShiftLeft", "down ControlLeft", "up ShiftLeft", "down KeyC", "up KeyC",
+            ])
+    }
+
+    @Test("a modifier the terminal reports held that the decoder never saw go down is pressed first")
+    func missedModifierPress() {
+        // Ctrl was down before keytrace started: the first key says so.
+        let text = "\u{1b}[99;5u" + "\u{1b}[99;5:3u" + "\u{1b}[97;1u"
+        #expect(
+            decode(text, kitty: true) == [
+                "down ControlLeft", "down KeyC", "up KeyC", "up ControlLeft", "down KeyA",
+            ])
+    }
 }

@@ -19,9 +19,36 @@ public struct TerminalKeyDecoder: Sendable {
         public var code: KeyCode
         /// Down, repeat or up.
         public var action: KeyAction
+        /// The modifiers a kitty-protocol event reported, used to repair lost modifier releases.
+        var modifiers: ModifierFlags? = nil
+
+        /// Creates an event.
+        ///
+        /// - Parameters:
+        ///   - code: The key.
+        ///   - action: Down, repeat or up.
+        public init(code: KeyCode, action: KeyAction) {
+            self.code = code
+            self.action = action
+        }
+
+        init(code: KeyCode, action: KeyAction, modifiers: ModifierFlags?) {
+            self.code = code
+            self.action = action
+            self.modifiers = modifiers
+        }
     }
 
     private var pending: [UInt8] = []
+    /// Modifier keys the kitty protocol reported down and not yet up.
+    private var heldModifiers: [KeyCode] = []
+    /// The longest control sequence read, in bytes: a longer one is garbage and is dropped, so
+    /// bytes that never end a sequence cannot make the decoder buffer without bound.
+    public static let maximumSequenceLength = 64
+
+    /// How many bytes wait for the rest of a sequence (at most ``maximumSequenceLength``).
+    public var pendingByteCount: Int { pending.count }
+
     /// Whether the terminal reports event types (the kitty protocol's flag 2): then a `CSI`
     /// key without an event type is a press, and every key comes with its own release.
     public var reportsEventTypes: Bool
@@ -49,12 +76,52 @@ public struct TerminalKeyDecoder: Sendable {
                 let (consumed, decoded) = Self.decodeOne(
                     pending, from: index, endOfInput: endOfInput, events: reportsEventTypes)
             else { break }
-            events += decoded
+            for event in decoded { append(event, to: &events) }
             index += consumed
         }
         pending.removeFirst(index)
         return events
     }
+
+    /// Appends one event, first bringing the modifier keys in line with the modifiers the
+    /// terminal reported with it (the kitty protocol sends them with every key). A terminal that
+    /// loses focus with a modifier down never reports its release; without this, that modifier
+    /// would stay down for every later key, and Ctrl-C would read as Ctrl-Shift-C.
+    private mutating func append(_ event: Event, to events: inout [Event]) {
+        if let modifiers = event.modifiers, !event.code.isModifier {
+            for (flag, key) in Self.modifierKeys {
+                let held = heldModifiers.filter { $0.heldModifier == flag }
+                if modifiers.contains(flag) {
+                    if held.isEmpty {
+                        events.append(Event(code: key, action: .down))
+                        heldModifiers.append(key)
+                    }
+                } else {
+                    for code in held { events.append(Event(code: code, action: .up)) }
+                    heldModifiers.removeAll { $0.heldModifier == flag }
+                }
+            }
+        }
+        var event = event
+        event.modifiers = nil
+        if event.code.isModifier
+            && Self.modifierKeys.contains(where: { $0.key.heldModifier == event.code.heldModifier })
+        {
+            switch event.action {
+            case .down, .repeat:
+                if !heldModifiers.contains(event.code) { heldModifiers.append(event.code) }
+            case .up:
+                heldModifiers.removeAll { $0 == event.code }
+            }
+        }
+        events.append(event)
+    }
+
+    /// The modifiers the kitty protocol reports, and the key that stands for each when the
+    /// terminal reports one down that the decoder never saw pressed.
+    private static let modifierKeys: [(flag: ModifierFlags, key: KeyCode)] = [
+        (.control, .leftControl), (.alternate, .leftAlt), (.shift, .leftShift), (.command, .leftMeta),
+    ]
 
     // MARK: One sequence
 
@@ -118,21 +185,28 @@ public struct TerminalKeyDecoder: Sendable {
     /// `CSI params final`: legacy cursor and function keys, or the kitty protocol.
     static func csi(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Event])? {
         var index = start + 2
-        while index < bytes.count, !(0x40...0x7e).contains(bytes[index]) { index += 1 }
+        while index < bytes.count, !(0x40...0x7e).contains(bytes[index]) {
+            // A control character or a byte outside ASCII cannot be part of a sequence: the
+            // sequence was cut off, and the byte starts something new.
+            guard (0x20...0x3f).contains(bytes[index]) else { return (index - start, []) }
+            index += 1
+            // Far longer than any key sequence: garbage, dropped.
+            if index - start >= maximumSequenceLength { return (index - start, []) }
+        }
         guard index < bytes.count else { return endOfInput ? (bytes.count - start, []) : nil }
         let final = bytes[index]
         let length = index - start + 1
-        let parameters = String(decoding: bytes[(start + 2)..<index], as: UTF8.self)
+        let parameters = bytes[(start + 2)..<index]
         // Replies to our queries (`CSI ? flags u`, device attributes `CSI ? … c`) are not keys.
-        if parameters.hasPrefix("?") || parameters.hasPrefix(">") { return (length, []) }
+        if parameters.first == UInt8(ascii: "?") || parameters.first == UInt8(ascii: ">") { return (length, []) }
         // Fields: `code[:alternates];modifiers[:event];text`.
-        let fields = parameters.split(separator: ";", omittingEmptySubsequences: false).map {
-            $0.split(separator: ":", omittingEmptySubsequences: false).map { Int($0) }
+        let fields = parameters.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map {
+            $0.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map(parameter)
         }
         let number = fields.first?.first.flatMap { $0 } ?? 1
         let modifierField = fields.count > 1 ? (fields[1].first.flatMap { $0 } ?? 1) : 1
         let eventType = fields.count > 1 && fields[1].count > 1 ? (fields[1][1] ?? 1) : events ? 1 : nil
-        let modifiers = modifierFlags(modifierField - 1)
+        let modifiers = modifierFlags(max(modifierField, 1) - 1)
         let code: KeyCode?
         switch final {
         case UInt8(ascii: "u"): code = kittyKey(number)
@@ -145,7 +219,19 @@ public struct TerminalKeyDecoder: Sendable {
         guard let eventType else { return (length, tap(code, modifiers)) }
         // The kitty protocol with event types: one real event, modifiers sent as keys of their own.
         let action: KeyAction = eventType == 2 ? .repeat : eventType == 3 ? .up : .down
-        return (length, [Event(code: code, action: action)])
+        return (length, [Event(code: code, action: action, modifiers: modifiers)])
+    }
+
+    /// A numeric parameter: decimal digits, at most seven of them (no key, modifier or event
+    /// number is longer); `nil` for anything else, so extreme numbers never reach arithmetic.
+    static func parameter(_ digits: ArraySlice<UInt8>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 7 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     static func letterKey(_ final: UInt8) -> KeyCode? {
