@@ -202,6 +202,27 @@ enum SceneFiles {
         }
     }
 
+    @Test(
+        "with nothing focusable, a root that accepts first responder takes the keys: its commands fire and are reported"
+    )
+    func rootKeyCommandsWithoutFocus() throws {
+        let json = """
+            {"root": {"id": "kiosk", "firstResponder": true, "actions": ["refresh", "help"],
+              "keyCommands": [{"shortcut": "ctrl+r", "action": "refresh"}, {"shortcut": "f1", "action": "help"}],
+              "children": [{"id": "banner", "focusable": false, "frame": [0, 0, 10, 1]}]}}
+            """
+        let scene = try Scene(json: json)
+        let (dispatcher, focus) = scene.makeDispatcher()
+        #expect(focus.focusedItem == nil)
+        #expect(scene.window.firstResponder === scene.root)
+        var actions: [String] = []
+        scene.root.onAction = { action, _ in actions.append(action.rawValue) }
+        VirtualKeyboard(dispatcher).type("ctrl+r f1")
+        #expect(actions == ["refresh", "help"])
+        let report = KeyCommandConflictReport(dispatcher)
+        #expect(report.description.hasPrefix("Key commands at kiosk on layout us: 2 commands, 0 conflicts"))
+    }
+
     @Test("every node property loads: kinds, groups, priorities, direction, guides and sections")
     func properties() throws {
         let json = """

@@ -139,6 +139,9 @@ public final class FocusSystem {
 
     /// Carries out a pending request, or gives initial focus when nothing has focus, and moves
     /// focus away from an item that disappeared.
+    ///
+    /// When nothing in the window can take focus and there is no first responder, the root
+    /// becomes first responder if it can, so that its key commands and presses work.
     public func updateFocusIfNeeded() {
         // Inside shouldUpdateFocus or didUpdateFocus: the request waits for the current update.
         guard !isUpdating else { return }
@@ -148,8 +151,16 @@ public final class FocusSystem {
             if let target = preferredItem(in: request) {
                 performUpdate(to: target, heading: .none, cause: .request)
             }
-        } else if focusedItem == nil, let target = preferredItem(in: root) {
-            performUpdate(to: target, heading: .none, cause: .request)
+        } else if focusedItem == nil {
+            if let target = preferredItem(in: root) {
+                performUpdate(to: target, heading: .none, cause: .request)
+            } else if window.firstResponder == nil, let responder = root as? Responder, responder.window === window,
+                responder.canBecomeFirstResponder
+            {
+                // Nothing can take focus: the root takes the keys, as UIKit's key window hands
+                // them to its root view controller, so its key commands and presses still work.
+                responder.becomeFirstResponder()
+            }
         }
     }
 
