@@ -394,8 +394,10 @@ public final class LiveView {
     // MARK: Status and trace
 
     private func drawStatus(_ canvas: inout Canvas, row: Int) {
-        let held = session.dispatcher.keyboardState.pressedKeys.map(\.name)
-        let modifiers = session.dispatcher.keyboardState.modifierFlags.description
+        // While keys go into a secure field, which keys are down is as secret as what they type.
+        let secure = session.dispatcher.isSecureEntry
+        let held = session.dispatcher.keyboardState.pressedKeys.map { secure ? "•" : $0.name }
+        let modifiers = secure ? "•" : session.dispatcher.keyboardState.modifierFlags.description
         let first =
             "focus \(session.focusedID ?? "none") │ first responder \(session.firstResponderID ?? "none")"
             + " │ group \(session.focusedGroup ?? "none")"

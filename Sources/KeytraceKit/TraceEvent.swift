@@ -13,13 +13,15 @@ public struct TraceEvent: Hashable, Sendable {
             device: String)
         /// A pipeline stage looked at a key-down.
         case stage(number: Int, stage: String, decision: String, reason: String)
-        /// A key command fired.
+        /// A key command fired, on a key-down or (`isRepeat`) again on an auto-repeat.
         case keyCommand(
-            title: String, action: String, shortcut: String, declaredBy: String?, responder: String, priority: Bool)
+            title: String, action: String, shortcut: String, declaredBy: String?, responder: String, priority: Bool,
+            isRepeat: Bool)
         /// A key command matched but was passed over.
         case keyCommandPassedOver(action: String, shortcut: String, declaredBy: String?, reason: String)
-        /// A press phase went to a responder (`responder`), or to a non-responder owner (`owner`).
-        case press(phase: String, key: String, responder: String?, owner: String?, press: UInt64)
+        /// A press phase went to a responder (`responder`), or to a non-responder owner: `owner`
+        /// is the stage that took the key-down and `reason` says what happened to this phase.
+        case press(phase: String, key: String, responder: String?, owner: String?, reason: String?, press: UInt64)
         /// Focus moved.
         case focus(from: String?, to: String?, cause: String, fromGroup: String?, toGroup: String?)
         /// An environment vetoed a focus move.
@@ -103,7 +105,7 @@ extension TraceEvent {
             Self.field(&out, ",\"stage\":", stage)
             Self.field(&out, ",\"decision\":", decision)
             Self.field(&out, ",\"reason\":", reason)
-        case .keyCommand(let title, let action, let shortcut, let declaredBy, let responder, let priority):
+        case .keyCommand(let title, let action, let shortcut, let declaredBy, let responder, let priority, let isRepeat):
             out.append(",\"event\":\"keyCommand\"")
             Self.field(&out, ",\"title\":", title)
             Self.field(&out, ",\"action\":", action)
@@ -111,18 +113,20 @@ extension TraceEvent {
             Self.field(&out, ",\"declaredBy\":", declaredBy)
             Self.field(&out, ",\"responder\":", responder)
             out.append(priority ? ",\"priority\":true" : ",\"priority\":false")
+            out.append(isRepeat ? ",\"repeat\":true" : ",\"repeat\":false")
         case .keyCommandPassedOver(let action, let shortcut, let declaredBy, let reason):
             out.append(",\"event\":\"keyCommandPassedOver\"")
             Self.field(&out, ",\"action\":", action)
             Self.field(&out, ",\"shortcut\":", shortcut)
             Self.field(&out, ",\"declaredBy\":", declaredBy)
             Self.field(&out, ",\"reason\":", reason)
-        case .press(let phase, let key, let responder, let owner, let press):
+        case .press(let phase, let key, let responder, let owner, let reason, let press):
             out.append(",\"event\":\"press\"")
             Self.field(&out, ",\"phase\":", phase)
             Self.field(&out, ",\"key\":", key)
             Self.field(&out, ",\"responder\":", responder)
             Self.field(&out, ",\"owner\":", owner)
+            Self.field(&out, ",\"reason\":", reason)
             out.append(",\"press\":")
             out.append(decimal: Int(truncatingIfNeeded: press))
         case .focus(let from, let to, let cause, let fromGroup, let toGroup):
@@ -201,15 +205,15 @@ extension TraceEvent {
             return line + " on \(device)"
         case .stage(let number, let stage, let decision, let reason):
             return "\(number) \(stage): \(decision)" + (reason.isEmpty ? "" : " (\(reason))")
-        case .keyCommand(let title, let action, let shortcut, let declaredBy, let responder, let priority):
+        case .keyCommand(let title, let action, let shortcut, let declaredBy, let responder, let priority, let isRepeat):
             let titled = title.isEmpty ? action : "\"\(title)\" (\(action))"
             return "\(shortcut) \(titled) declared by \(declaredBy ?? "global commands"), performed by \(responder)"
-                + (priority ? ", priority over system keys" : "")
+                + (priority ? ", priority over system keys" : "") + (isRepeat ? ", on repeat" : "")
         case .keyCommandPassedOver(let action, let shortcut, let declaredBy, let reason):
             return "\(shortcut) \(action) on \(declaredBy ?? "global commands") passed over: \(reason)"
-        case .press(let phase, let key, let responder, let owner, let press):
+        case .press(let phase, let key, let responder, _, let reason, let press):
             if let responder { return "\(phase) \(key) -> \(responder) (press \(press))" }
-            return "\(phase) \(key) (press \(press)): \(owner ?? "nobody")"
+            return "\(phase) \(key) (press \(press)): \(reason ?? "nobody")"
         case .focus(let from, let to, let cause, let fromGroup, let toGroup):
             var line = "\(name(from)) -> \(name(to)) (\(cause)"
             if fromGroup != toGroup { line += ", group \(name(fromGroup)) -> \(name(toGroup))" }

@@ -29,8 +29,6 @@ public final class TraceSession {
     /// What the last key-down's stages decided, for the live view.
     public private(set) var lastStages: [TraceEvent] = []
 
-    private var maskedKeys: Set<KeyCode> = []
-    private var unmaskAtNextInput: [KeyCode] = []
     private var lastTime: Double = 0
     private let xkb: XKBKeyboardLayout?
 
@@ -89,12 +87,8 @@ public final class TraceSession {
     /// The time of the newest event, on the session's clock.
     public var now: Double { lastTime }
 
-    /// Whether what is typed now goes into a secure text field.
-    public var isSecureEntry: Bool {
-        if let input = focusSystem.focusedItem as? TextInputNode, input.isSecureTextEntry { return true }
-        if let input = scene.window.firstResponder as? TextInputNode, input.isSecureTextEntry { return true }
-        return false
-    }
+    /// Whether what is typed now goes into a secure text field (``Dispatcher/isSecureEntry``).
+    public var isSecureEntry: Bool { dispatcher.isSecureEntry }
 
     /// The focused item's id.
     public var focusedID: String? { focusSystem.focusedItem?.focusDebugName }
@@ -125,35 +119,23 @@ public final class TraceSession {
         case .input(let event, let key, _):
             emitEffects()
             inKeyDown = event.action == .down && !event.code.isModifier
-            // A key released by the previous event has had its last press records by now.
-            for code in unmaskAtNextInput { maskedKeys.remove(code) }
-            unmaskAtNextInput.removeAll()
-            let code = event.code
-            let printable = TraceEvent.visible(key.characters) != nil
-            var masked = maskedKeys.contains(code)
-            if event.action == .down && printable && isSecureEntry {
-                masked = true
-                maskedKeys.insert(code)
-            }
-            if event.action == .up && masked { unmaskAtNextInput.append(code) }
+            // The dispatcher redacts keys typed into a secure text input at the source.
+            let masked = record.isSecureEntry
             let phase: String
             switch event.action {
             case .down: phase = "down"
             case .repeat: phase = "repeat"
             case .up: phase = "up"
             }
-            let keysym = keysymName(code)
-            let modifiers = modifierNames(key.modifierFlags)
             emit(
                 TraceEvent(
                     t: t,
                     .key(
-                        phase: phase, key: masked ? "•" : code.name, code: masked ? nil : code.rawValue,
-                        keysym: masked ? "•" : keysym,
-                        characters: masked ? String(repeating: "•", count: key.characters.count) : key.characters,
-                        modifiers: modifiers,
+                        phase: phase, key: masked ? "•" : event.code.name, code: masked ? nil : event.code.rawValue,
+                        keysym: masked ? "•" : keysymName(event.code), characters: masked ? "•" : key.characters,
+                        modifiers: masked ? [] : modifierNames(key.modifierFlags),
                         device: deviceNames[event.device] ?? event.device.description)))
-            if event.action == .down && !code.isModifier { lastStages = [] }
+            if event.action == .down && !event.code.isModifier { lastStages = [] }
         case .stage(let stage, let outcome, let reason):
             defer {
                 emitEffects()
@@ -165,37 +147,38 @@ public final class TraceSession {
                 t: t, .stage(number: number, stage: stage.rawValue, decision: outcome.rawValue, reason: reason))
             lastStages.append(event)
             if explain { emit(event) }
-        case .keyCommand(let command, let declaredBy, let target, let priority):
+        case .keyCommand(let command, let declaredBy, let target, let priority, let isRepeat):
             emit(
                 TraceEvent(
                     t: t,
                     .keyCommand(
-                        title: command.title, action: command.action.rawValue, shortcut: Self.shortcut(command),
-                        declaredBy: declaredBy?.name, responder: target.name, priority: priority)))
+                        title: command.title, action: command.action.rawValue,
+                        shortcut: record.isSecureEntry ? "•" : Self.shortcut(command), declaredBy: declaredBy?.name,
+                        responder: target.name, priority: priority, isRepeat: isRepeat)))
         case .keyCommandPassedOver(let command, let declaredBy, let reason):
             guard explain else { return }
             emit(
                 TraceEvent(
                     t: t,
                     .keyCommandPassedOver(
-                        action: command.action.rawValue, shortcut: Self.shortcut(command), declaredBy: declaredBy?.name,
-                        reason: reason)))
+                        action: command.action.rawValue, shortcut: record.isSecureEntry ? "•" : Self.shortcut(command),
+                        declaredBy: declaredBy?.name, reason: reason)))
         case .press(let press, let responder):
             emit(
                 TraceEvent(
                     t: t,
                     .press(
-                        phase: press.phase.description, key: keyName(press.key.keyCode), responder: responder.name,
-                        owner: nil, press: UInt64(press.id.rawValue))))
-        case .pressOwned(let press, let reason):
+                        phase: press.phase.description, key: record.isSecureEntry ? "•" : press.key.keyCode.name,
+                        responder: responder.name, owner: nil, reason: nil, press: UInt64(press.id.rawValue))))
+        case .pressOwned(let press, let owner, let reason):
             emit(
                 TraceEvent(
                     t: t,
                     .press(
-                        phase: press.phase.description, key: keyName(press.key.keyCode), responder: nil, owner: reason,
-                        press: UInt64(press.id.rawValue))))
+                        phase: press.phase.description, key: record.isSecureEntry ? "•" : press.key.keyCode.name,
+                        responder: nil, owner: owner.rawValue, reason: reason, press: UInt64(press.id.rawValue))))
         case .unhandled(let key):
-            emit(TraceEvent(t: t, .unhandled(key: keyName(key.keyCode))))
+            emit(TraceEvent(t: t, .unhandled(key: record.isSecureEntry ? "•" : key.keyCode.name)))
         case .firstResponder(let from, let to):
             emitEffect(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
         case .focus(let from, let to, let cause, _, let fromGroup, let toGroup):
@@ -239,10 +222,6 @@ public final class TraceSession {
         let names = text.isEmpty ? [] : text.split(separator: "+").map(String.init)
         modifierLists[raw] = names
         return names
-    }
-
-    private func keyName(_ code: KeyCode) -> String {
-        maskedKeys.contains(code) ? "•" : code.name
     }
 
     /// `ctrl+f`, `shift+tab`: the chord part of a command.

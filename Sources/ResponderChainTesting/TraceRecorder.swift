@@ -37,13 +37,17 @@ public final class TraceRecorder {
     /// Every record as a readable line.
     public var lines: [String] { records.map(\.description) }
 
-    /// The key commands that fired: command, declaring responder (`nil` for global), target, priority.
+    /// The key commands that fired, on key-downs and on repeats: command, declaring responder
+    /// (`nil` for global), target, priority, whether it fired on an auto-repeat.
     public var firedKeyCommands:
-        [(command: KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool)]
+        [(
+            command: KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool,
+            isRepeat: Bool
+        )]
     {
         records.compactMap {
-            if case .keyCommand(let command, let declarer, let target, let priority) = $0.kind {
-                return (command, declarer, target, priority)
+            if case .keyCommand(let command, let declarer, let target, let priority, let isRepeat) = $0.kind {
+                return (command, declarer, target, priority, isRepeat)
             }
             return nil
         }

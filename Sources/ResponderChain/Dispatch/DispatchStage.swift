@@ -70,15 +70,18 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         /// A stage looked at a key-down.
         case stage(DispatchStage, StageOutcome, reason: String)
         /// A key command fired: the command, who declares it (`nil` for global), who performed
-        /// the action, and whether it fired through the priority stage.
-        case keyCommand(KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool)
+        /// the action, whether it fired through the priority stage, and whether it fired again
+        /// on an auto-repeat of its key (a ``KeyCommand/RepeatBehavior/repeatable`` command).
+        case keyCommand(
+            KeyCommand, declaredBy: ResponderReference?, target: ResponderReference, priority: Bool, isRepeat: Bool)
         /// A key command matched the key but was passed over.
         case keyCommandPassedOver(KeyCommand, declaredBy: ResponderReference?, reason: String)
         /// A press phase was delivered to a responder.
         case press(Press, ResponderReference)
         /// A press phase went to a non-responder owner (a key command, the system behaviour, a
-        /// reserved shortcut), or was swallowed; the reason says which.
-        case pressOwned(Press, reason: String)
+        /// reserved shortcut), or was swallowed: `owner` is the stage that took the key-down,
+        /// and the reason says what happened to this phase.
+        case pressOwned(Press, owner: DispatchStage, reason: String)
         /// Nobody took the key-down.
         case unhandled(Key)
         /// The first responder changed.
@@ -101,11 +104,58 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
     public var timestamp: Double
     /// The decision.
     public var kind: Kind
+    /// Whether the record was made for a key typed into a secure text input (see
+    /// ``TextInputResponder/isSecureTextEntry`` and ``Press/isSecureEntry``). Such a record
+    /// carries ``Key/redacted`` instead of the key, key code 0 in its ``KeyEvent``, reasons that
+    /// write `•` for the key, and its description writes `•` for every key and shortcut.
+    public var isSecureEntry: Bool
+
+    /// Creates a record.
+    ///
+    /// - Parameters:
+    ///   - sequence: The input event's number.
+    ///   - timestamp: The input event's timestamp.
+    ///   - kind: The decision.
+    ///   - isSecureEntry: Whether it was made for a key typed into a secure text input.
+    public init(sequence: UInt64, timestamp: Double, kind: Kind, isSecureEntry: Bool = false) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.kind = kind
+        self.isSecureEntry = isSecureEntry
+    }
+
+    /// Marks the record secure when it was made for a key typed into a secure text input, and
+    /// takes the keys out of it. Press records follow their press; the others follow `context`,
+    /// whether the key being dispatched goes to a secure text input.
+    mutating func redact(context: Bool) {
+        switch kind {
+        case .input(var event, _, let transition):
+            guard context else { return }
+            event.code = Key.redacted.keyCode
+            kind = .input(event, .redacted, transition)
+        case .press(var press, let responder):
+            guard press.isSecureEntry else { return }
+            press.key = .redacted
+            kind = .press(press, responder)
+        case .pressOwned(var press, let owner, let reason):
+            guard press.isSecureEntry else { return }
+            press.key = .redacted
+            kind = .pressOwned(press, owner: owner, reason: reason)
+        case .unhandled:
+            guard context else { return }
+            kind = .unhandled(.redacted)
+        case .stage, .keyCommand, .keyCommandPassedOver, .firstResponder, .focus, .focusVetoed, .deviceRemoved,
+            .keyboardLost:
+            guard context else { return }
+        }
+        isSecureEntry = true
+    }
 
     /// One readable line, for example `stage systemBehavior took: Tab moves focus`.
     public var description: String {
         switch kind {
         case .input(let event, let key, let transition):
+            if isSecureEntry { return "key " + event.action.description + " • on " + event.device.description }
             var line = "key " + event.action.description + " " + key.description + " on " + event.device.description
             if !key.characters.isEmpty, let scalar = key.characters.unicodeScalars.first, scalar.value >= 0x20 {
                 line += " characters \"" + key.characters + "\""
@@ -114,20 +164,21 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
             return line
         case .stage(let stage, let outcome, let reason):
             return "stage " + stage.rawValue + " " + outcome.rawValue + (reason.isEmpty ? "" : ": " + reason)
-        case .keyCommand(let command, let declarer, let target, let priority):
-            return "keyCommand " + command.description + " declared by " + (declarer?.name ?? "global commands")
-                + " performed by " + target.name + (priority ? " (priority)" : "")
+        case .keyCommand(let command, let declarer, let target, let priority, let isRepeat):
+            return "keyCommand " + command.traceLabel(secure: isSecureEntry) + " declared by "
+                + (declarer?.name ?? "global commands") + " performed by " + target.name
+                + (priority ? " (priority)" : "") + (isRepeat ? " (repeat)" : "")
         case .keyCommandPassedOver(let command, let declarer, let reason):
-            return "keyCommand " + command.description + " on " + (declarer?.name ?? "global commands")
-                + " passed over: " + reason
+            return "keyCommand " + command.traceLabel(secure: isSecureEntry) + " on "
+                + (declarer?.name ?? "global commands") + " passed over: " + reason
         case .press(let press, let responder):
-            return "press " + press.phase.description + " " + press.key.description + " to " + responder.name
+            return "press " + press.phase.description + " " + keyLabel(press.key) + " to " + responder.name
                 + " (" + press.id.description + ")"
-        case .pressOwned(let press, let reason):
-            return "press " + press.phase.description + " " + press.key.description + " " + reason
+        case .pressOwned(let press, _, let reason):
+            return "press " + press.phase.description + " " + keyLabel(press.key) + " " + reason
                 + " (" + press.id.description + ")"
         case .unhandled(let key):
-            return "unhandled " + key.description
+            return "unhandled " + keyLabel(key)
         case .firstResponder(let from, let to):
             return "firstResponder " + (from?.name ?? "none") + " -> " + (to?.name ?? "none")
         case .focus(let from, let to, let cause, let heading, let fromGroup, let toGroup):
@@ -148,6 +199,21 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case .keyboardLost:
             return "keyboard lost"
         }
+    }
+}
+
+extension DispatchRecord {
+    /// The key's description, or `•` in a secure record.
+    func keyLabel(_ key: Key) -> String {
+        isSecureEntry ? "•" : key.description
+    }
+}
+
+extension KeyCommand {
+    /// The command as traces name it: its description, or `•` and its title when the key that
+    /// matched it was typed into a secure text input.
+    func traceLabel(secure: Bool) -> String {
+        secure ? "• \"" + displayTitle + "\"" : description
     }
 }
 

@@ -13,27 +13,38 @@ extension Dispatcher {
         switch active[slot].owner {
         case .responders, .textInput:
             deliver(press, to: active[slot].recipients)
-        case .keyCommand(let command, _, _):
+        case .keyCommand(let command, let declarer, let priority):
+            let owner = active[slot].owner.stage
+            let label = command.traceLabel(secure: press.isSecureEntry)
             guard command.repeatBehavior == .repeatable else {
-                trace(.pressOwned(press, reason: "swallowed: key command " + command.description + " does not repeat"))
+                trace(.pressOwned(press, owner: owner, reason: "swallowed: key command " + label + " does not repeat"))
                 return
             }
             let sender = ActionSender.keyCommand(command)
             guard let target = chainStart.target(forAction: command.action, sender: sender) else {
                 trace(
                     .pressOwned(
-                        press, reason: "swallowed: no responder can perform " + command.action.rawValue + " now"))
+                        press, owner: owner,
+                        reason: "swallowed: no responder can perform " + command.action.rawValue + " now"))
                 return
             }
-            trace(.pressOwned(press, reason: "repeats key command " + command.description + " on " + target.traceName))
+            if tracing {
+                trace(
+                    .pressOwned(press, owner: owner, reason: "repeats key command " + label + " on " + target.traceName)
+                )
+                trace(
+                    .keyCommand(
+                        command, declaredBy: declarer.map(ResponderReference.init), target: ResponderReference(target),
+                        priority: priority, isRepeat: true))
+            }
             target.perform(command.action, sender: sender)
         case .system(let handler):
-            trace(.pressOwned(press, reason: "goes to system behaviour " + handler.name))
+            trace(.pressOwned(press, owner: .systemBehavior, reason: "goes to system behaviour " + handler.name))
             handler.keyRepeated(press, in: window)
         case .reserved:
-            trace(.pressOwned(press, reason: "swallowed: owned by a reserved shortcut"))
-        case .cancelled(let reason):
-            trace(.pressOwned(press, reason: "swallowed: the press was cancelled (" + reason + ")"))
+            trace(.pressOwned(press, owner: .reservedShortcuts, reason: "swallowed: owned by a reserved shortcut"))
+        case .cancelled(let reason, let stage):
+            trace(.pressOwned(press, owner: stage, reason: "swallowed: the press was cancelled (" + reason + ")"))
         }
     }
 
@@ -48,18 +59,22 @@ extension Dispatcher {
         case .responders, .textInput:
             deliver(press, to: record.recipients)
         case .keyCommand(let command, _, _):
-            trace(.pressOwned(press, reason: "owned by key command " + command.description))
+            trace(
+                .pressOwned(
+                    press, owner: record.owner.stage,
+                    reason: "owned by key command " + command.traceLabel(secure: press.isSecureEntry)))
         case .system(let handler):
-            trace(.pressOwned(press, reason: "goes to system behaviour " + handler.name))
+            trace(.pressOwned(press, owner: .systemBehavior, reason: "goes to system behaviour " + handler.name))
             if phase == .ended {
                 handler.keyReleased(press, in: window)
             } else {
                 handler.keyCancelled(press, in: window)
             }
         case .reserved:
-            trace(.pressOwned(press, reason: "owned by a reserved shortcut"))
-        case .cancelled(let reason):
-            trace(.pressOwned(press, reason: "swallowed: the press was already cancelled (" + reason + ")"))
+            trace(.pressOwned(press, owner: .reservedShortcuts, reason: "owned by a reserved shortcut"))
+        case .cancelled(let reason, let stage):
+            trace(
+                .pressOwned(press, owner: stage, reason: "swallowed: the press was already cancelled (" + reason + ")"))
         }
         recycle(record)
     }
@@ -116,7 +131,8 @@ extension Dispatcher {
             default:
                 trace(
                     .pressOwned(
-                        changed, reason: "modifiers changed; not delivered: the press is not owned by responders"))
+                        changed, owner: active[slot].owner.stage,
+                        reason: "modifiers changed; not delivered: the press is not owned by responders"))
             }
         }
     }
@@ -193,7 +209,7 @@ extension Dispatcher {
                 break
             }
             if case .cancelled = active[slot].owner { continue }
-            active[slot].owner = .cancelled(reason: reason)
+            active[slot].owner = .cancelled(reason: reason, stage: active[slot].owner.stage)
         }
     }
 
@@ -219,7 +235,7 @@ extension Dispatcher {
             if ownerLeft {
                 deliver(press, to: record.recipients)
                 active[slot].recipients.removeAll(keepingCapacity: true)
-                active[slot].owner = .cancelled(reason: "its owner left the tree")
+                active[slot].owner = .cancelled(reason: "its owner left the tree", stage: record.owner.stage)
                 continue
             }
             let window = self.window

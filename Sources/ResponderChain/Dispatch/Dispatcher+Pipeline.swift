@@ -5,6 +5,11 @@ extension Dispatcher {
         beginInput(event.timestamp)
         let before = state.layoutState
         let transition = state.apply(event)
+        let slot =
+            transition == .repeated || transition == .released
+            ? activeIndex(device: event.device, code: event.code) : nil
+        // A repeat or key-up is as secure as its press; a new key as the input it goes to.
+        secureContext = slot.map { active[$0].press.isSecureEntry } ?? chainIsSecure
         trace(.input(event, makeKey(event.code), transition))
         switch transition {
         case .pressed:
@@ -12,13 +17,13 @@ extension Dispatcher {
         case .repeated:
             // A held key's press already carries the current key: modifier changes update every
             // active press, so repeats and key-ups need no layout lookup.
-            if let slot = activeIndex(device: event.device, code: event.code) {
+            if let slot {
                 repeatPress(at: slot, key: active[slot].press.key)
             } else {
                 trace(.stage(.unhandled, .skipped, reason: "repeat of a key that has no press (held since a resync)"))
             }
         case .released:
-            if let slot = activeIndex(device: event.device, code: event.code) {
+            if let slot {
                 finishPress(at: slot, phase: .ended)
             } else {
                 trace(.stage(.unhandled, .skipped, reason: "key-up of a key that has no press (held since a resync)"))
@@ -34,7 +39,7 @@ extension Dispatcher {
     private func beginPress(_ event: KeyEvent, key: Key) {
         let press = Press(
             id: PressID(rawValue: nextPressNumber), phase: .began, key: key, timestamp: event.timestamp,
-            device: event.device)
+            device: event.device, isSecureEntry: secureContext)
         nextPressNumber &+= 1
         let record = makeRecord(for: press)
         let start = chainStart
@@ -73,13 +78,14 @@ extension Dispatcher {
         }
         let chord = KeyChordID(code: record.press.key.keyCode, modifiers: record.press.key.modifierFlags)
         guard let position = reservedIndex?[chord] else {
-            trace(
-                .stage(
-                    .reservedShortcuts, .declined, reason: "no reserved shortcut for " + record.press.key.description))
+            trace(.stage(.reservedShortcuts, .declined, reason: "no reserved shortcut for " + keyLabel(record.press)))
             return false
         }
         let shortcut = reservedShortcuts[position]
-        trace(.stage(.reservedShortcuts, .took, reason: "reserved shortcut " + shortcut.command.description))
+        trace(
+            .stage(
+                .reservedShortcuts, .took,
+                reason: "reserved shortcut " + shortcut.command.traceLabel(secure: record.press.isSecureEntry)))
         record.owner = .reserved
         shortcut.handler(record.press)
         return true
@@ -116,11 +122,14 @@ extension Dispatcher {
             let candidate = candidates[position]
             record.owner = .keyCommand(candidate.command, declarer: candidate.declarer, priority: priority)
             if tracing {
-                trace(.stage(stage, .took, reason: "key command " + candidate.command.description))
+                trace(
+                    .stage(
+                        stage, .took,
+                        reason: "key command " + candidate.command.traceLabel(secure: record.press.isSecureEntry)))
                 trace(
                     .keyCommand(
                         candidate.command, declaredBy: candidate.declarer.map(ResponderReference.init),
-                        target: ResponderReference(target), priority: priority))
+                        target: ResponderReference(target), priority: priority, isRepeat: false))
             }
             target.perform(action, sender: sender)
             if !tracing { break }
@@ -130,7 +139,7 @@ extension Dispatcher {
                 .stage(
                     stage, .declined,
                     reason: candidates.isEmpty
-                        ? "no key command for " + record.press.key.description
+                        ? "no key command for " + keyLabel(record.press)
                         : "no matching key command could take the key"))
         }
         return winner != nil
@@ -145,7 +154,7 @@ extension Dispatcher {
     private func traceShadowed(_ candidate: KeyCommandIndex.Candidate, by winner: KeyCommandIndex.Candidate) {
         tracePassedOver(
             candidate,
-            reason: "shadowed by " + winner.command.description + " on "
+            reason: "shadowed by " + winner.command.traceLabel(secure: secureContext) + " on "
                 + (winner.declarer?.traceName ?? "global commands"))
     }
 
@@ -161,7 +170,7 @@ extension Dispatcher {
             trace(.stage(.textInput, .declined, reason: textInput.traceName + " does not edit with this key"))
             return false
         }
-        trace(.stage(.textInput, .took, reason: textInput.traceName + " edits with " + record.press.key.description))
+        trace(.stage(.textInput, .took, reason: textInput.traceName + " edits with " + keyLabel(record.press)))
         if tracing {
             traceCommandsNotConsidered(
                 currentIndex().lookup(record.press.key), reason: "not considered: the text input took the key first")
@@ -238,7 +247,7 @@ extension Dispatcher {
             trace(.stage(.presses, .took, reason: handler.traceName + " handled pressesBegan"))
         } else {
             trace(.stage(.presses, .declined, reason: "every responder passed the press on"))
-            trace(.stage(.unhandled, .took, reason: "nobody took " + record.press.key.description))
+            trace(.stage(.unhandled, .took, reason: "nobody took " + keyLabel(record.press)))
             trace(.unhandled(record.press.key))
         }
     }

@@ -27,7 +27,21 @@ public final class Dispatcher {
         case textInput(Responder)
         case system(any SystemKeyHandler)
         case responders(handler: Responder?)
-        case cancelled(reason: String)
+        /// Cancelled for its owners (the window changed, the owner left); `stage` is the stage
+        /// that had taken the key-down.
+        case cancelled(reason: String, stage: DispatchStage)
+
+        /// The stage that took the key-down.
+        var stage: DispatchStage {
+            switch self {
+            case .reserved: return .reservedShortcuts
+            case .keyCommand(_, _, let priority): return priority ? .priorityKeyCommands : .keyCommands
+            case .textInput: return .textInput
+            case .system: return .systemBehavior
+            case .responders(let handler): return handler == nil ? .unhandled : .presses
+            case .cancelled(_, let stage): return stage
+            }
+        }
     }
 
     /// A press between its `began` and its end. Records are pooled and reused, so a key press
@@ -114,6 +128,9 @@ public final class Dispatcher {
     var observers: [(id: UInt64, body: (DispatchRecord) -> Void)] = []
     var nextObserverID: UInt64 = 1
     @exclusivity(unchecked) var tracing = false
+    /// Whether the key being dispatched goes to a secure text input: records made for it are
+    /// redacted (see ``DispatchRecord/isSecureEntry``).
+    @exclusivity(unchecked) var secureContext = false
 
     /// Creates a dispatcher for a window.
     ///
@@ -241,8 +258,29 @@ public final class Dispatcher {
     @inline(__always)
     func trace(_ kind: @autoclosure () -> DispatchRecord.Kind) {
         guard tracing else { return }
-        let record = DispatchRecord(sequence: sequence, timestamp: currentTimestamp, kind: kind())
+        var record = DispatchRecord(sequence: sequence, timestamp: currentTimestamp, kind: kind())
+        record.redact(context: secureContext)
         for observer in observers { observer.body(record) }
+    }
+
+    // MARK: Secure entry
+
+    /// Whether what is typed now goes into a secure text input: the focused item's responder (or
+    /// the first responder) is a ``TextInputResponder`` with
+    /// ``TextInputResponder/isSecureTextEntry``, or a press typed into one is still held.
+    /// Renderers that show the keyboard's state (held keys, modifiers) hide it while this is `true`.
+    public var isSecureEntry: Bool {
+        chainIsSecure || active.contains { $0.press.isSecureEntry }
+    }
+
+    /// Whether the chain start is a secure text input.
+    var chainIsSecure: Bool {
+        currentIndex().textInput?.isSecureTextEntry ?? false
+    }
+
+    /// The key as a trace reason names it: `•` for a key typed into a secure text input.
+    func keyLabel(_ press: Press) -> String {
+        press.isSecureEntry ? "•" : press.key.description
     }
 
     // MARK: Event loop
@@ -288,6 +326,7 @@ public final class Dispatcher {
         case .reconcile:
             needsReconcile = true
         }
+        secureContext = false
         if needsReconcile {
             needsReconcile = false
             reconcile()

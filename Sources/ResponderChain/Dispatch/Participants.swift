@@ -13,9 +13,18 @@ public protocol TextInputResponder: Responder {
     /// - Returns: `true` to take it. The default takes printable characters without Control or
     ///   Command, the arrows, Backspace, forward Delete, Return, Home and End.
     func wantsToEdit(with key: Key) -> Bool
+
+    /// Whether what is typed here is secret (a password or PIN field), as UIKit's
+    /// `isSecureTextEntry`. While such an input is the first responder, the dispatcher marks
+    /// its presses ``Press/isSecureEntry`` and its trace records ``DispatchRecord/isSecureEntry``,
+    /// and no record carries the keys' identity, characters or modifiers. `false` by default.
+    var isSecureTextEntry: Bool { get }
 }
 
 extension TextInputResponder {
+    /// Not secure.
+    public var isSecureTextEntry: Bool { false }
+
     /// The default editing keys; see ``TextInputResponder/wantsToEdit(with:)``.
     ///
     /// - Parameter key: The key going down.
@@ -46,7 +55,8 @@ extension TextInputResponder {
 
 /// What a ``SystemKeyHandler`` says about a key-down.
 public enum SystemKeyDecision: Sendable {
-    /// The system behaviour takes the key and owns its lifecycle. The reason appears in the trace.
+    /// The system behaviour takes the key and owns its lifecycle. The reason appears in the trace;
+    /// for a press with ``Press/isSecureEntry`` it must not name the key (write `•`).
     case take(reason: String)
     /// The system behaviour leaves the key to the later stages. The reason appears in the trace.
     case decline(reason: String)

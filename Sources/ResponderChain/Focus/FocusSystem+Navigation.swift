@@ -218,7 +218,8 @@ extension FocusSystem: SystemKeyHandler {
             }
             let name = target.focusDebugName
             guard moveFocus(heading) else { return .decline(reason: "the move to \(name) was vetoed") }
-            return .take(reason: "\(press.key.description) moves focus from \(from) to \(name)")
+            return .take(
+                reason: "\(press.isSecureEntry ? "•" : press.key.description) moves focus from \(from) to \(name)")
         }
         if isSelectKey(press.key) {
             guard let focusedItem else { return .decline(reason: "nothing is focused to select") }
@@ -229,7 +230,7 @@ extension FocusSystem: SystemKeyHandler {
                 return .decline(reason: "no responder can perform \(focusedItem.primaryAction!.rawValue)")
             }
             return .take(
-                reason: "\(press.key.description) selects \(focusedItem.focusDebugName): "
+                reason: "\(press.isSecureEntry ? "•" : press.key.description) selects \(focusedItem.focusDebugName): "
                     + "\(target.traceName) performed \(focusedItem.primaryAction!.rawValue)")
         }
         return .decline(reason: "not a focus key")

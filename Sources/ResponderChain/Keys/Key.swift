@@ -31,6 +31,13 @@ public struct Key: Hashable, Sendable {
     }
 }
 
+extension Key {
+    /// What trace records carry instead of a key typed into a secure text input: key code 0
+    /// (`KEY_RESERVED`, which no keyboard sends), `•` as its characters, no modifiers.
+    public static let redacted = Key(
+        keyCode: KeyCode(rawValue: 0), characters: "•", charactersIgnoringModifiers: "•", modifierFlags: [])
+}
+
 extension Key: CustomStringConvertible {
     /// The modifiers and key name, for example `ctrl+shift+KeyF`.
     public var description: String {

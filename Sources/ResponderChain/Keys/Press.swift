@@ -58,6 +58,10 @@ public struct Press: Hashable, Sendable, Identifiable {
     public var device: DeviceID
     /// How many auto-repeats this press has had so far (0 at `began`).
     public var repeatCount: Int
+    /// Whether the key was typed into a secure text input: the first responder was a
+    /// ``TextInputResponder`` with ``TextInputResponder/isSecureTextEntry`` when it went down.
+    /// Trace records of such a press never carry its key.
+    public var isSecureEntry: Bool
 
     /// Creates a press.
     ///
@@ -68,12 +72,17 @@ public struct Press: Hashable, Sendable, Identifiable {
     ///   - timestamp: The time in seconds.
     ///   - device: The device.
     ///   - repeatCount: The number of auto-repeats so far.
-    public init(id: PressID, phase: Phase, key: Key, timestamp: Double, device: DeviceID, repeatCount: Int = 0) {
+    ///   - isSecureEntry: Whether the key was typed into a secure text input.
+    public init(
+        id: PressID, phase: Phase, key: Key, timestamp: Double, device: DeviceID, repeatCount: Int = 0,
+        isSecureEntry: Bool = false
+    ) {
         self.id = id
         self.phase = phase
         self.key = key
         self.timestamp = timestamp
         self.device = device
         self.repeatCount = repeatCount
+        self.isSecureEntry = isSecureEntry
     }
 }
