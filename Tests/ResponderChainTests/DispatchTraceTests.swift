@@ -54,3 +54,45 @@ import Testing
             ))
     }
 }
+
+@Suite struct RepeatAndOwnerTraceTests {
+    @Test("a repeatable command performed on a repeat is recorded as a key command, marked as a repeat")
+    func keyCommandOnRepeat() {
+        let h = Harness()
+        let list = RecordingResponder("list", performs: [.delete], canBecomeFirstResponder: true)
+        h.window.addChild(list)
+        list.becomeFirstResponder()
+        list.keyCommands = [KeyCommand(.backspace, action: .delete, title: "Delete", repeatBehavior: .repeatable)]
+        h.dispatcher.handle(KeyEvent(.backspace, .down, timestamp: 1))
+        h.dispatcher.handle(KeyEvent(.backspace, .repeat, timestamp: 2))
+        h.dispatcher.handle(KeyEvent(.backspace, .repeat, timestamp: 3))
+        h.dispatcher.handle(KeyEvent(.backspace, .up, timestamp: 4))
+        #expect(h.trace.firedKeyCommands.map(\.isRepeat) == [false, true, true])
+        #expect(
+            h.trace.firedKeyCommands.allSatisfy {
+                $0.target.refers(to: list) && $0.declaredBy?.refers(to: list) == true
+            })
+        #expect(
+            h.trace.lines.contains(
+                "keyCommand backspace \"Delete\" declared by list performed by list (repeat)"))
+    }
+
+    @Test("a press owned outside the responders names the stage that took its key-down")
+    func ownerStage() {
+        let h = Harness()
+        let list = RecordingResponder("list", performs: [.find], canBecomeFirstResponder: true)
+        h.window.addChild(list)
+        list.becomeFirstResponder()
+        list.keyCommands = [KeyCommand("f", modifierFlags: .control, action: .find, title: "Find")]
+        h.dispatcher.systemKeyHandler = TabNavigator()
+        h.dispatcher.reserve(ReservedShortcut(KeyCommand(.f12, action: "admin")) { _ in })
+        h.keyboard.tap("ctrl+f")
+        h.keyboard.tap("tab")
+        h.keyboard.tap("f12")
+        var owners: [DispatchStage] = []
+        for record in h.trace.records {
+            if case .pressOwned(let press, let owner, _) = record.kind, press.phase == .ended { owners.append(owner) }
+        }
+        #expect(owners == [.keyCommands, .systemBehavior, .reservedShortcuts])
+    }
+}
