@@ -93,7 +93,7 @@ enum SceneFiles {
             ("{\"name\": \"x\"}", "bad.json:1:1: root: missing: a scene needs a root node"),
             (
                 "{\"root\": {\"id\": \"a\", \"keyCommands\": [{\"shortcut\": \"hyper+x\", \"action\": \"x\"}]}}",
-                "bad.json:1:51: root.keyCommands[0].shortcut: \"hyper\" in \"hyper+x\" is not a modifier (ctrl, alt, shift, cmd)"
+                "bad.json:1:51: root.keyCommands[0].shortcut: \"hyper\" in \"hyper+x\": not a modifier; write shortcuts as keytrace's --keys does: ctrl+f, shift+tab, cmd+?, ctrl++, pgdn, f5, numpad+1 (modifiers: ctrl, alt, shift, cmd, numpad)"
             ),
             (
                 "{\"root\": {\"id\": \"a\", \"priority\": \"urgent\"}}",
@@ -221,6 +221,48 @@ enum SceneFiles {
         #expect(actions == ["refresh", "help"])
         let report = KeyCommandConflictReport(dispatcher)
         #expect(report.description.hasPrefix("Key commands at kiosk on layout us: 2 commands, 0 conflicts"))
+    }
+
+    @Test(
+        "scene shortcuts use the chord grammar of --keys: every key name it accepts, one parser",
+        arguments: [
+            ("pgup", Expected(.special(.pageUp), [])), ("pgdn", Expected(.special(.pageDown), [])),
+            ("del", Expected(.special(.deleteForward), [])), ("insert", Expected(.special(.insert), [])),
+            ("ctrl+pageup", Expected(.special(.pageUp), .control)), ("escape", Expected(.special(.escape), [])),
+            ("enter", Expected(.special(.return), [])), ("ArrowUp", Expected(.special(.upArrow), [])),
+            ("KEY_F5", Expected(.special(.f5), [])), ("shift+f12", Expected(.special(.f12), .shift)),
+            ("ctrl++", Expected(.character("+"), .control)), ("cmd+plus", Expected(.character("+"), .command)),
+            ("cmd+?", Expected(.character("?"), .command)), ("numpad+1", Expected(.character("1"), .numericPad)),
+            ("super+space", Expected(.special(.space), .command)),
+        ])
+    func sharedShortcutGrammar(shortcut: String, expected: Expected) throws {
+        let json = "{\"root\": {\"id\": \"a\", \"keyCommands\": [{\"shortcut\": \"\(shortcut)\", \"action\": \"x\"}]}}"
+        let command = try #require(try Scene(json: json).root.keyCommands.first)
+        #expect(command.input == expected.input)
+        #expect(command.modifierFlags == expected.modifiers)
+        #expect(try KeyChord(parsing: shortcut).code.rawValue > 0, "--keys reads the same notation")
+    }
+
+    struct Expected: Sendable {
+        var input: KeyCommand.Input
+        var modifiers: ModifierFlags
+        init(_ input: KeyCommand.Input, _ modifiers: ModifierFlags) {
+            self.input = input
+            self.modifiers = modifiers
+        }
+    }
+
+    @Test("a shortcut naming a key no key command can match says so")
+    func unmatchableShortcut() {
+        let json =
+            "{\"root\": {\"id\": \"a\", \"keyCommands\": [{\"shortcut\": \"ctrl+capslock\", \"action\": \"x\"}]}}"
+        #expect {
+            try Scene(json: json, file: "bad.json")
+        } throws: { error in
+            "\(error)".hasPrefix(
+                "bad.json:1:51: root.keyCommands[0].shortcut: \"capslock\" in \"ctrl+capslock\": a key command cannot name this key"
+            )
+        }
     }
 
     @Test("every node property loads: kinds, groups, priorities, direction, guides and sections")

@@ -105,6 +105,8 @@ public struct KeyCommand: Hashable, Sendable {
         case f23
         /// F24.
         case f24
+        /// Insert.
+        case insert
 
         /// The physical keys this input matches.
         public var keyCodes: [KeyCode] {
@@ -123,6 +125,7 @@ public struct KeyCommand: Hashable, Sendable {
             case .pageUp: return [.pageUp]
             case .pageDown: return [.pageDown]
             case .space: return [.space]
+            case .insert: return [.insert]
             default:
                 let number = Int(rawValue.dropFirst())!
                 return [KeyCode.function(number)!]

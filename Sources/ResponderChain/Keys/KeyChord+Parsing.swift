@@ -37,13 +37,13 @@ extension KeyChord {
         "shift": .shift, "cmd": .command, "command": .command, "super": .command, "meta": .command, "logo": .command,
     ]
 
-    private static let modifierKeys: [String: KeyCode] = [
+    static let modifierKeys: [String: KeyCode] = [
         "ctrl": .leftControl, "control": .leftControl, "alt": .leftAlt, "option": .leftAlt, "opt": .leftAlt,
         "shift": .leftShift, "cmd": .leftMeta, "command": .leftMeta, "super": .leftMeta, "meta": .leftMeta,
         "logo": .leftMeta,
     ]
 
-    private static let aliases: [String: KeyCode] = [
+    static let aliases: [String: KeyCode] = [
         "tab": .tab, "return": .return, "enter": .return, "esc": .escape, "escape": .escape, "space": .space,
         "backspace": .backspace, "delete": .deleteForward, "del": .deleteForward, "up": .upArrow,
         "down": .downArrow, "left": .leftArrow, "right": .rightArrow, "home": .home, "end": .end,
@@ -69,8 +69,29 @@ extension KeyChord {
     }
 
     init(parsing text: String, position: Int) throws(KeyChordParseError) {
+        let (modifiers, last) = try Self.split(text, position: position)
+        func fail(_ reason: String) -> KeyChordParseError {
+            KeyChordParseError(text: text, token: last, position: position, reason: reason)
+        }
+        if modifiers.contains(.numericPad) {
+            guard last.count == 1,
+                let entry = KeyCommand.usReverseMap.keys(typing: last).first(where: { $0.code.isKeypad })
+            else { throw fail("no keypad key types it") }
+            self.init(entry.code, modifiers.subtracting(.numericPad))
+            return
+        }
+        guard let (code, shifted) = Self.key(named: last) else { throw fail("not a key name") }
+        self.init(code, shifted ? modifiers.union(.shift) : modifiers)
+    }
+
+    /// Splits `ctrl+shift+f` into its modifiers and its key (`ctrl++` is Control and the `+`
+    /// key), checking every modifier name. `numpad` is accepted as a modifier: in a chord it picks
+    /// the keypad key, in a key command the ``ModifierFlags/numericPad`` flag.
+    static func split(_ text: String, position: Int) throws(KeyChordParseError) -> (
+        ModifierFlags, String
+    ) {
         var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        if text.hasSuffix("++") {  // "ctrl++" is ctrl and the + key
+        if text.hasSuffix("++") {
             parts.removeLast(2)
             parts.append("+")
         }
@@ -79,19 +100,19 @@ extension KeyChord {
         }
         var modifiers: ModifierFlags = []
         for part in parts.dropLast() {
-            guard let flag = Self.modifierNames[part.lowercased()] else {
-                throw KeyChordParseError(text: text, token: part, position: position, reason: "not a modifier")
+            let name = part.lowercased()
+            guard let flag = name == "numpad" ? .numericPad : modifierNames[name] else {
+                throw KeyChordParseError(
+                    text: text, token: part, position: position,
+                    reason: "not a modifier")
             }
             modifiers.insert(flag)
         }
-        guard let (code, shifted) = Self.key(named: last) else {
-            throw KeyChordParseError(text: text, token: last, position: position, reason: "not a key name")
-        }
-        if shifted { modifiers.insert(.shift) }
-        self.init(code, modifiers)
+        return (modifiers, last)
     }
 
-    private static func key(named name: String) -> (KeyCode, Bool)? {
+    /// The key named in a chord: the key code, and whether typing the named character needs Shift.
+    static func key(named name: String) -> (KeyCode, Bool)? {
         let lower = name.lowercased()
         if let code = modifierKeys[lower] ?? aliases[lower] { return (code, false) }
         if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), let code = KeyCode.function(number) {
@@ -128,5 +149,37 @@ extension KeyChord {
         if modifierFlags.contains(.shift) { keys.append(.leftShift) }
         if modifierFlags.contains(.command) { keys.append(.leftMeta) }
         return keys.filter { $0 != code }
+    }
+}
+
+extension KeyCommand {
+    /// Reads a shortcut in the chord notation of ``KeyChord/init(parsing:)`` (the notation of
+    /// keytrace's `--keys` and of scene files): modifiers joined with `+`, then one character
+    /// (`ctrl+f`, `cmd+?`, `ctrl++`) or a key name (`shift+tab`, `esc`, `pgdn`, `del`, `insert`,
+    /// `f5`). `numpad` among the modifiers sets ``ModifierFlags/numericPad`` (`numpad+1`).
+    ///
+    /// A character becomes a ``Input/character(_:)`` input, matched by what the layout types; a
+    /// key name becomes the ``SpecialKey`` that matches that key. A key that no key command can
+    /// name (a modifier or lock key, a key with no ``SpecialKey``) is an error.
+    ///
+    /// - Parameter shortcut: The shortcut.
+    /// - Returns: The input and the modifiers.
+    /// - Throws: ``KeyChordParseError`` naming the part that is not a modifier or a key.
+    public static func parseShortcut(_ shortcut: String) throws(KeyChordParseError) -> (
+        input: Input, modifierFlags: ModifierFlags
+    ) {
+        let (modifiers, last) = try KeyChord.split(shortcut, position: 1)
+        if last.count == 1 { return (.character(last), modifiers) }
+        if last.lowercased() == "plus" { return (.character("+"), modifiers) }
+        guard let (code, _) = KeyChord.key(named: last) else {
+            throw KeyChordParseError(text: shortcut, token: last, position: 1, reason: "not a key name")
+        }
+        guard let special = SpecialKey.allCases.first(where: { $0.keyCodes.first == code }) else {
+            throw KeyChordParseError(
+                text: shortcut, token: last, position: 1,
+                reason: "a key command cannot name this key (use a character or tab, return, esc, space, backspace, "
+                    + "delete, insert, up, down, left, right, home, end, pageup, pagedown, f1…f24)")
+        }
+        return (.special(special), modifiers)
     }
 }

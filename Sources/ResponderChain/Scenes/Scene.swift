@@ -316,39 +316,15 @@ public final class Scene {
         }
         guard let actionValue = fields["action"] else { throw d.fail(value, path, "missing \"action\"") }
         let shortcut = try d.string(shortcutValue, "\(path).shortcut")
-        var parts = shortcut.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        if shortcut.hasSuffix("++") {
-            parts.removeLast(2)
-            parts.append("+")
-        }
-        var modifiers: ModifierFlags = []
-        for part in parts.dropLast() {
-            // The chord syntax's modifier names, plus `numpad` (a key-command flag, not a key to hold).
-            let name = part.lowercased()
-            guard let flag = name == "numpad" ? .numericPad : KeyChord.modifierNames[name] else {
-                throw d.fail(
-                    shortcutValue, "\(path).shortcut",
-                    "\"\(part)\" in \"\(shortcut)\" is not a modifier (ctrl, alt, shift, cmd)")
-            }
-            modifiers.insert(flag)
-        }
-        let last = parts.last ?? ""
-        let specialAliases: [String: KeyCommand.SpecialKey] = [
-            "up": .upArrow, "down": .downArrow, "left": .leftArrow, "right": .rightArrow, "esc": .escape,
-            "escape": .escape, "tab": .tab, "return": .return, "enter": .return, "backspace": .backspace,
-            "delete": .deleteForward, "home": .home, "end": .end, "pageup": .pageUp, "pagedown": .pageDown,
-            "space": .space,
-        ]
         let input: KeyCommand.Input
-        if let special = specialAliases[last.lowercased()] ?? KeyCommand.SpecialKey(rawValue: last.lowercased()) {
-            input = .special(special)
-        } else if last.count == 1 {
-            input = .character(last)
-        } else {
+        let modifiers: ModifierFlags
+        do {
+            (input, modifiers) = try KeyCommand.parseShortcut(shortcut)
+        } catch {
             throw d.fail(
                 shortcutValue, "\(path).shortcut",
-                "\"\(last)\" in \"\(shortcut)\" is neither one character nor a special key (tab, return, esc, up, f5, …)"
-            )
+                "\"\(error.token)\" in \"\(shortcut)\": \(error.reason); write shortcuts as keytrace's --keys does: "
+                    + "ctrl+f, shift+tab, cmd+?, ctrl++, pgdn, f5, numpad+1 (modifiers: ctrl, alt, shift, cmd, numpad)")
         }
         var command = KeyCommand(
             input: input, modifierFlags: modifiers, action: Action(try d.string(actionValue, "\(path).action")))
