@@ -69,8 +69,11 @@ final class CheckedResponder: Responder {
     static let devices = [DeviceID(rawValue: 1), DeviceID(rawValue: 2), DeviceID(rawValue: 3)]
     static let actions: [Action] = [.find, .next, .delete]
 
+    /// Events per seed: 1,000,000 in all over the two seeds.
+    static let eventsPerSeed = 500_000
+
     @Test(
-        "100,000 random events keep every lifecycle rule and the pressed-key state",
+        "1,000,000 random events (two seeds) keep every lifecycle rule and the pressed-key state",
         arguments: [UInt64(0x5EED_0001), 0xC0FF_EE42])
     func randomEvents(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
@@ -114,7 +117,7 @@ final class CheckedResponder: Responder {
         }
 
         var step = 0
-        while events < 100_000 {
+        while events < Self.eventsPerSeed {
             step += 1
             clock += 0.001
             let roll = Int.random(in: 0..<1000, using: &random)
@@ -202,7 +205,7 @@ final class CheckedResponder: Responder {
         #expect(checker.violations.isEmpty)
         #expect(checker.openCount == 0)
         #expect(dispatcher.activePresses.isEmpty)
-        #expect(events >= 100_000)
+        #expect(events >= Self.eventsPerSeed)
         #expect(checker.slots.count > 10_000, "the run exercised many presses: \(checker.slots.count)")
     }
 }
