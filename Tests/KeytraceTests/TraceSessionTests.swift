@@ -1,0 +1,30 @@
+import KeytraceKit
+import ResponderChain
+import Testing
+
+@Suite struct TraceSessionTests {
+    @Test("a repeatable command performed on each repeat is a keyCommand event marked as a repeat")
+    func keyCommandOnRepeat() throws {
+        let json = """
+            {"root": {"id": "list", "firstResponder": true, "actions": ["delete"],
+              "keyCommands": [{"shortcut": "backspace", "action": "delete", "title": "Delete", "repeats": true}]}}
+            """
+        let scene = try Scene(json: json, file: "list.json")
+        var lines: [String] = []
+        let session = TraceSession(scene: scene, layout: USKeyboardLayout()) { lines.append($0.json) }
+        session.start(input: "keys", layout: "us")
+        var performed = 0
+        scene.root.onAction = { _, _ in performed += 1 }
+        for (time, action) in [(1.0, KeyAction.down), (1.5, .repeat), (1.54, .repeat), (1.6, .up)] {
+            session.dispatcher.handle(KeyEvent(.backspace, action, timestamp: time))
+        }
+        let commands = lines.filter { $0.contains(#""event":"keyCommand""#) }
+        #expect(performed == 3)
+        #expect(commands.count == 3)
+        #expect(commands.filter { $0.contains(#""repeat":true"#) }.count == 2)
+        #expect(commands.first?.contains(#""repeat":false"#) == true)
+        let owned = lines.filter { $0.contains(#""phase":"changed""#) }
+        #expect(owned.count == 2)
+        #expect(owned.allSatisfy { $0.contains(#""owner":"keyCommands""#) }, "the owner is a stage name")
+    }
+}
