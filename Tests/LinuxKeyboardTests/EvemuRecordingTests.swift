@@ -119,6 +119,17 @@ import Testing
         }
     }
 
+    @Test("a recording over the size limit is refused before it is read")
+    func sizeLimit() {
+        let text = String(repeating: "#", count: EvemuRecording.maximumSize + 1)
+        #expect {
+            try EvemuRecording(parsing: text, file: "huge.evemu")
+        } throws: { error in
+            "\(error)" == "huge.evemu: the recording is 67108865 bytes, over the limit of 67108864 bytes (64 MiB); "
+                + "record a shorter session or split the file"
+        }
+    }
+
     @Test("the largest time a recording may hold is read by both readers")
     func largestTime() throws {
         let recording = try EvemuRecording(

@@ -153,8 +153,18 @@ public struct EvemuRecording: Hashable, Sendable {
         self = try result.get()
     }
 
+    /// The largest recording read, in bytes (64 MiB, about two million events): a larger one is
+    /// refused before it is read, so a huge or endless input cannot exhaust memory.
+    public static let maximumSize = 64 << 20
+
     /// Reads a recording from its UTF-8 bytes.
     private init(bytes: UnsafeBufferPointer<UInt8>, file: String) throws(RecordingError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw RecordingError(
+                file: file, line: 0,
+                message: "the recording is \(bytes.count) bytes, over the limit of \(Self.maximumSize) bytes (64 MiB); "
+                    + "record a shorter session or split the file")
+        }
         self.init(name: "")
         var sawName = false
         // One event per line at most: counting lines first sizes the array once.
