@@ -106,7 +106,10 @@ enum TerminalCalls {
         crashRestoreCount = bytes.count
         crashOutputFD = outputFD
         crashInputFD = inputFD
-        crashSavedTermios = saved
+        // On the heap, not in a global of the C struct's type: with Swift 6.3.1, AddressSanitizer
+        // reports a global-buffer-overflow when a termios is assigned to such a global.
+        if crashSavedTermios == nil { crashSavedTermios = .allocate(capacity: 1) }
+        crashSavedTermios?.initialize(to: saved)
         for signal in crashSignals { install(signal, handler: restoreAndDie) }
     }
 
@@ -135,7 +138,7 @@ nonisolated(unsafe) private var crashRestoreBytes: UnsafeBufferPointer<UInt8>?
 nonisolated(unsafe) private var crashRestoreCount = 0
 nonisolated(unsafe) private var crashOutputFD: Int32 = -1
 nonisolated(unsafe) private var crashInputFD: Int32 = -1
-nonisolated(unsafe) private var crashSavedTermios = termios()
+nonisolated(unsafe) private var crashSavedTermios: UnsafeMutablePointer<termios>?
 
 /// Async-signal-safe: one `write` of the signal number.
 private func forwardSignal(_ signal: Int32) {
@@ -149,7 +152,7 @@ private func restoreAndDie(_ signal: Int32) {
         if let bytes = crashRestoreBytes, let base = bytes.baseAddress {
             _ = write(crashOutputFD, base, crashRestoreCount)
         }
-        _ = tcsetattr(crashInputFD, TCSANOW, &crashSavedTermios)
+        if let saved = crashSavedTermios { _ = tcsetattr(crashInputFD, TCSANOW, saved) }
     }
     _ = Glibc.signal(signal, SIG_DFL)
     _ = raise(signal)
