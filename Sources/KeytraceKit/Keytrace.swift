@@ -72,17 +72,15 @@ public enum Keytrace {
     ///
     /// - Parameter options: The options.
     /// - Returns: The scene.
-    /// - Throws: ``KeytraceError`` with the file, line, column and field of a malformed scene.
+    /// - Throws: ``KeytraceError`` with the file, line, column and field of a malformed scene, or
+    ///   why the file cannot be read (see `Scene.load(contentsOfFile:)` in LinuxKeyboard).
     public static func loadScene(_ options: KeytraceOptions) throws(KeytraceError) -> Scene {
         guard let path = options.scenePath else {
             do { return try Scene(json: DemoScene.json, file: DemoScene.fileName) } catch {
                 throw KeytraceError("the built-in demo scene is broken: \(error)")
             }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw KeytraceError("\(path): cannot read the scene file (does it exist? is it readable?)")
-        }
-        do { return try Scene(json: String(decoding: data, as: UTF8.self), file: path) } catch {
+        do { return try Scene.load(contentsOfFile: path) } catch {
             throw KeytraceError("\(error)")
         }
     }
