@@ -96,22 +96,8 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .customLong("print-demo-scene"), help: "Print the built-in demo scene and exit.")
     var printDemoScene = false
 
-    func validate() throws {
-        let inputs = [keys != nil, replay != nil, terminal, !device.isEmpty].filter { $0 }.count
-        if inputs > 1 { throw ValidationError("choose one input: --keys, --replay, --terminal or --device") }
-        if json && plain { throw ValidationError("choose one of --json and --plain") }
-        if realTime && replay == nil { throw ValidationError("--real-time goes with --replay") }
-        if allFocus && !conflicts { throw ValidationError("--all-focus goes with --conflicts") }
-        if record != nil && (keys != nil || replay != nil || terminal) {
-            throw ValidationError("--record records live keyboards; it does not go with --keys, --replay or --terminal")
-        }
-    }
-
-    func run() throws {
-        if printDemoScene {
-            print(DemoScene.json)
-            return
-        }
+    /// The command line as ``KeytraceOptions``.
+    var options: KeytraceOptions {
         var options = KeytraceOptions()
         options.scenePath = scene
         options.keys = keys
@@ -129,6 +115,16 @@ struct KeytraceCommand: ParsableCommand {
         options.focusDebug = focusDebug
         options.recordPath = record
         options.listDevices = listDevices
+        options.printDemoScene = printDemoScene
+        return options
+    }
+
+    func validate() throws {
+        if json && plain { throw ValidationError("choose one of --json and --plain") }
+        do { try options.validate() } catch { throw ValidationError(error.description) }
+    }
+
+    func run() throws {
         do {
             let status = try Keytrace.run(options)
             if status != 0 { throw ExitCode(status) }

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// keytrace's command line, run through the built binary: flags that would be ignored are refused,
+/// every refusal names the flags and the fix, and the exit status says what kind of failure it was.
+@Suite struct KeytraceArgumentTests {
+    @Test(
+        "flags that would be silently ignored are usage errors (64) that name both flags",
+        arguments: [
+            (["--grab", "--keys", "tab"], "--grab"),
+            (["--grab", "--replay", "x.evemu"], "--grab"),
+            (["--grab", "--terminal"], "--grab"),
+            (["--keys", "tab", "--conflicts"], "--conflicts"),
+            (["--keys", "tab", "--focus-debug"], "--focus-debug"),
+            (["--replay", "x.evemu", "--conflicts"], "--conflicts"),
+            (["--conflicts", "--json"], "--conflicts"),
+            (["--focus-debug", "--explain"], "--focus-debug"),
+            (["--focus-debug", "--device", "kbd"], "--focus-debug"),
+            (["--keys", "tab", "--print-demo-scene"], "--print-demo-scene"),
+            (["--print-demo-scene", "--layout", "de"], "--print-demo-scene"),
+            (["--record", "out.evemu", "--conflicts"], "--conflicts"),
+            (["--record", "out.evemu", "--focus-debug"], "--focus-debug"),
+            (["--record", "out.evemu", "--list-devices"], "--list-devices"),
+            (["--list-devices", "--scene", "s.json"], "--list-devices"),
+            (["--list-devices", "--json"], "--list-devices"),
+        ])
+    func ignoredFlags(arguments: [String], mode: String) throws {
+        let result = try KeytraceBinary.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        let other = arguments.first { $0.hasPrefix("--") && $0 != mode }!
+        #expect(result.stderr.contains(mode) && result.stderr.contains(other), "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(
+        "empty values and a variant without its layout are usage errors (64) that say what to write",
+        arguments: [
+            (["--replay", ""], #"--replay "": an empty path; give the recording's file name"#),
+            (["--scene", "", "--keys", "tab"], #"--scene "": an empty path; give the scene's file name"#),
+            (["--record", ""], #"--record "": an empty path; give the file to write the recording to"#),
+            (["--device", ""], #"--device "": an empty name; give a device path or part of its name"#),
+            (["--keys", "a", "--layout", ""], #"--layout "": an empty name; give one such as us or de"#),
+            (["--keys", "a", "--rules", ""], #"--rules "": an empty name; give one such as evdev"#),
+            (
+                ["--keys", "a", "--variant", "dvorak"],
+                "--variant needs --layout, e.g. --layout us --variant dvorak (a variant belongs to a layout)"
+            ),
+        ])
+    func emptyValues(arguments: [String], message: String) throws {
+        let result = try KeytraceBinary.run(arguments)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test("bad input files are named with the problem and the fix (exit 2)")
+    func badFiles() throws {
+        let empty = try KeytraceBinary.run(["--scene", "/dev/null", "--keys", "tab"])
+        #expect(empty.status == 2)
+        #expect(empty.stderr == "keytrace: /dev/null:1:1: the file is empty; a scene is a JSON object\n")
+        let endless = try KeytraceBinary.run(["--replay", "/dev/zero"])
+        #expect(endless.status == 2)
+        #expect(endless.stderr.hasPrefix("keytrace: /dev/zero: the recording is a character device that sent more"))
+        let missing = try KeytraceBinary.run(["--scene", "/nonexistent/s.json", "--keys", "tab"])
+        #expect(missing.status == 2)
+        #expect(
+            missing.stderr == "keytrace: read scene /nonexistent/s.json: No such file or directory (check the path)\n")
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keytrace-\(UUID()).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("{\n  \"name\": \"".utf8 + [0xC3, 0x28] + "\"\n}\n".utf8).write(to: URL(fileURLWithPath: path))
+        let invalid = try KeytraceBinary.run(["--scene", path, "--keys", "tab"])
+        #expect(invalid.status == 2, "a scene that is not UTF-8 is refused, not read with U+FFFD")
+        #expect(invalid.stderr.hasPrefix("keytrace: \(path):2:"), "\(invalid.stderr)")
+    }
+}
