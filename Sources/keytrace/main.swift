@@ -26,7 +26,10 @@ struct KeytraceCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
     var scene: String?
 
-    @Option(name: .long, help: ArgumentHelp("Type this key sequence and exit.", valueName: "sequence"))
+    // Unconditional: a sequence may begin with the minus key ("- a").
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Type this key sequence and exit.", valueName: "sequence"))
     var keys: String?
 
     @Option(name: .long, help: ArgumentHelp("Replay an evemu recording and exit.", valueName: "file"))

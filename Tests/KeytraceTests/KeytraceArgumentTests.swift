@@ -52,6 +52,22 @@ import Testing
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
+    @Test(
+        "--keys takes a value that begins with -: the minus key",
+        arguments: [("- a", ["Minus", "KeyA"]), ("-", ["Minus"]), ("-- a", [])])
+    func keysBeginningWithMinus(sequence: String, keys: [String]) throws {
+        let result = try KeytraceBinary.run(["--keys", sequence, "--json"])
+        if keys.isEmpty {
+            #expect(result.status == 2, "\(result.stderr)")
+            #expect(result.stderr.contains(#"key 1 "--""#), "\(result.stderr)")
+            return
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        let pressed = result.stdout.split(separator: "\n").filter { $0.contains(#""event":"key","phase":"down""#) }
+        #expect(pressed.count == keys.count, "\(result.stdout)")
+        for (line, key) in zip(pressed, keys) { #expect(line.contains(#""key":"\#(key)""#), "\(line)") }
+    }
+
     @Test("bad input files are named with the problem and the fix (exit 2)")
     func badFiles() throws {
         let empty = try KeytraceBinary.run(["--scene", "/dev/null", "--keys", "tab"])
