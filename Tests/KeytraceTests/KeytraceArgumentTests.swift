@@ -53,6 +53,62 @@ import Testing
     }
 
     @Test(
+        "unknown xkb names are bad input (2) with a did-you-mean, and a missing rules file says where it looked",
+        arguments: [
+            (["--xkb-options", "garbage"], #"unknown xkb option "garbage""#),
+            (["--xkb-options", "ctrl:nocap"], #"(did you mean "ctrl:nocaps"?)"#),
+            (["--model", "bogus"], #"unknown keyboard model "bogus""#),
+            (["--model", "pc015"], #"(did you mean "pc105"?)"#),
+            (
+                ["--layout", "us", "--variant", "dvorakk"],
+                #"unknown variant "dvorakk" of layout "us" (did you mean "dvorak"?)"#
+            ),
+            (["--layout", "dee"], #"unknown keyboard layout "dee" (did you mean "de"?)"#),
+            (["--rules", "nonexistent"], #"no xkb rules file "nonexistent": looked in "#),
+            (["--rules", "nonexistent"], "/usr/share/X11/xkb/rules"),
+            (["--rules", "nonexistent"], "rules there: base, evdev"),
+        ])
+    func unknownNames(arguments: [String], message: String) throws {
+        let result = try KeytraceBinary.run(["--keys", "a"] + arguments)
+        #expect(result.status == 2, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("valid xkb names still work: a variant, a model, options and the rules named explicitly")
+    func validNames() throws {
+        let result = try KeytraceBinary.run([
+            "--keys", "q", "--plain", "--rules", "evdev", "--model", "pc105", "--layout", "us", "--variant", "dvorak",
+            "--xkb-options", "ctrl:nocaps,compose:ralt",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("us(dvorak)"))
+        #expect(result.stdout.contains("'"), "KEY_Q types ' on Dvorak: \(result.stdout)")
+    }
+
+    @Test("without the rules' .lst file the model and options are not checked (xkbcommon compiles them)")
+    func noListFile() throws {
+        // An XKB root that links to the system's data, with the rules files but not their lists.
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("xkb-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let system = URL(fileURLWithPath: "/usr/share/X11/xkb")
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("rules"), withIntermediateDirectories: true)
+        for folder in ["keycodes", "symbols", "types", "compat", "geometry"] {
+            try FileManager.default.createSymbolicLink(
+                at: root.appendingPathComponent(folder), withDestinationURL: system.appendingPathComponent(folder))
+        }
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent("rules/evdev"),
+            withDestinationURL: system.appendingPathComponent("rules/evdev"))
+        let environment = ["XKB_CONFIG_ROOT": root.path, "HOME": root.path]
+        let checked = try KeytraceBinary.run(["--keys", "a", "--model", "bogus"])
+        #expect(checked.status == 2, "with the list: \(checked.stderr)")
+        let unchecked = try KeytraceBinary.run(["--keys", "a", "--model", "bogus"], environment: environment)
+        #expect(unchecked.status == 0, "without the list: \(unchecked.stderr)")
+    }
+
+    @Test(
         "--keys takes a value that begins with -: the minus key",
         arguments: [("- a", ["Minus", "KeyA"]), ("-", ["Minus"]), ("-- a", [])])
     func keysBeginningWithMinus(sequence: String, keys: [String]) throws {

@@ -127,6 +127,20 @@ func readFileBytes(_ path: String, limit: Int, timeout: Double = fileWaitTimeout
     return .success(bytes)
 }
 
+/// The names in a directory, without `.` and `..`; empty when it cannot be read. Uses `opendir`.
+func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
 /// Why a file could not be read, in the C library's words, with the fix where there is one
 /// (`No such file or directory (check the path)`).
 func fileErrorDescription(_ error: Syscalls.Errno) -> String {
