@@ -19,8 +19,13 @@ struct KeytraceCommand: ParsableCommand {
             home, end, pageup, pagedown, f1…f24, or a W3C or kernel name (KeyA, KEY_A). Modifiers: ctrl, alt, \
             shift, cmd (also super, meta).
 
-            Exit status: 0; 1 when --conflicts found conflicts; 2 for a malformed scene, recording or key \
-            sequence, an unknown layout, or keyboards that cannot be read.
+            Files: a scene may be up to 4 MiB and a recording up to 64 MiB; a FIFO or pipe (such as <(cat file)) \
+            is read with the same bounds, and one that sends nothing for 10 s is an error.
+
+            Exit status: 0 when done; 1 when --conflicts found conflicts; 2 for bad input: a scene, recording or \
+            key sequence that is malformed or cannot be read, an unknown layout, variant, model, option or rules, \
+            or keyboards that cannot be read; 64 for a usage error: an unknown flag, a missing or empty value, or \
+            flags that do not go together.
             """)
 
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
