@@ -47,6 +47,8 @@ public struct KeytraceOptions: Sendable {
     public var recordPath: String?
     /// List the input devices and exit (`--list-devices`).
     public var listDevices = false
+    /// Print the built-in demo scene and exit (`--print-demo-scene`).
+    public var printDemoScene = false
 
     /// Creates default options: the demo scene, the live view, default input.
     public init() {}
@@ -66,23 +68,127 @@ public struct KeytraceError: Error, CustomStringConvertible {
     }
 }
 
+/// Flags that do not go together, or a flag with an unusable value: the message names the flags
+/// and what to write instead. Exit status 64.
+public struct KeytraceUsageError: Error, CustomStringConvertible {
+    /// The message.
+    public var description: String
+
+    /// Creates an error.
+    ///
+    /// - Parameter description: The message.
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension KeytraceOptions {
+    /// The flags that were given, spelt as on the command line, in the order `--help` lists them.
+    var givenFlags: [String] {
+        let flags: [(String, Bool)] = [
+            ("--scene", scenePath != nil), ("--keys", keys != nil), ("--replay", replayPath != nil),
+            ("--real-time", realTime), ("--device", !devices.isEmpty), ("--grab", grab), ("--terminal", terminal),
+            ("--layout", keymap.layout != nil), ("--variant", keymap.variant != nil), ("--model", keymap.model != nil),
+            ("--xkb-options", keymap.options != nil), ("--rules", keymap.rules != nil), ("--rtl", rightToLeft),
+            ("--json", format == .json), ("--plain", format == .plain),
+            (explain == false ? "--no-explain" : "--explain", explain != nil), ("--conflicts", conflicts),
+            ("--all-focus", allFocus), ("--focus-debug", focusDebug), ("--record", recordPath != nil),
+            ("--list-devices", listDevices), ("--print-demo-scene", printDemoScene),
+        ]
+        return flags.filter(\.1).map(\.0)
+    }
+
+    /// Refuses flags that would be ignored and flag values that cannot be right, before anything
+    /// is read.
+    ///
+    /// - Throws: ``KeytraceUsageError`` naming the flags and the fix.
+    public func validate() throws(KeytraceUsageError) {
+        try validateValues()
+        let given = givenFlags
+        func list(_ flags: [String]) -> String {
+            flags.count < 2 ? flags.joined() : flags.dropLast().joined(separator: ", ") + " and " + flags.last!
+        }
+        // Modes that print something and exit: every other flag would be ignored.
+        for (mode, what) in [("--print-demo-scene", "prints the demo scene"), ("--list-devices", "lists the devices")]
+        where given.contains(mode) {
+            let others = given.filter { $0 != mode }
+            guard others.isEmpty else {
+                throw KeytraceUsageError(
+                    "\(mode) \(what) and exits, so \(list(others)) would be ignored; run \(mode) on its own")
+            }
+        }
+        // The reports read no input and write no trace.
+        let traceFlags = [
+            "--keys", "--replay", "--real-time", "--device", "--grab", "--terminal", "--record", "--json", "--plain",
+            "--explain", "--no-explain",
+        ]
+        for mode in ["--conflicts", "--focus-debug"] where given.contains(mode) {
+            let ignored = given.filter(traceFlags.contains)
+            guard ignored.isEmpty else {
+                throw KeytraceUsageError(
+                    "\(mode) prints a report of the scene and exits: it reads no keys and writes no trace, so "
+                        + "\(list(ignored)) would be ignored; run them separately")
+            }
+        }
+        let inputs = [keys != nil, replayPath != nil, terminal, !devices.isEmpty].filter { $0 }.count
+        if inputs > 1 { throw KeytraceUsageError("choose one input: --keys, --replay, --terminal or --device") }
+        if realTime && replayPath == nil { throw KeytraceUsageError("--real-time goes with --replay") }
+        if allFocus && !conflicts { throw KeytraceUsageError("--all-focus goes with --conflicts") }
+        let notKeyboards = given.filter(["--keys", "--replay", "--terminal"].contains)
+        if grab && !notKeyboards.isEmpty {
+            throw KeytraceUsageError(
+                "--grab grabs the keyboards, and \(list(notKeyboards)) reads none, so it would be ignored; drop --grab")
+        }
+        if recordPath != nil && !notKeyboards.isEmpty {
+            throw KeytraceUsageError(
+                "--record records live keyboards; it does not go with --keys, --replay or --terminal")
+        }
+        if keymap.variant != nil && keymap.layout == nil {
+            throw KeytraceUsageError(
+                "--variant needs --layout, e.g. --layout us --variant dvorak (a variant belongs to a layout)")
+        }
+    }
+
+    /// Refuses empty paths and names: each would silently mean something else (the default
+    /// layout, every device).
+    private func validateValues() throws(KeytraceUsageError) {
+        let paths: [(String, String?, String)] = [
+            ("--scene", scenePath, "the scene's file name"), ("--replay", replayPath, "the recording's file name"),
+            ("--record", recordPath, "the file to write the recording to"),
+        ]
+        for (flag, value, fix) in paths where value == "" {
+            throw KeytraceUsageError("\(flag) \"\": an empty path; give \(fix)")
+        }
+        if devices.contains("") {
+            throw KeytraceUsageError("--device \"\": an empty name; give a device path or part of its name")
+        }
+        let names: [(String, String?, String)] = [
+            ("--layout", keymap.layout, "us or de"), ("--variant", keymap.variant, "dvorak or nodeadkeys"),
+            ("--model", keymap.model, "pc105"), ("--xkb-options", keymap.options, "ctrl:nocaps"),
+            ("--rules", keymap.rules, "evdev"),
+        ]
+        for (flag, value, example) in names where value == "" {
+            throw KeytraceUsageError(
+                "\(flag) \"\": an empty name; give one such as \(example), or leave \(flag) out for the default")
+        }
+    }
+}
+
 /// keytrace's behaviour behind the command line.
 public enum Keytrace {
     /// Loads the scene the options name (or the demo).
     ///
     /// - Parameter options: The options.
     /// - Returns: The scene.
-    /// - Throws: ``KeytraceError`` with the file, line, column and field of a malformed scene.
+    /// - Throws: ``KeytraceError`` with the file, line, column and field of a malformed scene, or
+    ///   why the file cannot be read (see `Scene.load(contentsOfFile:)` in LinuxKeyboard).
     public static func loadScene(_ options: KeytraceOptions) throws(KeytraceError) -> Scene {
         guard let path = options.scenePath else {
             do { return try Scene(json: DemoScene.json, file: DemoScene.fileName) } catch {
                 throw KeytraceError("the built-in demo scene is broken: \(error)")
             }
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw KeytraceError("\(path): cannot read the scene file (does it exist? is it readable?)")
-        }
-        do { return try Scene(json: String(decoding: data, as: UTF8.self), file: path) } catch {
+        do { return try Scene.load(contentsOfFile: path) } catch {
             throw KeytraceError("\(error)")
         }
     }
@@ -112,6 +218,11 @@ public enum Keytrace {
     public static func run(_ options: KeytraceOptions, output: OutputBuffer = OutputBuffer()) throws(KeytraceError)
         -> Int32
     {
+        if options.printDemoScene {
+            output.line(DemoScene.json)
+            output.flush()
+            return 0
+        }
         if options.listDevices { return try listDevices(output: output) }
         let scene = try loadScene(options)
         let (layout, layoutSource) = try layout(options)

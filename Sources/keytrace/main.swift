@@ -19,14 +19,22 @@ struct KeytraceCommand: ParsableCommand {
             home, end, pageup, pagedown, f1…f24, or a W3C or kernel name (KeyA, KEY_A). Modifiers: ctrl, alt, \
             shift, cmd (also super, meta).
 
-            Exit status: 0; 1 when --conflicts found conflicts; 2 for a malformed scene, recording or key \
-            sequence, an unknown layout, or keyboards that cannot be read.
+            Files: a scene may be up to 4 MiB and a recording up to 64 MiB; a FIFO or pipe (such as <(cat file)) \
+            is read with the same bounds, and one that sends nothing for 10 s is an error.
+
+            Exit status: 0 when done; 1 when --conflicts found conflicts; 2 for bad input: a scene, recording or \
+            key sequence that is malformed or cannot be read, an unknown layout, variant, model, option or rules, \
+            or keyboards that cannot be read; 64 for a usage error: an unknown flag, a missing or empty value, or \
+            flags that do not go together.
             """)
 
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
     var scene: String?
 
-    @Option(name: .long, help: ArgumentHelp("Type this key sequence and exit.", valueName: "sequence"))
+    // Unconditional: a sequence may begin with the minus key ("- a").
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Type this key sequence and exit.", valueName: "sequence"))
     var keys: String?
 
     @Option(name: .long, help: ArgumentHelp("Replay an evemu recording and exit.", valueName: "file"))
@@ -96,22 +104,8 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .customLong("print-demo-scene"), help: "Print the built-in demo scene and exit.")
     var printDemoScene = false
 
-    func validate() throws {
-        let inputs = [keys != nil, replay != nil, terminal, !device.isEmpty].filter { $0 }.count
-        if inputs > 1 { throw ValidationError("choose one input: --keys, --replay, --terminal or --device") }
-        if json && plain { throw ValidationError("choose one of --json and --plain") }
-        if realTime && replay == nil { throw ValidationError("--real-time goes with --replay") }
-        if allFocus && !conflicts { throw ValidationError("--all-focus goes with --conflicts") }
-        if record != nil && (keys != nil || replay != nil || terminal) {
-            throw ValidationError("--record records live keyboards; it does not go with --keys, --replay or --terminal")
-        }
-    }
-
-    func run() throws {
-        if printDemoScene {
-            print(DemoScene.json)
-            return
-        }
+    /// The command line as ``KeytraceOptions``.
+    var options: KeytraceOptions {
         var options = KeytraceOptions()
         options.scenePath = scene
         options.keys = keys
@@ -129,6 +123,16 @@ struct KeytraceCommand: ParsableCommand {
         options.focusDebug = focusDebug
         options.recordPath = record
         options.listDevices = listDevices
+        options.printDemoScene = printDemoScene
+        return options
+    }
+
+    func validate() throws {
+        if json && plain { throw ValidationError("choose one of --json and --plain") }
+        do { try options.validate() } catch { throw ValidationError(error.description) }
+    }
+
+    func run() throws {
         do {
             let status = try Keytrace.run(options)
             if status != 0 { throw ExitCode(status) }

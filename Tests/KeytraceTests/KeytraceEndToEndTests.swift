@@ -208,4 +208,25 @@ struct KeytraceBinary {
         let devices = lines.dropLast().filter { $0.hasPrefix("/dev/input/event") }
         #expect(last.hasPrefix("\(devices.count) input device"), "\(result.stdout)")
     }
+
+    @Test(
+        "exit status: 0 done, 1 conflicts found, 2 bad input, 64 a usage error; --help says exactly that",
+        arguments: [
+            (["--keys", "tab"], 0),
+            (["--conflicts", "--all-focus"], 1),
+            (["--keys", "ctrl+bogus"], 2),
+            (["--replay", "/nonexistent.evemu"], 2),
+            (["--keys", "tab", "--layout", "xx-nonexistent"], 2),
+            (["--keys", "tab", "--grab"], 64),
+            (["--no-such-flag"], 64),
+        ] as [([String], Int32)])
+    func exitStatus(arguments: [String], status: Int32) throws {
+        let result = try KeytraceBinary.run(arguments)
+        #expect(result.status == status, "\(arguments): \(result.stderr)")
+        let help = try KeytraceBinary.run(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(
+            separator: " ")
+        #expect(
+            help.contains("Exit status: 0 when done; 1 when --conflicts found conflicts; 2 for bad input"), "\(help)")
+        #expect(help.contains("64 for a usage error"), "\(help)")
+    }
 }

@@ -1,8 +1,9 @@
 import Foundation
-import LinuxKeyboard
 import ResponderChain
 import ResponderChainTesting
 import Testing
+
+@testable import LinuxKeyboard
 
 @Suite struct XKBKeyboardLayoutTests {
     @Test("us and de from xkbcommon: on de the key at KEY_Y types z and the key at KEY_Z types y")
@@ -88,6 +89,83 @@ import Testing
         let undo = try #require(report.entries.first { $0.command.action == "undo" })
         #expect(undo.localized)
         #expect(report.conflicts.map(\.command.action) == ["find"], "an unreachable command is a conflict")
+    }
+}
+
+/// Names xkbcommon would silently ignore, or refuse without saying why, checked against the
+/// rules' `.lst` file with a did-you-mean; rules that do not exist say where they were looked for.
+@Suite struct XKBNameCheckTests {
+    static func message(_ names: KeymapNames) -> String? {
+        do {
+            _ = try XKBKeyboardLayout(names)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test(
+        "an unknown model, option or variant, or a variant without a layout, is an error with the nearest name",
+        arguments: [
+            (
+                KeymapNames(layout: "us", options: "garbage"),
+                #"unknown xkb option "garbage"; options are group:name, listed under "! option" in /usr/share/X11/xkb/rules/evdev.lst (or `localectl list-x11-keymap-options`)"#
+            ),
+            (
+                KeymapNames(layout: "us", options: "compose:ralt,ctrl:nocap"),
+                #"unknown xkb option "ctrl:nocap" (did you mean "ctrl:nocaps"?); options are group:name, listed under "! option" in /usr/share/X11/xkb/rules/evdev.lst (or `localectl list-x11-keymap-options`)"#
+            ),
+            (
+                KeymapNames(layout: "us", options: "grp"),
+                #"unknown xkb option "grp"; options are group:name, listed under "! option" in /usr/share/X11/xkb/rules/evdev.lst (or `localectl list-x11-keymap-options`)"#
+            ),
+            (
+                KeymapNames(model: "pc015", layout: "us"),
+                #"unknown keyboard model "pc015" (did you mean "pc105"?); the models are listed under "! model" in /usr/share/X11/xkb/rules/evdev.lst"#
+            ),
+            (
+                KeymapNames(layout: "us", variant: "dvorakk"),
+                #"unknown variant "dvorakk" of layout "us" (did you mean "dvorak"?): xkbcommon could not compile it. List its variants with `localectl list-x11-keymap-variants us`, or read /usr/share/X11/xkb/rules/evdev.lst."#
+            ),
+            (
+                KeymapNames(layout: "us,dee"),
+                #"unknown keyboard layout "dee" (did you mean "de"?): xkbcommon could not compile it. List the layouts with `localectl list-x11-keymap-layouts`, or read /usr/share/X11/xkb/rules/evdev.lst."#
+            ),
+            (
+                KeymapNames(layout: "us", variant: "dvorak,intl"),
+                #"the variant "intl" has no layout: give one layout per variant (layout "us,de" with variant "dvorak,")"#
+            ),
+        ])
+    func unknownNames(names: KeymapNames, message: String) {
+        #expect(Self.message(names) == message)
+    }
+
+    @Test("rules that do not exist: where they were looked for and the rules there")
+    func missingRules() throws {
+        let message = try #require(Self.message(KeymapNames(rules: "nonexistent", layout: "us")))
+        #expect(message.hasPrefix(#"no xkb rules file "nonexistent": looked in "#), "\(message)")
+        #expect(message.contains("/usr/share/X11/xkb/rules"), "\(message)")
+        #expect(message.hasSuffix("rules there: base, evdev, xfree98, xorg"), "\(message)")
+    }
+
+    @Test("valid names from the list and from the extras compile: models, options, variants, extras layouts")
+    func validNames() throws {
+        let dvorak = try XKBKeyboardLayout(
+            KeymapNames(
+                rules: "evdev", model: "pc105", layout: "us,de", variant: "dvorak,nodeadkeys",
+                options: "ctrl:nocaps,compose:ralt,lv3:4_switch_isolated"))
+        #expect(dvorak.characters(for: .q, in: LayoutState()) == "'")
+        _ = try XKBKeyboardLayout(KeymapNames(rules: "base", layout: "apl"))
+    }
+
+    @Test("without a .lst file the names are not checked, as xkbcommon does not check them")
+    func noListFile() {
+        #expect(XKBRulesList(rulesFile: "/nonexistent/rules/evdev") == nil)
+        let list = XKBRulesList(lst: "! model\n  pc105   Generic 105-key PC\n", path: "x.lst")
+        #expect(list.ignoredName(in: KeymapNames(model: "pc105", layout: "us")) == nil)
+        #expect(
+            list.ignoredName(in: KeymapNames(model: "pc106", layout: "us"))?.hasPrefix("unknown keyboard model") == true
+        )
     }
 }
 

@@ -53,6 +53,12 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         }
         // xkbcommon prints about ten ERROR lines for an unknown layout; the thrown error says it once.
         xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
+        let rulesFile: String?
+        do { rulesFile = try Self.findRulesFile(names, context: context) } catch {
+            xkb_context_unref(context)
+            throw error
+        }
+        let list = rulesFile.flatMap { XKBRulesList(rulesFile: $0) }
         let compiled: OpaquePointer? = Self.withOptionalCString(names.rules) { rules in
             Self.withOptionalCString(names.model) { model in
                 Self.withOptionalCString(names.layout) { layout in
@@ -68,16 +74,14 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         }
         guard let compiled else {
             xkb_context_unref(context)
-            let dataHint =
-                !Syscalls.exists("/usr/share/X11/xkb/rules/evdev")
-                ? " The XKB data is missing: install the xkb-data package."
-                : " List the valid names with `localectl list-x11-keymap-layouts` (layouts) and "
-                    + "`localectl list-x11-keymap-variants \(names.layout ?? "us")` (variants), or read /usr/share/X11/xkb/rules/evdev.lst."
-            throw KeymapError(
-                names: names,
-                message: "unknown keyboard layout \"\(names.description)\""
-                    + (names.options.map { " with options \"\($0)\"" } ?? "") + ": xkbcommon could not compile it."
-                    + dataHint)
+            throw Self.compileError(names, list: list)
+        }
+        // xkbcommon compiles an unknown model or option, or a variant without a layout, without a
+        // word: the rules' list catches them.
+        if let problem = list?.ignoredName(in: names) {
+            xkb_keymap_unref(compiled)
+            xkb_context_unref(context)
+            throw KeymapError(names: names, message: problem)
         }
         guard let state = xkb_state_new(compiled) else {
             xkb_keymap_unref(compiled)
@@ -104,6 +108,56 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         xkb_state_unref(state)
         xkb_keymap_unref(keymap)
         xkb_context_unref(context)
+    }
+
+    /// The rules file xkbcommon will read: `rules/<name>` in the first of the context's include
+    /// paths that has it (`evdev` when the names give none); `nil` when there is no XKB data at
+    /// all, which the compile error then explains.
+    ///
+    /// - Throws: ``KeymapError`` naming the rules, where they were looked for and the rules there.
+    private static func findRulesFile(_ names: KeymapNames, context: OpaquePointer) throws(KeymapError) -> String? {
+        let rules = names.rules.flatMap { $0.isEmpty ? nil : $0 } ?? "evdev"
+        let directories = (0..<xkb_context_num_include_paths(context)).compactMap { index in
+            xkb_context_include_path_get(context, index).map { String(cString: $0) + "/rules" }
+        }
+        if let found = directories.lazy.map({ $0 + "/" + rules }).first(where: Syscalls.exists) { return found }
+        let available = Set(
+            directories.flatMap { directory in
+                directoryEntries(directory).filter { !$0.contains(".") && $0 != "README" }
+            }
+        ).sorted()
+        guard !available.isEmpty else { return nil }
+        throw KeymapError(
+            names: names,
+            message: "no xkb rules file \"\(rules)\": looked in \(directories.joined(separator: ", ")); "
+                + "rules there: \(available.joined(separator: ", "))")
+    }
+
+    /// Why xkbcommon could not compile the names: the unknown layout or variant and the nearest
+    /// known one when the rules' list says which, and how to list the valid names.
+    private static func compileError(_ names: KeymapNames, list: XKBRulesList?) -> KeymapError {
+        let listPath = list?.path ?? "/usr/share/X11/xkb/rules/evdev.lst"
+        let what: String
+        let hint: String
+        switch list?.unknownLayoutOrVariant(in: names) {
+        case .layout(let message):
+            what = message
+            hint = " List the layouts with `localectl list-x11-keymap-layouts`, or read \(listPath)."
+        case .variant(let message, let layout):
+            what = message
+            hint = " List its variants with `localectl list-x11-keymap-variants \(layout)`, or read \(listPath)."
+        case nil:
+            what =
+                "unknown keyboard layout \"\(names.description)\""
+                + (names.options.map { " with options \"\($0)\"" } ?? "")
+            hint =
+                " List the valid names with `localectl list-x11-keymap-layouts` (layouts) and "
+                + "`localectl list-x11-keymap-variants \(names.layout ?? "us")` (variants), or read \(listPath)."
+        }
+        let dataHint =
+            Syscalls.exists("/usr/share/X11/xkb/rules/evdev")
+            ? hint : " The XKB data is missing: install the xkb-data package."
+        return KeymapError(names: names, message: what + ": xkbcommon could not compile it." + dataHint)
     }
 
     private static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {

@@ -134,16 +134,24 @@ public struct EvemuRecording: Hashable, Sendable {
 
     /// Reads a recording file (what `evemu-record` writes), straight from its bytes.
     ///
+    /// A recording may be at most 64 MiB: a larger regular file is refused by its size, before
+    /// it is read. A FIFO, a pipe (such as the shell's `<(cat keys.evemu)`) or a device is read with
+    /// the same bound, and is never waited on forever: opening does not block, and when it sends
+    /// nothing for 10 seconds (a FIFO without a writer) reading stops with an error that says so.
+    ///
     /// - Parameter path: The file.
     /// - Throws: ``RecordingError``: line 0 with the reason and the fix when the file cannot be
-    ///   read, else the line of the first malformed line.
+    ///   read (missing, a directory, an empty path, over 64 MiB, no data for 10 s), else the line of
+    ///   the first malformed line.
     public init(contentsOfFile path: String) throws(RecordingError) {
         let bytes: [UInt8]
-        switch readFileBytes(path) {
+        switch readFileBytes(path, limit: recordingSizeLimit) {
         case .success(let read): bytes = read
-        case .failure(let error):
+        case .failure(let failure):
+            let reason = failure.describe(what: "recording", limit: recordingSizeLimit)
             throw RecordingError(
-                file: path, line: 0, message: "cannot read the recording: \(fileErrorDescription(error))")
+                file: failure == .emptyPath ? "\"\"" : path, line: 0,
+                message: failure.isSystemError ? "cannot read the recording: \(reason)" : reason)
         }
         var result: Result<EvemuRecording, RecordingError> = .failure(
             RecordingError(file: path, line: 0, message: "cannot read the recording"))
