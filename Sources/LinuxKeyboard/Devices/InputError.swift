@@ -1,5 +1,5 @@
-/// A failure talking to an input device or to udev: the errno, what was being done, the path,
-/// and what to do about it.
+/// A failure talking to an input device or to udev, or reading a file (a scene): the errno, what
+/// was being done, the path, and what to do about it.
 public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The `errno` value (positive), or 0 when the failure has none.
     public var errno: Int32

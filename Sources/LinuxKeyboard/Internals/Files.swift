@@ -11,9 +11,6 @@ func readTextFile(_ path: String, limit: Int = 1 << 20) -> String? {
 /// before it gives up, in seconds.
 let fileWaitTimeout = 10.0
 
-/// The largest recording ``EvemuRecording/init(contentsOfFile:)`` reads, in bytes (64 MiB).
-let recordingSizeLimit = 64 << 20
-
 /// Why ``readFileBytes(_:limit:timeout:)`` failed.
 enum FileReadFailure: Error, Equatable {
     /// The path is empty.

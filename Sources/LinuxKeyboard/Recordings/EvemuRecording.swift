@@ -145,10 +145,10 @@ public struct EvemuRecording: Hashable, Sendable {
     ///   the first malformed line.
     public init(contentsOfFile path: String) throws(RecordingError) {
         let bytes: [UInt8]
-        switch readFileBytes(path, limit: recordingSizeLimit) {
+        switch readFileBytes(path, limit: Self.maximumSize) {
         case .success(let read): bytes = read
         case .failure(let failure):
-            let reason = failure.describe(what: "recording", limit: recordingSizeLimit)
+            let reason = failure.describe(what: "recording", limit: Self.maximumSize)
             throw RecordingError(
                 file: failure == .emptyPath ? "\"\"" : path, line: 0,
                 message: failure.isSystemError ? "cannot read the recording: \(reason)" : reason)
