@@ -1,0 +1,76 @@
+import Foundation
+import KeytraceKit
+import LinuxKeyboard
+import ResponderChain
+import Testing
+
+/// Every input a fuzzer (or the black-box fuzzing of keytrace) crashed on is kept in
+/// `Fuzz/Regressions/<target>/` and read here through the same path as keytrace reads it: a crash
+/// comes back as a crashed test run, a hang as a test that never ends.
+@Suite struct FuzzRegressionTests {
+    static let root = KeytraceBinary.repository.appendingPathComponent("Fuzz/Regressions")
+
+    static func inputs(_ target: String) -> [URL] {
+        let directory = root.appendingPathComponent(target)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    @Test("the regression inputs are there", arguments: ["scene", "evemu", "terminal"])
+    func present(target: String) {
+        #expect(!Self.inputs(target).isEmpty, "Fuzz/Regressions/\(target) is empty")
+    }
+
+    @Test("scene inputs load, or fail with an error; a scene that loads takes keys")
+    func scenes() throws {
+        for url in Self.inputs("scene") {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            guard let scene = try? Scene(json: bytes, file: url.lastPathComponent) else { continue }
+            let (dispatcher, _) = scene.makeDispatcher()
+            for code in [KeyCode.tab, .downArrow, .return, .a] {
+                dispatcher.handle(KeyEvent(code, .down))
+                dispatcher.handle(KeyEvent(code, .up))
+            }
+        }
+    }
+
+    @Test("recording inputs parse, or fail with an error; a recording that parses replays to JSON and back")
+    func recordings() throws {
+        for url in Self.inputs("evemu") {
+            guard let recording = try? EvemuRecording(contentsOfFile: url.path) else { continue }
+            #expect((try? EvemuRecording(parsing: recording.text)) == recording, "\(url.lastPathComponent)")
+            let scene = try Scene(json: DemoScene.json, file: DemoScene.fileName)
+            var writer = ByteWriter()
+            let session = TraceSession(scene: scene, layout: USKeyboardLayout(), explain: true) {
+                $0.writeJSON(to: &writer)
+            }
+            session.start(input: "replay", layout: "us", t: recording.events.first?.time ?? 0)
+            recording.replay(into: session.dispatcher)
+            #expect(writer.count > 0)
+        }
+    }
+
+    @Test("terminal inputs decode, whole and byte by byte, with and without the kitty protocol")
+    func terminal() throws {
+        for url in Self.inputs("terminal") {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            for kitty in [false, true] {
+                var whole = TerminalKeyDecoder(reportsEventTypes: kitty)
+                _ = whole.decode(bytes)
+                var split = TerminalKeyDecoder(reportsEventTypes: kitty)
+                for byte in bytes { _ = split.decode([byte], endOfInput: false) }
+                _ = split.decode([], endOfInput: true)
+                #expect(split.pendingByteCount == 0)
+            }
+        }
+    }
+
+    @Test("key-sequence inputs parse, or fail with an error")
+    func keys() throws {
+        for url in Self.inputs("keys") {
+            let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+            _ = try? KeyChord.parseSequence(text)
+            _ = try? KeyCommand.parseShortcut(text)
+        }
+    }
+}
