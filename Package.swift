@@ -33,6 +33,8 @@ let package = Package(
         .executableTarget(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The README's "Embed it in your app" program; KeytraceTests drives it in tmux.
+        .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),

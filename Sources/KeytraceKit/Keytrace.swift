@@ -175,6 +175,7 @@ extension KeytraceOptions {
 }
 
 /// keytrace's behaviour behind the command line.
+@MainActor
 public enum Keytrace {
     /// Loads the scene the options name (or the demo).
     ///
@@ -225,8 +226,8 @@ public enum Keytrace {
         }
         if options.listDevices { return try listDevices(output: output) }
         let scene = try loadScene(options)
-        let (layout, layoutSource) = try layout(options)
         if options.focusDebug || options.conflicts {
+            let (layout, _) = try layout(options)
             let session = TraceSession(scene: scene, layout: layout, rightToLeft: options.rightToLeft) { _ in }
             session.start(input: "none", layout: layout.name)
             var status: Int32 = 0
@@ -242,23 +243,27 @@ public enum Keytrace {
             return status
         }
         let json = options.format == .json
-        let session = TraceSession(
-            scene: scene, layout: layout, rightToLeft: options.rightToLeft,
-            explain: options.explain ?? (options.format == .live)
-        ) { event in
+        let onEvent: (TraceEvent) -> Void = { event in
             if json {
                 output.append { event.writeJSON(to: &$0) }
             } else {
                 output.line(event.plainLine)
             }
         }
+        let explain = options.explain ?? (options.format == .live)
+        guard options.keys != nil || options.replayPath != nil else {
+            try runInteractive(options, scene: scene, explain: explain, output: output, onEvent: onEvent)
+            output.flush()
+            return 0
+        }
+        let (layout, layoutSource) = try layout(options)
+        let session = TraceSession(
+            scene: scene, layout: layout, rightToLeft: options.rightToLeft, explain: explain, onEvent: onEvent)
         let layoutNote = "\(layout.name) (\(layoutSource))"
         if let keys = options.keys {
             try typeKeys(keys, session: session, layout: layoutNote)
         } else if let path = options.replayPath {
             try replay(path, realTime: options.realTime, session: session, layout: layoutNote, output: output)
-        } else {
-            try runInteractive(options, session: session, layout: layoutNote, layoutName: layout.name, output: output)
         }
         output.flush()
         return 0
@@ -301,139 +306,37 @@ public enum Keytrace {
         }
     }
 
-    /// Live input: the keyboards, or the terminal; drawn in the live view or written as lines.
+    /// Live input through `KeyboardApp`: the keyboards, or the terminal; drawn in the live view
+    /// or written as lines.
     static func runInteractive(
-        _ options: KeytraceOptions, session: TraceSession, layout: String, layoutName: String, output: OutputBuffer
+        _ options: KeytraceOptions, scene: Scene, explain: Bool, output: OutputBuffer,
+        onEvent: @escaping (TraceEvent) -> Void
     ) throws(KeytraceError) {
-        SignalPipe.ignoreBrokenPipe()
-        let explicitKeyboards = !options.devices.isEmpty || options.grab || options.recordPath != nil
-        var loopOptions = KeyboardEventLoop.Options(devices: options.devices, hotPlug: true, grab: options.grab)
-        loopOptions.opensKeyboards = !options.terminal
-        let loop: KeyboardEventLoop
-        do { loop = try KeyboardEventLoop(dispatcher: session.dispatcher, options: loopOptions) } catch {
-            throw KeytraceError("\(error)")
-        }
-        // Device changes wait until the session has said which input it reads.
-        var heldChanges: [KeyboardEventLoop.Change]? = []
-        func report(_ change: KeyboardEventLoop.Change) {
-            let t = KeyboardEventLoop.monotonicNow - session.timeOrigin
-            switch change {
-            case .added(let keyboard):
-                session.deviceNames[keyboard.id] = keyboard.name
-                let detail =
-                    "\(keyboard.kind), repeats: \(keyboard.repeatSource)" + (keyboard.isGrabbed ? ", grabbed" : "")
-                session.emit(
-                    TraceEvent(t: t, .device(change: "added", name: keyboard.name, path: keyboard.path, detail: detail))
-                )
-            case .removed:
-                break  // The dispatcher's own record reports it, after the cancellations.
-            case .failed(let path, let error):
-                session.emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: error.message)))
-            case .hotPlugUnavailable(let error):
-                session.emit(
-                    TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: error.message)))
-            }
-        }
-        loop.onChange = { change in
-            if heldChanges != nil { heldChanges?.append(change) } else { report(change) }
-        }
-        session.timeOrigin = KeyboardEventLoop.monotonicNow
-        var input = "keyboards"
-        var note: String?
-        var useTerminal = options.terminal
-        if !useTerminal {
-            do { try loop.start() } catch {
-                guard !explicitKeyboards, TerminalKeyboard.isTerminal(0) else { throw KeytraceError("\(error)") }
-                useTerminal = true
-                note = "no keyboard could be read (\(error.message)); reading the terminal instead"
-            }
-        }
         let live = options.format == .live && TerminalKeyboard.isTerminal(1)
-        var terminal: TerminalKeyboard?
-        if useTerminal || live {
-            do {
-                let outputDescriptor: Int32 =
-                    TerminalKeyboard.isTerminal(1) ? 1 : TerminalKeyboard.isTerminal(2) ? 2 : 0
-                terminal = try TerminalKeyboard(output: outputDescriptor, negotiate: useTerminal)
-            } catch {
-                if useTerminal { throw KeytraceError("\(error)") }
-            }
-        }
-        if useTerminal, let terminal {
-            input = "terminal"
-            let events =
-                terminal.reportsEventTypes
-                ? "kitty keyboard protocol: real presses, repeats and releases"
-                : "no kitty keyboard protocol: each key is a press followed at once by a release"
-            note = [note, events].compactMap { $0 }.joined(separator: "; ")
-        }
-        session.keepsHistory = live
-        output.isMuted = live
-        if useTerminal { session.deviceNames[.primary] = "terminal" }
-        session.start(input: input, layout: layout, note: note)
-        for change in heldChanges ?? [] { report(change) }
-        heldChanges = nil
-
-        if let path = options.recordPath {
-            let keyboards = loop.keyboards
-            guard keyboards.count == 1, let keyboard = keyboards.first, let header = loop.header(of: keyboard.id) else {
-                terminal?.restore()
-                throw KeytraceError(
-                    "--record writes one keyboard, and \(keyboards.count) are open "
-                        + "(\(keyboards.map(\.name).joined(separator: ", "))); choose one with --device")
-            }
-            do { loop.record(keyboard.id, to: try EvemuRecorder(path: path, header: header)) } catch {
-                terminal?.restore()
-                throw KeytraceError("\(error)")
-            }
-        }
-
-        let view = live ? LiveView(session: session, input: input, layout: layoutName) : nil
-        let control = loop.control
-        session.dispatcher.reserve(
-            ReservedShortcut(KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")) { _ in
-                control.stop()
-            })
-        if let view {
-            session.dispatcher.reserve(
-                ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
-                    view.showsTabLoop.toggle()
-                })
-            session.dispatcher.reserve(
-                ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
-                    view.showsGroups.toggle()
-                })
-        }
-        if let terminal {
-            if useTerminal {
-                loop.watch(terminal.inputDescriptor) {
-                    let t = KeyboardEventLoop.monotonicNow
-                    if !terminal.read(into: session.dispatcher, time: t) { control.stop() }
-                }
-            } else {
-                // The keyboards are read from evdev; what the terminal receives is only checked for Ctrl-C.
-                loop.watch(terminal.inputDescriptor) {
-                    let events = terminal.readEvents()
-                    if events.contains(where: { $0.code == .c && $0.action == .down })
-                        && events.contains(where: { $0.code == .leftControl })
-                    {
-                        control.stop()
-                    }
-                }
-            }
-        }
-        let signals: SignalPipe
-        do {
-            signals = try SignalPipe([
-                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
-            ])
-        } catch {
-            terminal?.restore()
+        var configuration = KeyboardApp.Configuration()
+        configuration.input =
+            options.terminal
+            ? .terminal
+            : (!options.devices.isEmpty || options.grab || options.recordPath != nil) ? .keyboards : .automatic
+        configuration.devices = options.devices
+        configuration.grab = options.grab
+        configuration.keymap = options.keymap
+        configuration.usesTerminalForOutput = live
+        configuration.fullScreen = live
+        configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
+        if options.rightToLeft { scene.window.layoutDirection = .rightToLeft }
+        let app: KeyboardApp
+        do { app = try KeyboardApp(window: scene.window, root: scene.root, configuration: configuration) } catch {
             throw KeytraceError("\(error)")
         }
+        let session = TraceSession(
+            scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
+        let view = live ? LiveView(session: session, input: "keyboards", layout: app.layout.name) : nil
+        // Device changes wait until the session has said which input it reads.
+        var heldChanges: [KeyboardApp.Change]? = []
         var drawn = -1
         func draw(force: Bool) {
-            guard let view, let terminal else {
+            guard let view, let terminal = app.terminal else {
                 output.flush()
                 return
             }
@@ -449,27 +352,71 @@ public enum Keytrace {
             }
             terminal.write(Array(frame.utf8))
         }
-        loop.watch(signals.fileDescriptor) {
-            for signal in signals.drain() {
-                if signal == SignalPipe.windowChanged {
-                    if let terminal { terminal.write(Array("\u{1b}[2J".utf8)) }
-                    draw(force: true)
-                } else {
-                    control.stop()
-                }
+        func report(_ change: KeyboardApp.Change) {
+            let t = KeyboardEventLoop.monotonicNow - session.timeOrigin
+            switch change {
+            case .keyboardAdded(let keyboard):
+                session.deviceNames[keyboard.id] = keyboard.name
+                let detail =
+                    "\(keyboard.kind), repeats: \(keyboard.repeatSource)" + (keyboard.isGrabbed ? ", grabbed" : "")
+                session.emit(
+                    TraceEvent(t: t, .device(change: "added", name: keyboard.name, path: keyboard.path, detail: detail))
+                )
+            case .deviceFailed(let path, let message):
+                session.emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
+            case .hotPlugUnavailable(let message):
+                session.emit(
+                    TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: message)))
+            case .resized:
+                app.terminal?.write(Array("\u{1b}[2J".utf8))
+                draw(force: true)
+            case .keyboardRemoved, .focusMoved, .firstResponderChanged:
+                break  // The dispatcher's and the focus system's own records report them.
             }
         }
-        if live, let terminal {
-            terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
-            terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
+        app.onChange = { change in
+            if heldChanges != nil { heldChanges?.append(change) } else { report(change) }
         }
-        loop.afterDispatch = { draw(force: false) }
+        session.timeOrigin = KeyboardEventLoop.monotonicNow
+        do { try app.openInput() } catch { throw KeytraceError("\(error)") }
+        let input = app.input ?? .keyboards
+        view?.inputNote = input.rawValue
+        session.keepsHistory = live
+        output.isMuted = live
+        if input == .terminal { session.deviceNames[.primary] = "terminal" }
+        session.start(
+            input: input.rawValue, layout: "\(app.layout.name) (\(app.layoutSource.rawValue))",
+            note: input == .terminal ? app.inputNote : nil)
+        for change in heldChanges ?? [] { report(change) }
+        heldChanges = nil
+
+        if let path = options.recordPath {
+            let keyboards = app.loop.keyboards
+            guard keyboards.count == 1, let keyboard = keyboards.first, let header = app.loop.header(of: keyboard.id)
+            else {
+                app.terminal?.restore()
+                throw KeytraceError(
+                    "--record writes one keyboard, and \(keyboards.count) are open "
+                        + "(\(keyboards.map(\.name).joined(separator: ", "))); choose one with --device")
+            }
+            do { app.loop.record(keyboard.id, to: try EvemuRecorder(path: path, header: header)) } catch {
+                app.terminal?.restore()
+                throw KeytraceError("\(error)")
+            }
+        }
+        if let view {
+            app.dispatcher.reserve(
+                ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
+                    view.showsTabLoop.toggle()
+                })
+            app.dispatcher.reserve(
+                ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
+                    view.showsGroups.toggle()
+                })
+        }
+        app.onFrame = { draw(force: false) }
         draw(force: true)
-        do { try loop.run() } catch {
-            terminal?.restore()
-            throw KeytraceError("\(error)")
-        }
-        terminal?.restore()
+        do { try app.run() } catch { throw KeytraceError("\(error)") }
         output.flush()
     }
 

@@ -7,6 +7,7 @@ internal import ResponderChain
 ///
 /// Rendering is pure: ``render(columns:rows:)`` returns the frame's lines, with or without
 /// terminal escapes, so tests can read it.
+@MainActor
 public final class LiveView {
     /// The session drawn.
     public let session: TraceSession
@@ -124,7 +125,7 @@ public final class LiveView {
         }
     }
 
-    static func escape(for style: Style) -> String {
+    nonisolated static func escape(for style: Style) -> String {
         switch style {
         case .plain: return "\u{1b}[0m"
         case .focused: return "\u{1b}[0;1;7m"

@@ -32,6 +32,8 @@ public struct TraceEvent: Hashable, Sendable {
         case unhandled(key: String)
         /// A keyboard was added or removed, the app lost the keyboard, or a device failed.
         case device(change: String, name: String, path: String?, detail: String?)
+        /// Text was pasted: how many characters, and the text input they went to (`nil`: dropped).
+        case paste(characters: Int, responder: String?)
     }
 
     /// Seconds: the input's clock (recorded times for a replay, 0.1 s steps for `--keys`,
@@ -64,6 +66,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .firstResponder: return "firstResponder"
         case .unhandled: return "unhandled"
         case .device: return "device"
+        case .paste: return "paste"
         }
     }
 }
@@ -154,6 +157,10 @@ extension TraceEvent {
             Self.field(&out, ",\"name\":", name)
             Self.field(&out, ",\"path\":", path)
             Self.field(&out, ",\"detail\":", detail)
+        case .paste(let count, let responder):
+            out.append(",\"event\":\"paste\",\"characters\":")
+            out.append(String(count))
+            Self.field(&out, ",\"responder\":", responder)
         }
         out.append("}\n")
     }
@@ -226,6 +233,8 @@ extension TraceEvent {
             return key
         case .device(let change, let name, let path, let detail):
             return "\(change) \"\(name)\"" + (path.map { " \($0)" } ?? "") + (detail.map { ": \($0)" } ?? "")
+        case .paste(let count, let responder):
+            return "\(count) characters " + (responder.map { "into \($0)" } ?? "dropped (no text input)")
         }
     }
 

@@ -4,7 +4,8 @@ public import ResponderChain
 /// A scene with its dispatcher and focus system, turning every dispatch decision into
 /// ``TraceEvent``s.
 ///
-/// Not `Sendable`: it lives on the thread that owns the dispatcher.
+/// Isolated to the main actor, like the dispatcher it observes.
+@MainActor
 public final class TraceSession {
     /// The scene.
     public let scene: Scene
@@ -40,21 +41,39 @@ public final class TraceSession {
     ///   - rightToLeft: Whether to force a right-to-left window (`--rtl`).
     ///   - explain: Whether stage decisions are reported.
     ///   - onEvent: Receives the events.
-    public init(
+    public convenience init(
         scene: Scene, layout: any KeyboardLayout, rightToLeft: Bool = false, explain: Bool = false,
+        onEvent: @escaping (TraceEvent) -> Void
+    ) {
+        if rightToLeft { scene.window.layoutDirection = .rightToLeft }
+        let dispatcher = Dispatcher(window: scene.window, layout: layout)
+        let focusSystem = FocusSystem(window: scene.window, root: scene.root)
+        dispatcher.systemKeyHandler = focusSystem
+        self.init(scene: scene, dispatcher: dispatcher, focusSystem: focusSystem, explain: explain, onEvent: onEvent)
+    }
+
+    /// Traces a scene whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`
+    /// in LinuxKeyboard); the scene's navigation settings and global commands are applied to them.
+    ///
+    /// - Parameters:
+    ///   - scene: The scene.
+    ///   - dispatcher: The dispatcher of the scene's window.
+    ///   - focusSystem: The focus system of the scene's root.
+    ///   - explain: Whether stage decisions are reported.
+    ///   - onEvent: Receives the events.
+    public init(
+        scene: Scene, dispatcher: Dispatcher, focusSystem: FocusSystem, explain: Bool = false,
         onEvent: @escaping (TraceEvent) -> Void
     ) {
         self.scene = scene
         self.explain = explain
         self.onEvent = onEvent
-        xkb = layout as? XKBKeyboardLayout
-        if rightToLeft { scene.window.layoutDirection = .rightToLeft }
-        dispatcher = Dispatcher(window: scene.window, layout: layout)
-        focusSystem = FocusSystem(window: scene.window, root: scene.root)
+        self.dispatcher = dispatcher
+        self.focusSystem = focusSystem
+        xkb = dispatcher.layout as? XKBKeyboardLayout
         focusSystem.navigationStyle = scene.navigationStyle
         focusSystem.fullKeyboardAccess = scene.fullKeyboardAccess
         focusSystem.selectKeys = scene.selectKeys
-        dispatcher.systemKeyHandler = focusSystem
         dispatcher.globalKeyCommands = scene.globalKeyCommands
         _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
     }
@@ -97,28 +116,11 @@ public final class TraceSession {
     /// The focused item's focus group.
     public var focusedGroup: String? { focusSystem.focusedItem.flatMap { focusSystem.focusGroup(of: $0) } }
 
-    /// Focus and first-responder changes made while a stage works on a key-down, reported after
-    /// that stage's decision: cause, then effect.
-    private var effectsOfCurrentStage: [TraceEvent] = []
-    private var inKeyDown = false
-
-    private func emitEffects() {
-        for event in effectsOfCurrentStage { emit(event) }
-        effectsOfCurrentStage.removeAll()
-    }
-
-    /// Emits a focus or first-responder change now, or after the decision of the stage making it.
-    private func emitEffect(_ event: TraceEvent) {
-        if inKeyDown { effectsOfCurrentStage.append(event) } else { emit(event) }
-    }
-
     private func handle(_ record: DispatchRecord) {
         if record.sequence > 0 { lastTime = record.timestamp - timeOrigin }
         let t = lastTime
         switch record.kind {
         case .input(let event, let key, _):
-            emitEffects()
-            inKeyDown = event.action == .down && !event.code.isModifier
             // The dispatcher redacts keys typed into a secure text input at the source.
             let masked = record.isSecureEntry
             let phase: String
@@ -137,10 +139,6 @@ public final class TraceSession {
                         device: deviceNames[event.device] ?? event.device.description)))
             if event.action == .down && !event.code.isModifier { lastStages = [] }
         case .stage(let stage, let outcome, let reason):
-            defer {
-                emitEffects()
-                if outcome == .took { inKeyDown = false }
-            }
             guard explain || keepsHistory else { return }
             let number = (DispatchStage.allCases.firstIndex(of: stage) ?? 0) + 1
             let event = TraceEvent(
@@ -180,13 +178,13 @@ public final class TraceSession {
         case .unhandled(let key):
             emit(TraceEvent(t: t, .unhandled(key: record.isSecureEntry ? "•" : key.keyCode.name)))
         case .firstResponder(let from, let to):
-            emitEffect(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
+            emit(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
         case .focus(let from, let to, let cause, _, let fromGroup, let toGroup):
-            emitEffect(
+            emit(
                 TraceEvent(
                     t: t, .focus(from: from, to: to, cause: cause.rawValue, fromGroup: fromGroup, toGroup: toGroup)))
         case .focusVetoed(let from, let to, let by):
-            emitEffect(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
+            emit(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
         case .deviceRemoved(let device):
             emit(
                 TraceEvent(
@@ -195,6 +193,8 @@ public final class TraceSession {
             )
         case .keyboardLost:
             emit(TraceEvent(t: t, .device(change: "keyboardLost", name: "all keyboards", path: nil, detail: nil)))
+        case .textInserted(let count, let target):
+            emit(TraceEvent(t: t, .paste(characters: count, responder: target?.name)))
         }
     }
 

@@ -13,6 +13,7 @@ import Testing
 /// trace.expectUnhandled(.f9)
 /// ```
 /// Assertions look at everything recorded since the last ``clear()``.
+@MainActor
 public final class TraceRecorder {
     /// What was recorded, in order.
     public private(set) var records: [DispatchRecord] = []
@@ -27,7 +28,7 @@ public final class TraceRecorder {
         observation = dispatcher.addTraceObserver { [unowned self] record in self.records.append(record) }
     }
 
-    deinit {
+    isolated deinit {
         if let observation { dispatcher.removeTraceObserver(observation) }
     }
 

@@ -12,6 +12,7 @@ import Testing
 /// ```
 /// Each event is stamped with a clock that advances by ``step`` seconds. Several keyboards on
 /// one dispatcher need different ``device`` numbers.
+@MainActor
 public final class VirtualKeyboard {
     /// The dispatcher this keyboard types into.
     public let dispatcher: Dispatcher

@@ -134,7 +134,9 @@ struct KeytraceCommand: ParsableCommand {
 
     func run() throws {
         do {
-            let status = try Keytrace.run(options)
+            // main() parses and runs on the main thread, so the main actor's isolation holds here.
+            let options = self.options
+            let status = try MainActor.assumeIsolated { () throws(KeytraceError) in try Keytrace.run(options) }
             if status != 0 { throw ExitCode(status) }
         } catch let error as KeytraceError {
             printError("keytrace: \(error)")

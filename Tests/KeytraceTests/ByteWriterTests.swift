@@ -1,7 +1,7 @@
 import KeytraceKit
 import Testing
 
-@Suite struct ByteWriterTests {
+@MainActor @Suite struct ByteWriterTests {
     @Test(
         "times are written with six decimals, and any time at all is written without trapping",
         arguments: [

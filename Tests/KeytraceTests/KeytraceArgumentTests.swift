@@ -3,7 +3,7 @@ import Testing
 
 /// keytrace's command line, run through the built binary: flags that would be ignored are refused,
 /// every refusal names the flags and the fix, and the exit status says what kind of failure it was.
-@Suite struct KeytraceArgumentTests {
+@MainActor @Suite struct KeytraceArgumentTests {
     @Test(
         "flags that would be silently ignored are usage errors (64) that name both flags",
         arguments: [

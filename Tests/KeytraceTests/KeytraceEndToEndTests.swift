@@ -7,14 +7,17 @@ struct KeytraceBinary {
     static let repository = directory.deletingLastPathComponent().deletingLastPathComponent()
 
     /// The binary next to the test bundle (`swift build` builds it with the tests).
-    static var path: String {
+    static var path: String { product("keytrace") }
+
+    /// A product of the package built next to the test bundle.
+    static func product(_ name: String) -> String {
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent()
         for candidate in [products, products.deletingLastPathComponent()] {
-            let binary = candidate.appendingPathComponent("keytrace").path
+            let binary = candidate.appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: binary) { return binary }
         }
-        return repository.appendingPathComponent(".build/debug/keytrace").path
+        return repository.appendingPathComponent(".build/debug/\(name)").path
     }
 
     static func fixture(_ name: String) -> String { directory.appendingPathComponent("Fixtures/\(name)").path }
@@ -72,7 +75,7 @@ struct KeytraceBinary {
     }
 }
 
-@Suite struct KeytraceEndToEndTests {
+@MainActor @Suite struct KeytraceEndToEndTests {
     @Test("--keys on the demo: focus keys beat colliding commands, the priority command wins, JSON golden")
     func demoKeys() throws {
         let result = try KeytraceBinary.run([

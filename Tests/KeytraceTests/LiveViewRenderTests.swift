@@ -3,7 +3,7 @@ import KeytraceKit
 import ResponderChain
 import Testing
 
-@Suite struct LiveViewRenderTests {
+@MainActor @Suite struct LiveViewRenderTests {
     static let focusable = [
         "search", "today", "scheduled", "all", "flagged", "buyMilk", "callMom", "fileTaxes", "notes", "passcode",
     ]

@@ -50,9 +50,11 @@ struct TmuxSession {
     }
 
     /// Starts keytrace in a fresh terminal; the shell records the terminal settings before and after.
-    func start(columns: Int = 120, rows: Int = 40, arguments: String = "") throws {
+    func start(
+        columns: Int = 120, rows: Int = 40, binary: String = KeytraceBinary.path, arguments: String = ""
+    ) throws {
         let command =
-            "stty -g > \(stateFile).before; \(KeytraceBinary.path) \(arguments); status=$?; "
+            "stty -g > \(stateFile).before; \(binary) \(arguments); status=$?; "
             + "stty -g > \(stateFile).after; echo EXITED $status; sleep 60"
         try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
     }
@@ -95,7 +97,7 @@ struct TmuxSession {
     }
 }
 
-@Suite(.serialized) struct LiveViewTerminalTests {
+@MainActor @Suite(.serialized) struct LiveViewTerminalTests {
     @Test("the live view: Tab and arrows move the highlighted focus, the status line follows, the trace explains")
     func focusMoves() throws {
         let tmux = TmuxSession()

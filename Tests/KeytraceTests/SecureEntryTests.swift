@@ -6,7 +6,7 @@ import Testing
 /// descriptions (what `TraceRecorder` messages and app logs print), keytrace's JSON and plain
 /// lines with every stage explained, the live view's trace pane and status line, and the
 /// conflict report.
-@Suite struct SecureEntryTests {
+@MainActor @Suite struct SecureEntryTests {
     /// The secret: Shift-Q, Z, 7, X (none of these keys appears anywhere else in the demo).
     static let secret: [(KeyCode, ModifierFlags)] = [(.q, .shift), (.z, []), (.digit7, []), (.x, [])]
     /// Every way an output could name the secret's keys: W3C and kernel names, key codes,
@@ -57,7 +57,9 @@ import Testing
             frames.append(view.render(columns: 120, rows: 40, escapes: false).joined(separator: "\n"))
         }
         let report = KeyCommandConflictReport(session.dispatcher).description
-        #expect((scene.nodes["passcode"] as? TextInputNode)?.text == "Qz7x", "the field received the secret")
+        #expect(
+            (scene.nodes["passcode"] as? TextInputNode)?.text == "QQzz77xx",
+            "the field received the secret, each key typed on the down and again on its repeat")
         #expect(!output.isEmpty && !descriptions.isEmpty && output.contains { $0.contains("•") })
         for (name, texts) in [
             ("trace", output), ("records", descriptions), ("live view", frames), ("report", [report]),

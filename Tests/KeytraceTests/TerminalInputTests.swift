@@ -84,7 +84,7 @@ final class PseudoTerminal {
     }
 }
 
-@Suite(.serialized) struct TerminalInputTests {
+@MainActor @Suite(.serialized) struct TerminalInputTests {
     @Test("a kitty-protocol terminal: keytrace turns it on, reports real press, repeat and release, and turns it off")
     func kittyProtocol() throws {
         let terminal = try PseudoTerminal(arguments: ["--terminal", "--plain"])

@@ -2,7 +2,7 @@ import KeytraceKit
 import ResponderChain
 import Testing
 
-@Suite struct TraceSessionTests {
+@MainActor @Suite struct TraceSessionTests {
     @Test("a repeatable command performed on each repeat is a keyCommand event marked as a repeat")
     func keyCommandOnRepeat() throws {
         let json = """
@@ -23,7 +23,7 @@ import Testing
         #expect(commands.count == 3)
         #expect(commands.filter { $0.contains(#""repeat":true"#) }.count == 2)
         #expect(commands.first?.contains(#""repeat":false"#) == true)
-        let owned = lines.filter { $0.contains(#""phase":"changed""#) }
+        let owned = lines.filter { $0.contains(#""event":"press""#) && $0.contains(#""phase":"repeat""#) }
         #expect(owned.count == 2)
         #expect(owned.allSatisfy { $0.contains(#""owner":"keyCommands""#) }, "the owner is a stage name")
     }

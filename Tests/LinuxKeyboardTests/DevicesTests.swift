@@ -3,7 +3,7 @@ import Testing
 
 @testable import LinuxKeyboard
 
-@Suite struct DevicesTests {
+@MainActor @Suite struct DevicesTests {
     @Test(
         "keyboards, keypads and remote controls are told apart by their declared keys",
         arguments: [

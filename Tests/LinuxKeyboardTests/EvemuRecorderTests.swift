@@ -4,7 +4,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite struct EvemuRecorderTests {
+@MainActor @Suite struct EvemuRecorderTests {
     static var header: EvemuRecording {
         var header = EvemuRecording(name: "kiosk keyboard")
         header.id = (bus: 3, vendor: 0x46d, product: 0xc31c, version: 0x110)

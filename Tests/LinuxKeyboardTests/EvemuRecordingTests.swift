@@ -3,7 +3,7 @@ import LinuxKeyboard
 import ResponderChain
 import Testing
 
-@Suite struct EvemuRecordingTests {
+@MainActor @Suite struct EvemuRecordingTests {
     static let keyboard = """
         # EVEMU 1.3
         # A minimal keyboard, as evemu-record writes it.
@@ -79,6 +79,28 @@ import Testing
         #expect(read.supports(type: 0, code: 1), "declaring a key code declares EV_KEY")
     }
 
+    @Test("a device name with carriage returns, control characters or surrounding blanks survives writing")
+    func nameRoundTrip() throws {
+        // Found by the evemu fuzz target: the trailing carriage return and the other control
+        // characters were kept when reading, then lost or misread after writing.
+        let text = "N: \r\r#\r\u{1A}E \r\r000\r\r\r\nE: 0.000000 0001 001e 1\n"
+        let recording = try EvemuRecording(parsing: text, file: "name.evemu")
+        #expect(recording.name == "#\u{FFFD}\u{FFFD}E \u{FFFD}\u{FFFD}000")
+        #expect(try EvemuRecording(parsing: recording.text) == recording)
+        // Found by the evemu fuzz target: a name beginning with a combining mark joined the space
+        // after "N:" when read back.
+        let marked = try EvemuRecording(parsing: "N: \r\r\u{5AF}x\r\nE: 0.000000 0001 001e 1\n")
+        #expect(marked.name == "\u{FFFD}x")
+        #expect(try EvemuRecording(parsing: marked.text) == marked)
+        // Found by the evemu fuzz target: a header kept as text lost its last carriage return.
+        let headers = try EvemuRecording(parsing: "N: x\nA: 00 0\r1\u{0}\r\r\nE: 0.000000 0001 001e 1\n")
+        #expect(headers.otherHeaders == ["A: 00 0\u{FFFD}1\u{FFFD}"])
+        #expect(try EvemuRecording(parsing: headers.text) == headers)
+        var named = recording
+        named.name = "\tKeyboard\u{7F}name\r"
+        #expect(try EvemuRecording(parsing: named.text).name == "Keyboard\u{FFFD}name")
+    }
+
     @Test(
         "malformed lines give the file, the line number and what was expected",
         arguments: [
@@ -106,6 +128,11 @@ import Testing
             (
                 "N: x\nE: 4294967296.0 0001 001e 1",
                 "bad.evemu:2: E: time \"4294967296.0\" is out of range: at most 4294967295 seconds (a 32-bit time)"
+            ),
+            // Found by the evemu fuzz target: written back as type 00, a different recording.
+            (
+                "N: x\nB: 100 01",
+                "bad.evemu:2: B: event type \"100\" is beyond the kernel's last type EV_MAX (1f); evemu writes types as 00 to 1f"
             ),
             ("N: x\nE: +1.000000 0001 001e 1", "bad.evemu:2: E: \"+1.000000\" is not a time like 12.345678"),
             ("N: x\nE: 1.-5 0001 001e 1", "bad.evemu:2: E: \"1.-5\" is not a time like 12.345678"),

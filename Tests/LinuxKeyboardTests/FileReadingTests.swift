@@ -7,7 +7,7 @@ import Testing
 
 /// Whole-file reading for recordings and scenes: bounded in size, never blocked forever, and
 /// errors that name the file, the problem and the fix.
-@Suite struct FileReadingTests {
+@MainActor @Suite struct FileReadingTests {
     static let recording = EvemuRecordingTests.keyboard
 
     /// A fresh path in the temporary directory; the caller removes it.

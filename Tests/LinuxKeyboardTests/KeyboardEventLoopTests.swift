@@ -4,9 +4,14 @@ import ResponderChain
 import Synchronization
 import Testing
 
+/// What main-actor work did, in order.
+@MainActor final class MainActorLog {
+    var entries: [String] = []
+}
+
 // The loop against real devices (typing, hot-plug, unplug, grab, LEDs, repeats) is tested in the
 // VM by Tools/vm-test; these tests cover what needs no input device.
-@Suite struct KeyboardEventLoopTests {
+@MainActor @Suite struct KeyboardEventLoopTests {
     @Test("a missing device path fails to start with the path and how to list keyboards")
     func missingPath() throws {
         let loop = try KeyboardEventLoop(
@@ -73,23 +78,88 @@ import Testing
         "an idle loop sleeps: it wakes only when another thread hands it work or stops it, and runs work on its own thread"
     )
     func idleAndControl() throws {
-        let loop = try KeyboardEventLoop(
-            dispatcher: Dispatcher(window: Window()), options: .init(hotPlug: false, requireKeyboard: false))
+        var options = KeyboardEventLoop.Options(hotPlug: false, requireKeyboard: false)
+        // Other tests' main-actor work would wake it too; that path has its own test below.
+        options.drainsMainQueue = false
+        let loop = try KeyboardEventLoop(dispatcher: Dispatcher(window: Window()), options: options)
         var wakeups = 0
         loop.afterDispatch = { wakeups += 1 }
         let loopThread = pthread_self()
-        let ranOn = Mutex<[Bool]>([])
+        let ranOn = MainActorLog()
         let control = loop.control
         Thread.detachNewThread {
             usleep(150_000)
-            control.perform { ranOn.withLock { $0.append(pthread_equal(pthread_self(), loopThread) != 0) } }
+            control.perform { ranOn.entries.append(pthread_equal(pthread_self(), loopThread) != 0 ? "loop" : "other") }
             usleep(250_000)
             control.stop()
         }
         try loop.run()
-        #expect(ranOn.withLock { $0 } == [true], "the work ran once, on the loop's thread")
+        #expect(ranOn.entries == ["loop"], "the work ran once, on the loop's thread")
         #expect(
             wakeups >= 1 && wakeups <= 2, "one wake-up for the work and one for stop (they may coalesce), none idle")
+    }
+
+    @Test("a main-actor task awaits work off the main actor, then updates the tree, while `await run()` waits")
+    func mainActorTaskResumesInsideRun() async throws {
+        let window = Window(identifier: "window")
+        let node = FocusNode(identifier: "loading")
+        window.addChild(node)
+        let loop = try KeyboardEventLoop(
+            dispatcher: Dispatcher(window: window), options: .init(hotPlug: false, requireKeyboard: false))
+        // A watchdog, so that a loop that never runs the task fails instead of hanging. Generous:
+        // the other main-actor tests of the run share the actor, and under a sanitizer the
+        // million-event test alone holds it for over a minute.
+        let control = loop.control
+        let watchdog = Thread {
+            sleep(600)
+            control.stop()
+        }
+        watchdog.start()
+        var steps: [String] = []
+        Task { @MainActor in
+            steps.append("task started")
+            let sum = await Task.detached { (1...1000).reduce(0, +) }.value
+            try? await Task.sleep(for: .milliseconds(20))
+            node.identifier = "loaded \(sum)"
+            MainActor.assertIsolated()
+            steps.append("resumed on the main actor")
+            loop.control.stop()
+        }
+        try await loop.run()
+        watchdog.cancel()
+        #expect(steps == ["task started", "resumed on the main actor"])
+        #expect(node.identifier == "loaded 500500", "the task stopped the loop, not the watchdog")
+    }
+
+    @Test("Control.perform runs its closure isolated to the main actor: it may change the tree")
+    func performTouchesTree() async throws {
+        let window = Window(identifier: "window")
+        let node = FocusNode(identifier: "before")
+        window.addChild(node)
+        let loop = try KeyboardEventLoop(
+            dispatcher: Dispatcher(window: window), options: .init(hotPlug: false, requireKeyboard: false))
+        let control = loop.control
+        Thread.detachNewThread {
+            control.perform {
+                node.identifier = "after"
+                control.stop()
+            }
+        }
+        try await loop.run()
+        #expect(node.identifier == "after")
+    }
+
+    @Test(
+        "the blocking run() off the main thread (here, in an async test) refuses to starve the main actor, and says what to call"
+    )
+    func blockingRunOffMainThread() throws {
+        let loop = try KeyboardEventLoop(
+            dispatcher: Dispatcher(window: Window()), options: .init(hotPlug: false, requireKeyboard: false))
+        #expect {
+            try loop.run()
+        } throws: { error in
+            "\(error)".contains("call `try await loop.run()` from async code")
+        }
     }
 
     @Test("runOnce returns after its timeout when nothing happens, and false once stopped")

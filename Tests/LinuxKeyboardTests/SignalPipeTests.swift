@@ -2,7 +2,7 @@ import Glibc
 import LinuxKeyboard
 import Testing
 
-@Suite struct SignalPipeTests {
+@MainActor @Suite struct SignalPipeTests {
     @Test("a signal the parent process left blocked still reaches the pipe")
     func unblocksInheritedMask() throws {
         // Test runners and some supervisors start programs with INT and TERM blocked; keytrace

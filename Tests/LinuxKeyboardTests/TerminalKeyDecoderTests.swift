@@ -2,7 +2,7 @@ import LinuxKeyboard
 import ResponderChain
 import Testing
 
-@Suite struct TerminalKeyDecoderTests {
+@MainActor @Suite struct TerminalKeyDecoderTests {
     typealias Event = TerminalKeyDecoder.Event
 
     func decode(_ text: String, endOfInput: Bool = true, kitty: Bool = false) -> [String] {
@@ -23,6 +23,38 @@ import Testing
         #expect(decode("?") == tap("ShiftLeft", "Slash"))
         #expect(decode(" ") == tap("Space"))
         #expect(decode("é").isEmpty, "a character no US key types is dropped")
+    }
+
+    @Test("a bracketed paste is one paste event with its text, whole or a byte at a time; keys around it stay keys")
+    func bracketedPaste() {
+        let bytes = Array("a\u{1b}[200~héllo\n\u{1b}x\u{1b}[201~b".utf8)
+        func describe(_ events: [Event]) -> [String] {
+            events.map { $0.pastedText.map { "paste \($0.debugDescription)" } ?? "\($0.action) \($0.code.name)" }
+        }
+        var whole = TerminalKeyDecoder()
+        let expected = tap("KeyA") + ["paste \"héllo\\n\\u{1B}x\""] + tap("KeyB")
+        #expect(describe(whole.decode(bytes)) == expected)
+        var split = TerminalKeyDecoder()
+        var events: [Event] = []
+        for byte in bytes {
+            events += split.decode([byte], endOfInput: false)
+            #expect(split.pendingByteCount <= TerminalKeyDecoder.maximumSequenceLength)
+        }
+        events += split.decode([], endOfInput: true)
+        #expect(describe(events) == expected)
+        #expect(!split.isPasting && split.pendingByteCount == 0)
+    }
+
+    @Test("a paste that never ends keeps at most 1 MiB of text and takes every later byte as text")
+    func endlessPaste() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.decode(Array("\u{1b}[200~".utf8)).isEmpty)
+        let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 16)
+        for _ in 0..<20 { #expect(decoder.decode(chunk, endOfInput: false).isEmpty) }
+        #expect(decoder.isPasting && decoder.pendingByteCount < 6)
+        let events = decoder.decode(Array("\u{1b}[201~".utf8))
+        #expect(events.count == 1)
+        #expect(events.first?.pastedText?.utf8.count == TerminalKeyDecoder.maximumPasteLength)
     }
 
     @Test("control characters: Tab, Return, Backspace, Ctrl-letters; a lone ESC is Escape")

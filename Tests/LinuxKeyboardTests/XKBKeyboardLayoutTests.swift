@@ -5,7 +5,7 @@ import Testing
 
 @testable import LinuxKeyboard
 
-@Suite struct XKBKeyboardLayoutTests {
+@MainActor @Suite struct XKBKeyboardLayoutTests {
     @Test("us and de from xkbcommon: on de the key at KEY_Y types z and the key at KEY_Z types y")
     func germanZY() throws {
         let us = try XKBKeyboardLayout(KeymapNames(layout: "us"))
@@ -94,7 +94,7 @@ import Testing
 
 /// Names xkbcommon would silently ignore, or refuse without saying why, checked against the
 /// rules' `.lst` file with a did-you-mean; rules that do not exist say where they were looked for.
-@Suite struct XKBNameCheckTests {
+@MainActor @Suite struct XKBNameCheckTests {
     static func message(_ names: KeymapNames) -> String? {
         do {
             _ = try XKBKeyboardLayout(names)
@@ -169,7 +169,7 @@ import Testing
     }
 }
 
-@Suite struct KeymapNamesTests {
+@MainActor @Suite struct KeymapNamesTests {
     func keyboardFile(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyboard-\(UUID().uuidString)").path
         try text.write(toFile: path, atomically: true, encoding: .utf8)

@@ -16,7 +16,7 @@ final class ArrowsAndTab: SystemKeyHandler {
 
 final class Field: RecordingResponder, TextInputResponder {}
 
-@Suite struct KeyCommandConflictReportTests {
+@MainActor @Suite struct KeyCommandConflictReportTests {
     @Test("every status: active, shadowed, duplicate, system focus key, disabled, no performer")
     func statuses() {
         let window = Window(identifier: "window")

@@ -25,7 +25,7 @@ final class ListView: Responder {
     }
 }
 
-@Suite struct ReadmeExampleTests {
+@MainActor @Suite struct ReadmeExampleTests {
     @Test("the README's responder handles j and its key commands")
     func responder() {
         let window = Window(identifier: "main")

@@ -7,8 +7,8 @@ extension Action {
     static let quit: Action = "quit"
 }
 
-@Suite struct TraceRecorderTests {
-    struct Scene {
+@MainActor @Suite struct TraceRecorderTests {
+    @MainActor struct Scene {
         let window = Window(identifier: "window")
         let app = RecordingResponder("app", performs: [.find])
         let editor = RecordingResponder("editor", handles: [.j], canBecomeFirstResponder: true)

@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite struct VirtualKeyboardTests {
+@MainActor @Suite struct VirtualKeyboardTests {
     final class Log {
         var events: [KeyEvent] = []
     }

@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite struct DispatchTraceTests {
+@MainActor @Suite struct DispatchTraceTests {
     @Test("records come only to subscribed observers, and stop after removal")
     func observers() {
         let window = Window()
@@ -55,7 +55,7 @@ import Testing
     }
 }
 
-@Suite struct RepeatAndOwnerTraceTests {
+@MainActor @Suite struct RepeatAndOwnerTraceTests {
     @Test("a repeatable command performed on a repeat is recorded as a key command, marked as a repeat")
     func keyCommandOnRepeat() {
         let h = Harness()

@@ -3,7 +3,7 @@ import ResponderChainTesting
 import Testing
 
 /// One suite per stage of the pipeline, in order; each test names the rule it checks.
-@Suite struct DispatcherPipelineTests {
+@MainActor @Suite struct DispatcherPipelineTests {
     // MARK: Stage 1
 
     @Test("stage 1: a reserved shortcut takes its key before everything and owns the press")

@@ -104,6 +104,7 @@ struct QWERTZTestLayout: KeyboardLayout {
 }
 
 /// A window with a dispatcher, trace recorder and keyboard, for tests.
+@MainActor
 struct Harness {
     let window = Window(identifier: "window")
     let dispatcher: Dispatcher

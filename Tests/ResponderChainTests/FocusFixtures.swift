@@ -20,6 +20,7 @@ final class ObservedNode: FocusNode {
 }
 
 /// A window, a root node, a dispatcher with the focus system installed, a keyboard and a trace.
+@MainActor
 struct FocusHarness {
     let window = Window(identifier: "window")
     let root: ObservedNode
@@ -56,6 +57,7 @@ struct FocusHarness {
 
 /// The Reminders-like window of the WWDC21 session "Focus on iPad keyboard navigation": a search
 /// field and the lists in a sidebar column on the left, the reminders on the right.
+@MainActor
 struct RemindersWindow {
     let harness: FocusHarness
     let search: TextInputNode

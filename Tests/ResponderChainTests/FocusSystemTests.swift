@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite struct FocusTabLoopTests {
+@MainActor @Suite struct FocusTabLoopTests {
     @Test("Reminders without a sidebar group: search field, reminders, lists")
     func remindersWithoutSidebarGroup() {
         let scene = RemindersWindow(sidebarGroup: false)
@@ -84,7 +84,7 @@ import Testing
     }
 }
 
-@Suite struct FocusPriorityTests {
+@MainActor @Suite struct FocusPriorityTests {
     func scene() -> (FocusHarness, ObservedNode, ObservedNode, ObservedNode, ObservedNode) {
         let h = FocusHarness()
         let outside = h.node("outside", 0, 0, 100, 40)
@@ -131,7 +131,7 @@ import Testing
     }
 }
 
-@Suite struct FocusArrowTests {
+@MainActor @Suite struct FocusArrowTests {
     func grid() -> FocusHarness {
         let h = FocusHarness()
         let grid = h.node("grid", 0, 0, 200, 200, focusable: false, group: "grid")
@@ -235,7 +235,7 @@ import Testing
     }
 }
 
-@Suite struct FocusUpdateTests {
+@MainActor @Suite struct FocusUpdateTests {
     @Test("didUpdateFocus reaches every ancestor of both items exactly once, and shouldUpdateFocus too")
     func notificationCounts() {
         let h = FocusHarness()
@@ -318,7 +318,7 @@ import Testing
     }
 }
 
-@Suite struct FocusResponderSyncTests {
+@MainActor @Suite struct FocusResponderSyncTests {
     @Test("focus moving makes the nearest responder at or above the item first responder")
     func focusToFirstResponder() {
         let h = FocusHarness()
@@ -389,7 +389,7 @@ import Testing
     }
 }
 
-@Suite struct FocusSelectionTests {
+@MainActor @Suite struct FocusSelectionTests {
     @Test("Return selects the focused item: its primary action goes up from it; Space when configured")
     func select() {
         let h = FocusHarness()
@@ -434,7 +434,7 @@ import Testing
     }
 }
 
-@Suite struct FocusGuideAndSectionTests {
+@MainActor @Suite struct FocusGuideAndSectionTests {
     @Test("a guide in the gap redirects an arrow to its preferred item; disabled, it is ignored")
     func guide() {
         let h = FocusHarness()
@@ -469,7 +469,7 @@ import Testing
     }
 }
 
-@Suite struct FocusDebuggerTests {
+@MainActor @Suite struct FocusDebuggerTests {
     @Test("status, group tree, tab loop and focusability read as documented")
     func reminders() {
         let scene = RemindersWindow(sidebarGroup: true)
@@ -521,7 +521,7 @@ import Testing
     }
 }
 
-@Suite struct FocusBindingTests {
+@MainActor @Suite struct FocusBindingTests {
     enum Field: Hashable { case name, email }
 
     @Test("the value follows focus, setting it moves focus, nil clears it")
@@ -551,7 +551,7 @@ import Testing
     }
 }
 
-@Suite struct FocusReentrancyTests {
+@MainActor @Suite struct FocusReentrancyTests {
     final class Redirector: FocusNode {
         weak var focus: FocusSystem?
         var redirectTo: FocusNode?

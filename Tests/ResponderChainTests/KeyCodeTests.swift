@@ -1,7 +1,7 @@
 import ResponderChain
 import Testing
 
-@Suite struct KeyCodeTests {
+@MainActor @Suite struct KeyCodeTests {
     @Test(
         "W3C names, kernel names and HID usages map to the evdev code",
         arguments: [

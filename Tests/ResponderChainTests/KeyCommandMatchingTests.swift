@@ -2,7 +2,7 @@ import ResponderChain
 import Testing
 
 /// The matching rules of the KeyCommandMatching article, one test per rule.
-@Suite struct KeyCommandMatchingTests {
+@MainActor @Suite struct KeyCommandMatchingTests {
     let us = USKeyboardLayout()
 
     func chords(

@@ -1,7 +1,7 @@
 import ResponderChain
 import Testing
 
-@Suite struct KeyboardStateTests {
+@MainActor @Suite struct KeyboardStateTests {
     let kbd1 = DeviceID(rawValue: 1)
     let kbd2 = DeviceID(rawValue: 2)
 

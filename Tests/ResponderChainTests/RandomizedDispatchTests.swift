@@ -17,6 +17,7 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Checks, for every delivery, that each responder sees began, then changed, then one ended or
 /// cancelled per press, and nothing after.
+@MainActor
 final class LifecycleChecker {
     enum Stage { case open, closed }
     struct Slot: Hashable {
@@ -32,7 +33,7 @@ final class LifecycleChecker {
         switch (press.phase, slots[slot]) {
         case (.began, nil): slots[slot] = .open
         case (.began, _): violations.append("second began: \(what)")
-        case (.changed, .open): break
+        case (.changed, .open), (.repeated, .open): break
         case (.ended, .open), (.cancelled, .open): slots[slot] = .closed
         case (_, nil): violations.append("\(press.phase) without began: \(what)")
         case (_, .closed): violations.append("delivered after the end: \(what)")
@@ -64,7 +65,7 @@ final class CheckedResponder: Responder {
     override func pressesCancelled(_ press: Press, with event: PressEvent) { checker.record(press, at: self) }
 }
 
-@Suite struct RandomizedDispatchTests {
+@MainActor @Suite struct RandomizedDispatchTests {
     static let keys: [KeyCode] = [.a, .b, .j, .tab, .downArrow, .return, .f5, .leftShift, .leftControl, .capsLock]
     static let devices = [DeviceID(rawValue: 1), DeviceID(rawValue: 2), DeviceID(rawValue: 3)]
     static let actions: [Action] = [.find, .next, .delete]

@@ -4,7 +4,7 @@ import Testing
 
 /// Handlers may change the tree, the first responder, or post events while a key is dispatched:
 /// events posted meanwhile are queued and run in order after the current one.
-@Suite struct ReentrancyTests {
+@MainActor @Suite struct ReentrancyTests {
     @Test("an event posted from a handler runs after the current event, not inside it")
     func postedEventsAreQueued() {
         let h = Harness()

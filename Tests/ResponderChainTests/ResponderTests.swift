@@ -2,7 +2,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@Suite struct ResponderTests {
+@MainActor @Suite struct ResponderTests {
     @Test("becomeFirstResponder needs a window and canBecomeFirstResponder")
     func becomeRules() {
         let window = Window(identifier: "w")

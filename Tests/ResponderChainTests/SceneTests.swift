@@ -4,6 +4,7 @@ import ResponderChainTesting
 import Testing
 
 /// The scene files shipped in `Scenes/`.
+@MainActor
 enum SceneFiles {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Scenes")
@@ -14,7 +15,7 @@ enum SceneFiles {
     }
 }
 
-@Suite struct SceneTests {
+@MainActor @Suite struct SceneTests {
     @Test("the Reminders scene without a sidebar group tabs search field, reminders, lists")
     func remindersFile() throws {
         let scene = try SceneFiles.load("reminders.json")

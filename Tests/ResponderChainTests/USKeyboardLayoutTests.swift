@@ -1,7 +1,7 @@
 import ResponderChain
 import Testing
 
-@Suite struct USKeyboardLayoutTests {
+@MainActor @Suite struct USKeyboardLayoutTests {
     let layout = USKeyboardLayout()
 
     @Test(

@@ -43,7 +43,7 @@ let keytraceBenchmarks: @Sendable () -> Void = {
                 fclose(file)
             },
             teardown: { unlink(path) })
-    ) { benchmark in
+    ) { @MainActor benchmark async throws in
         let devNull = open("/dev/null", O_WRONLY)
         defer { close(devNull) }
         var options = KeytraceOptions()
@@ -57,7 +57,7 @@ let keytraceBenchmarks: @Sendable () -> Void = {
     Benchmark(
         "keytrace start: demo scene loaded, initial focus, first 120x40 frame rendered",
         configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-    ) { benchmark in
+    ) { @MainActor benchmark async throws in
         for _ in benchmark.scaledIterations {
             let scene = try Scene(json: DemoScene.json, file: DemoScene.fileName)
             let session = TraceSession(scene: scene, layout: USKeyboardLayout(), explain: true) { _ in }

@@ -19,6 +19,7 @@ final class BenchResponder: Responder {
 /// A window with `depth` responders above the first responder, 1,000 key commands spread evenly
 /// over the chain (the same chords repeat at several levels, so nearer ones shadow farther ones),
 /// and one chord, ctrl+alt+cmd+F5, bound only at the top.
+@MainActor
 struct ChainScene {
     let window = Window(identifier: "window")
     let dispatcher: Dispatcher
@@ -59,6 +60,7 @@ struct ChainScene {
 }
 
 /// A window with `depth` plain responders and no key commands, for keys nobody takes.
+@MainActor
 struct UnboundScene {
     let window = Window(identifier: "window")
     let dispatcher: Dispatcher
@@ -82,7 +84,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = configuration
 
     for depth in [10, 50] {
-        Benchmark("Key bound at the top of a \(depth)-ancestor chain (press + release)") { benchmark in
+        Benchmark("Key bound at the top of a \(depth)-ancestor chain (press + release)") { @MainActor benchmark async in
             let scene = ChainScene(depth: depth)
             scene.tap(.f5)  // builds the index once, outside the measurement
             benchmark.startMeasurement()
@@ -93,7 +95,27 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Unbound key through a 50-ancestor chain to unhandled (press + release)") { benchmark in
+    Benchmark("Key bound to an onKeyPress handler at the top of a 10-ancestor chain (press + release)") {
+        @MainActor benchmark async in
+        let scene = UnboundScene(depth: 10)
+        var handled = 0
+        scene.window.onKeyPress([.f8], phases: [.down, .up]) { _ in
+            handled &+= 1
+            return .handled
+        }
+        scene.dispatcher.handle(KeyEvent(.f8, .down))
+        scene.dispatcher.handle(KeyEvent(.f8, .up))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            scene.dispatcher.handle(KeyEvent(.f8, .down))
+            scene.dispatcher.handle(KeyEvent(.f8, .up))
+        }
+        benchmark.stopMeasurement()
+        precondition(handled > 2)
+        blackHole(handled)
+    }
+
+    Benchmark("Unbound key through a 50-ancestor chain to unhandled (press + release)") { @MainActor benchmark async in
         let scene = UnboundScene(depth: 50)
         scene.dispatcher.handle(KeyEvent(.f9, .down))
         scene.dispatcher.handle(KeyEvent(.f9, .up))
@@ -106,7 +128,8 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(scene.dispatcher.activePresses.count)
     }
 
-    Benchmark("Unbound key with 1,000 key commands on a 50-ancestor chain (press + release)") { benchmark in
+    Benchmark("Unbound key with 1,000 key commands on a 50-ancestor chain (press + release)") {
+        @MainActor benchmark async in
         let scene = ChainScene(depth: 50)
         scene.tap(.f9)
         benchmark.startMeasurement()
@@ -118,7 +141,7 @@ let benchmarks: @Sendable () -> Void = {
     focusBenchmarks()
     keytraceBenchmarks()
 
-    Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { benchmark in
+    Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { @MainActor benchmark async in
         let scene = ChainScene(depth: 50)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -132,6 +155,7 @@ let benchmarks: @Sendable () -> Void = {
 
 /// A window with `count` focusable items in a grid of `columns` columns, each 20×20, either each
 /// in a group of its own (Tab visits every item) or all in one group (arrows move among them).
+@MainActor
 struct GridScene {
     let window = Window(identifier: "window")
     let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 100_000, height: 100_000))
@@ -158,7 +182,8 @@ struct GridScene {
 let focusBenchmarks: @Sendable () -> Void = {
     let time = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
 
-    Benchmark("Tab in a grid of 1,000 focusable items (layout unchanged)", configuration: time) { benchmark in
+    Benchmark("Tab in a grid of 1,000 focusable items (layout unchanged)", configuration: time) {
+        @MainActor benchmark async in
         let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
         scene.focus.moveFocus(.next)
         benchmark.startMeasurement()
@@ -166,7 +191,8 @@ let focusBenchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
-    Benchmark("Tab key through the dispatcher, grid of 1,000 (press + release)", configuration: time) { benchmark in
+    Benchmark("Tab key through the dispatcher, grid of 1,000 (press + release)", configuration: time) {
+        @MainActor benchmark async in
         let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
         let dispatcher = Dispatcher(window: scene.window)
         dispatcher.systemKeyHandler = scene.focus
@@ -184,7 +210,7 @@ let focusBenchmarks: @Sendable () -> Void = {
             "Rebuild the tab loop after a layout change: \(count) items",
             configuration: .init(
                 metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: count >= 100_000 ? 10 : 1000)
-        ) { benchmark in
+        ) { @MainActor benchmark async in
             let scene = GridScene(count: count, columns: 100, oneGroup: false)
             var flip = false
             benchmark.startMeasurement()
@@ -197,7 +223,7 @@ let focusBenchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("Arrow move among 10,000 items in one group", configuration: time) { benchmark in
+    Benchmark("Arrow move among 10,000 items in one group", configuration: time) { @MainActor benchmark async in
         let scene = GridScene(count: 10_000, columns: 100, oneGroup: true)
         scene.focus.requestFocus(on: scene.items[5050])
         var right = true

@@ -165,6 +165,7 @@ public final class InputDevice {
     ///
     /// - Parameter decoder: The decoder for this device.
     /// - Returns: Whether the device is still there.
+    @MainActor
     public func readAvailable(into decoder: EvdevDecoder) -> ReadResult {
         var event = input_event()
         var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue

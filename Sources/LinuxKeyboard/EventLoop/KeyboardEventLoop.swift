@@ -1,7 +1,8 @@
+internal import Dispatch
 public import ResponderChain
 internal import Synchronization
 
-/// Reads every keyboard and feeds a dispatcher, on the thread that owns the responder tree.
+/// Reads every keyboard and feeds a dispatcher, on the main thread.
 ///
 /// One `epoll` set holds the device descriptors, the hot-plug monitor and a wake-up `eventfd`;
 /// the loop blocks in `epoll_wait` with no timeout unless a software repeat is due, so an idle
@@ -16,8 +17,9 @@ internal import Synchronization
 /// An app with a loop of its own adds ``fileDescriptor`` to it (it becomes readable when there is
 /// work), calls ``dispatchPending()`` when it is, and wakes no later than ``nextDeadline``.
 ///
-/// Not `Sendable`: create it, and run it, on the thread that owns the dispatcher. Other threads
-/// use ``control``.
+/// Isolated to the main actor, like the dispatcher it feeds: create it and run it on the main
+/// thread. Other threads use ``control``.
+@MainActor
 public final class KeyboardEventLoop {
     /// What the loop reads and how.
     public struct Options: Hashable, Sendable {
@@ -41,6 +43,11 @@ public final class KeyboardEventLoop {
         /// Whether keyboards are opened at all; off for a loop that serves only watched
         /// descriptors (a terminal, signals).
         public var opensKeyboards = true
+        /// Whether the loop runs the main actor's work while it waits: tasks on the main actor,
+        /// `DispatchQueue.main` blocks and `MainActor.run` calls resume between input events,
+        /// as under CoreFoundation's run loop. On by default; without it, main-actor tasks wait
+        /// until the loop returns.
+        public var drainsMainQueue = true
 
         /// Creates options.
         ///
@@ -108,7 +115,7 @@ public final class KeyboardEventLoop {
     public final class Control: Sendable {
         private struct State {
             var stopRequested = false
-            var work: [@Sendable () -> Void] = []
+            var work: [@MainActor @Sendable () -> Void] = []
         }
         private let state = Mutex(State())
         let wakeDescriptor: Int32
@@ -121,16 +128,17 @@ public final class KeyboardEventLoop {
             Syscalls.close(wakeDescriptor)
         }
 
-        /// Asks the loop to return from ``KeyboardEventLoop/run()`` after the events in hand.
+        /// Asks the loop to return from ``KeyboardEventLoop/run()-1rm18`` after the events in hand.
         public func stop() {
             state.withLock { $0.stopRequested = true }
             Syscalls.eventSignal(wakeDescriptor)
         }
 
-        /// Runs `work` on the loop's thread, in the order submitted, between input events.
+        /// Runs `work` on the loop's thread, isolated to the main actor, in the order submitted,
+        /// between input events: it may touch the responder tree.
         ///
         /// - Parameter work: What to run.
-        public func perform(_ work: @escaping @Sendable () -> Void) {
+        public func perform(_ work: @escaping @MainActor @Sendable () -> Void) {
             state.withLock { $0.work.append(work) }
             Syscalls.eventSignal(wakeDescriptor)
         }
@@ -144,7 +152,7 @@ public final class KeyboardEventLoop {
             }
         }
 
-        func takeWork() -> [@Sendable () -> Void] {
+        func takeWork() -> [@MainActor @Sendable () -> Void] {
             state.withLock { state in
                 defer { state.work = [] }
                 return state.work
@@ -166,6 +174,7 @@ public final class KeyboardEventLoop {
 
     private static let wakeToken: UInt64 = 0
     private static let monitorToken: UInt64 = 1
+    private static let mainQueueToken = UInt64.max
 
     /// The dispatcher the input goes to.
     public let dispatcher: Dispatcher
@@ -189,8 +198,10 @@ public final class KeyboardEventLoop {
     private var ready: [Syscalls.Ready] = []
     private var shownLocks: LockState?
     private var started = false
+    private var mainQueue: Int32?
+    private var sources: AsyncSources?
 
-    /// Creates a loop; nothing is opened until ``start()`` or ``run()``.
+    /// Creates a loop; nothing is opened until ``start()`` or ``run()-1rm18``.
     ///
     /// - Parameters:
     ///   - dispatcher: The dispatcher, owned by the calling thread.
@@ -227,7 +238,7 @@ public final class KeyboardEventLoop {
         }
     }
 
-    deinit {
+    isolated deinit {
         entries.removeAll()
         Syscalls.close(epoll)
     }
@@ -238,7 +249,7 @@ public final class KeyboardEventLoop {
     }
 
     /// Now on the clock device events carry (`CLOCK_MONOTONIC`), in seconds.
-    public static var monotonicNow: Double { Syscalls.monotonicNow() }
+    nonisolated public static var monotonicNow: Double { Syscalls.monotonicNow() }
 
     /// One descriptor for an app's own loop: readable whenever ``dispatchPending()`` has work.
     public var fileDescriptor: Int32 { epoll }
@@ -247,7 +258,7 @@ public final class KeyboardEventLoop {
     /// loop must call ``dispatchPending()`` by then even if ``fileDescriptor`` stays quiet.
     public var nextDeadline: Double? { repeater?.nextDeadline }
 
-    /// Opens the keyboards and, with hot-plug, the monitor. Called by ``run()``; call it yourself
+    /// Opens the keyboards and, with hot-plug, the monitor. Called by ``run()-1rm18``; call it yourself
     /// before handing ``fileDescriptor`` to another loop. Reports each keyboard through ``onChange``.
     ///
     /// - Throws: ``InputError`` when no keyboard could be opened and ``Options/requireKeyboard``
@@ -305,14 +316,106 @@ public final class KeyboardEventLoop {
         syncLEDs()
     }
 
-    /// Runs until ``Control/stop()``: waits for input and dispatches it.
+    /// Runs until ``Control/stop()``, blocking the calling thread: waits for input and dispatches
+    /// it, and (with ``Options/drainsMainQueue``) runs the main actor's other work in between, so
+    /// tasks that an input handler started resume while the loop waits.
     ///
-    /// - Throws: What ``start()`` throws.
+    /// Call it from synchronous code on the program's main thread: top-level code in
+    /// `main.swift`, or a synchronous `static func main()`. From async code (an `async` main, a
+    /// test) call `try await run()` instead.
+    ///
+    /// - Throws: What ``start()`` throws, or an ``InputError`` when called off the main thread
+    ///   while ``Options/drainsMainQueue`` is set: the main actor's work would never run.
     public func run() throws(InputError) {
+        if options.drainsMainQueue {
+            guard Syscalls.isMainThread else {
+                throw InputError(
+                    errno: 0, operation: "run", path: nil,
+                    message: "run() would block the main actor on a thread that is not the program's main thread "
+                        + "(from an async main or a test), and main-actor tasks would never run: "
+                        + "call `try await loop.run()` from async code, "
+                        + "or set Options.drainsMainQueue to false to block on purpose")
+            }
+            attachMainQueue()
+        }
         try start()
         while true {
             waitAndDispatch(timeoutMilliseconds: -1)
             if control.takeStop() { return }
+        }
+    }
+
+    /// Runs until ``Control/stop()`` without blocking the main actor: for async code (an `async`
+    /// main, a test, a server's task). The loop's descriptor is watched by a dispatch source on
+    /// the main queue, and a timer wakes it for software repeats; between input events the main
+    /// actor runs its other work as usual. Idle, it wakes 0 times a second.
+    ///
+    /// - Throws: What ``start()`` throws.
+    public func run() async throws(InputError) {
+        guard sources == nil else {
+            throw InputError(
+                errno: 0, operation: "run", path: nil, message: "the loop is already running; call run() once at a time"
+            )
+        }
+        try start()
+        let control = control
+        // A cancelled task stops the loop, as Control.stop() does.
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let readable = DispatchSource.makeReadSource(fileDescriptor: epoll, queue: .main)
+                let timer = DispatchSource.makeTimerSource(queue: .main)
+                let serve: @Sendable () -> Void = { MainActor.assumeIsolated { self.serveSources() } }
+                readable.setEventHandler(handler: serve)
+                timer.setEventHandler(handler: serve)
+                // run() returns once libdispatch has let go of the descriptor, so the epoll set is
+                // never closed (and its number reused) under a live registration.
+                readable.setCancelHandler { continuation.resume() }
+                sources = AsyncSources(readable: readable, timer: timer)
+                readable.resume()
+                timer.resume()
+                // Work or a stop that arrived before the sources existed.
+                serveSources()
+            }
+        } onCancel: {
+            control.stop()
+        }
+    }
+
+    /// The dispatch sources of `run() async` while it runs.
+    private struct AsyncSources {
+        let readable: any DispatchSourceRead
+        let timer: any DispatchSourceTimer
+    }
+
+    /// One turn of `run() async`: what is ready, then the stop check and the next repeat.
+    private func serveSources() {
+        guard let sources else { return }
+        waitAndDispatch(timeoutMilliseconds: 0)
+        if control.takeStop() {
+            self.sources = nil
+            sources.timer.cancel()
+            sources.readable.cancel()
+            return
+        }
+        schedule(sources.timer)
+    }
+
+    /// Arms `timer` for the next software repeat, or parks it.
+    private func schedule(_ timer: any DispatchSourceTimer) {
+        guard let deadline = repeater?.nextDeadline else {
+            timer.schedule(deadline: .distantFuture)
+            return
+        }
+        let seconds = max(deadline - Syscalls.monotonicNow(), 0)
+        timer.schedule(deadline: .now() + .nanoseconds(Int(min(seconds, 3600) * 1e9)), leeway: .microseconds(100))
+    }
+
+    /// Adds the main queue's wake-up descriptor to the set, once, on the main thread.
+    private func attachMainQueue() {
+        guard mainQueue == nil, options.drainsMainQueue, Syscalls.isMainThread else { return }
+        let descriptor = Syscalls.mainQueueDescriptor()
+        if descriptor >= 0, Syscalls.epollAdd(epoll, descriptor, token: Self.mainQueueToken) {
+            mainQueue = descriptor
         }
     }
 
@@ -322,6 +425,7 @@ public final class KeyboardEventLoop {
     /// - Returns: `false` once ``Control/stop()`` was called.
     @discardableResult
     public func runOnce(timeout: Double?) -> Bool {
+        attachMainQueue()
         let milliseconds = timeout.map { Int32(min(max($0, 0) * 1000, 2_000_000_000)) } ?? -1
         waitAndDispatch(timeoutMilliseconds: milliseconds)
         return !control.takeStop()
@@ -357,6 +461,17 @@ public final class KeyboardEventLoop {
         Syscalls.epollRemove(epoll, watcher.fileDescriptor)
     }
 
+    /// Closes every keyboard (their presses are cancelled) and stops following hot-plug: for an
+    /// app that falls back to another input, so that a keyboard plugged in later does not type
+    /// twice.
+    public func releaseKeyboards() {
+        for token in Array(entries.keys) { remove(token: token) }
+        if let monitor {
+            Syscalls.epollRemove(epoll, monitor.fileDescriptor)
+            self.monitor = nil
+        }
+    }
+
     /// Starts writing what a keyboard sends to a recorder; `nil` stops.
     ///
     /// - Parameters:
@@ -374,6 +489,9 @@ public final class KeyboardEventLoop {
         entries.values.first { $0.keyboard.id == keyboard }?.device.evemuHeader
     }
 
+    /// Whether the loop is dispatching a batch now (``afterDispatch`` follows it).
+    public private(set) var isDispatchingBatch = false
+
     private func waitAndDispatch(timeoutMilliseconds: Int32) {
         var timeout = timeoutMilliseconds
         if let deadline = repeater?.nextDeadline {
@@ -381,6 +499,8 @@ public final class KeyboardEventLoop {
             timeout = timeout < 0 ? untilDue : min(timeout, untilDue)
         }
         Syscalls.epollWait(epoll, into: &ready, timeoutMilliseconds: timeout)
+        isDispatchingBatch = true
+        defer { isDispatchingBatch = false }
         for item in ready {
             switch item.token {
             case Self.wakeToken:
@@ -388,6 +508,8 @@ public final class KeyboardEventLoop {
                 for work in control.takeWork() { work() }
             case Self.monitorToken:
                 handleMonitor()
+            case Self.mainQueueToken:
+                if let mainQueue { Syscalls.drainMainQueue(mainQueue) }
             default:
                 if let watcher = watchers[item.token] {
                     watcher.handler()

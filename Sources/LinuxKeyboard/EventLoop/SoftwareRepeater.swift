@@ -41,6 +41,7 @@ public enum RepeatMode: Hashable, Sendable {
 /// The repeater only keeps time: the owner asks ``nextDeadline`` how long it may sleep and calls
 /// ``fire(now:)`` when it wakes. After a stall it delivers one repeat, not a burst. Not
 /// `Sendable`: it belongs to the event loop's thread.
+@MainActor
 public final class SoftwareRepeater {
     /// The timing.
     public var timing: RepeatTiming

@@ -110,4 +110,31 @@ enum Syscalls {
         var value: UInt64 = 0
         _ = read(fd, &value, 8)
     }
+
+    /// The process environment, from `environ`.
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// Whether this is the process's first thread: the one top-level code runs on.
+    static var isMainThread: Bool { linux_events_is_main_thread() != 0 }
+
+    /// The main queue's wake-up descriptor: readable when work waits on the main queue.
+    static func mainQueueDescriptor() -> Int32 { _dispatch_get_main_queue_handle_4CF() }
+
+    /// Runs the work queued on the main queue (the main actor's jobs), on this thread. Nested
+    /// calls return at once: libdispatch guards the drain.
+    static func drainMainQueue(_ descriptor: Int32) {
+        eventDrain(descriptor)
+        _dispatch_main_queue_callback_4CF(nil)
+    }
 }

@@ -92,6 +92,13 @@ enum TerminalCalls {
         for signal in signals { install(signal, handler: forwardSignal) }
     }
 
+    /// Gives `signals` their default action again and stops writing to the pipe `fd`.
+    static func stopForwarding(_ signals: [Int32], toPipe fd: Int32) {
+        for signal in signals { _ = Glibc.signal(signal, SIG_DFL) }
+        if signalPipeWriteEnd == fd { signalPipeWriteEnd = -1 }
+        close(fd)
+    }
+
     static func ignoreBrokenPipe() {
         _ = Glibc.signal(SIGPIPE, SIG_IGN)
     }

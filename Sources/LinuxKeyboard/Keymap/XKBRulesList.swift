@@ -14,21 +14,25 @@ struct XKBRulesList {
     var variants: [(name: String, layout: String)] = []
     /// Options (`group:name`) in file order; group headings such as `grp` are not options.
     var options: [String] = []
-    /// Layouts and variants of the extras file, which `.lst` leaves out; accepted for any layout.
-    var extraLayoutsAndVariants: Set<String> = []
-    /// Options of the extras file.
-    var extraOptions: Set<String> = []
+    /// The rules' `.extras.xml` (layouts, variants and options that `.lst` leaves out, accepted
+    /// for any layout). It is read only when a name is not in the `.lst`: it is large, and reading
+    /// it on every start cost keytrace 0.3 s.
+    var extrasPath: String?
 
-    /// Reads `<rules>.lst` and, when present, `<rules>.extras.xml` next to a rules file; `nil`
-    /// when there is no `.lst` (the names are then not checked).
+    /// Reads `<rules>.lst` next to a rules file, and remembers `<rules>.extras.xml`; `nil` when
+    /// there is no `.lst` (the names are then not checked).
     ///
     /// - Parameter rulesFile: The path of the rules file, such as `/usr/share/X11/xkb/rules/evdev`.
     init?(rulesFile: String) {
         guard let text = readTextFile(rulesFile + ".lst", limit: 4 << 20) else { return nil }
         self.init(lst: text, path: rulesFile + ".lst")
-        if let extras = readTextFile(rulesFile + ".extras.xml", limit: 4 << 20) {
-            addExtras(xml: extras)
-        }
+        extrasPath = rulesFile + ".extras.xml"
+    }
+
+    /// The layouts, variants and options of the extras file (empty without one).
+    func extras() -> (layoutsAndVariants: Set<String>, options: Set<String>) {
+        guard let extrasPath, let xml = readTextFile(extrasPath, limit: 4 << 20) else { return ([], []) }
+        return Self.parseExtras(xml: xml)
     }
 
     /// Reads the text of a `.lst` file.
@@ -58,22 +62,49 @@ struct XKBRulesList {
         }
     }
 
-    /// Adds the `<name>` entries of an extras file: those in its `<layoutList>` as layouts and
-    /// variants, those in its `<optionList>` as options.
-    mutating func addExtras(xml: String) {
+    /// The `<name>`s inside an extras file's `<layoutList>` (layouts and variants) and
+    /// `<optionList>` (options), read from the bytes.
+    static func parseExtras(xml: String) -> (layoutsAndVariants: Set<String>, options: Set<String>) {
+        let bytes = Array(xml.utf8)
+        var layouts: Set<String> = []
+        var options: Set<String> = []
         var inOptions = false
         var inLayouts = false
-        for line in xml.split(separator: "\n") {
-            if line.contains("<layoutList") { inLayouts = true }
-            if line.contains("</layoutList>") { inLayouts = false }
-            if line.contains("<optionList") { inOptions = true }
-            if line.contains("</optionList>") { inOptions = false }
-            let parts = line.split(separator: "<name>", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[1].contains("</name>") else { continue }
-            let name = String(parts[1].prefix { $0 != "<" })
-            if inLayouts { extraLayoutsAndVariants.insert(name) }
-            if inOptions && name.contains(":") { extraOptions.insert(name) }
+        func matches(_ marker: StaticString, at index: Int) -> Bool {
+            let count = marker.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            return marker.withUTF8Buffer { marker in
+                for offset in 0..<count where bytes[index + offset] != marker[offset] { return false }
+                return true
+            }
         }
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if matches("<layoutList", at: index) {
+                inLayouts = true
+            } else if matches("</layoutList>", at: index) {
+                inLayouts = false
+            } else if matches("<optionList", at: index) {
+                inOptions = true
+            } else if matches("</optionList>", at: index) {
+                inOptions = false
+            } else if matches("<name>", at: index) {
+                let start = index + 6
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "<") { end += 1 }
+                let name = String(decoding: bytes[start..<end], as: UTF8.self)
+                if inLayouts { layouts.insert(name) }
+                if inOptions && name.contains(":") { options.insert(name) }
+                index = end
+                continue
+            }
+            index += 1
+        }
+        return (layouts, options)
     }
 
     /// Why the model, the options or the number of variants would be silently ignored by
@@ -87,7 +118,7 @@ struct XKBRulesList {
                 + "the models are listed under \"! model\" in \(path)"
         }
         for option in Self.list(names.options) where !option.isEmpty {
-            guard !options.contains(option) && !extraOptions.contains(option) else { continue }
+            guard !options.contains(option) && !extras().options.contains(option) else { continue }
             return "unknown xkb option \"\(option)\"\(Self.suggestion(for: option, in: options)); options are "
                 + "group:name, listed under \"! option\" in \(path) (or `localectl list-x11-keymap-options`)"
         }
@@ -112,14 +143,14 @@ struct XKBRulesList {
     /// - Parameter names: The names to check.
     func unknownLayoutOrVariant(in names: KeymapNames) -> Unknown? {
         let layoutNames = Self.list(names.layout)
-        for layout in layoutNames where !layouts.contains(layout) && !extraLayoutsAndVariants.contains(layout) {
+        for layout in layoutNames where !layouts.contains(layout) && !extras().layoutsAndVariants.contains(layout) {
             return .layout("unknown keyboard layout \"\(layout)\"\(Self.suggestion(for: layout, in: layouts))")
         }
         for (index, variant) in Self.list(names.variant).enumerated() where !variant.isEmpty {
             guard index < layoutNames.count else { return .layout(Self.variantWithoutLayout(variant)) }
             let layout = layoutNames[index]
             let known = variants.filter { $0.layout == layout }.map(\.name)
-            guard !known.contains(variant) && !extraLayoutsAndVariants.contains(variant) else { continue }
+            guard !known.contains(variant) && !extras().layoutsAndVariants.contains(variant) else { continue }
             let hint = known.isEmpty ? " (it has no variants)" : Self.suggestion(for: variant, in: known)
             return .variant("unknown variant \"\(variant)\" of layout \"\(layout)\"\(hint)", layout: layout)
         }

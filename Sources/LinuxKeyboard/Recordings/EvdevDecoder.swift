@@ -19,15 +19,16 @@ public import ResponderChain
 ///   key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
 ///   ``SoftwareRepeater`` then makes the repeats instead (never both).
+@MainActor
 public final class EvdevDecoder {
     /// `EV_SYN`.
-    public static let eventSync: UInt16 = 0
+    nonisolated public static let eventSync: UInt16 = 0
     /// `EV_KEY`.
-    public static let eventKey: UInt16 = 1
+    nonisolated public static let eventKey: UInt16 = 1
     /// `SYN_REPORT`.
-    public static let syncReport: UInt16 = 0
+    nonisolated public static let syncReport: UInt16 = 0
     /// `SYN_DROPPED`.
-    public static let syncDropped: UInt16 = 3
+    nonisolated public static let syncDropped: UInt16 = 3
 
     /// The device the events belong to.
     public let device: DeviceID
@@ -168,6 +169,7 @@ extension EvemuRecording {
     ///   - sleep: How to wait the given number of seconds at the recorded pace; `nanosleep` by
     ///     default. Tests pass their own to check the pacing without waiting.
     /// - Returns: The decoder, for its counters.
+    @MainActor
     @discardableResult
     public func replay(
         into dispatcher: Dispatcher, device: DeviceID = DeviceID(rawValue: 1), speed: ReplaySpeed = .asFastAsPossible,

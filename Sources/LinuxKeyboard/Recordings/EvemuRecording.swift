@@ -134,6 +134,36 @@ public struct EvemuRecording: Hashable, Sendable {
 
     /// Reads a recording file (what `evemu-record` writes), straight from its bytes.
     ///
+    /// A device name as an `N:` line holds it (and the `A:`, `L:` and `S:` lines kept as text):
+    /// without surrounding spaces, tabs or carriage returns, and with each other control
+    /// character (which would end or corrupt the line), and a leading mark that would join the
+    /// space before it, replaced by U+FFFD. The reader and the
+    /// writer both apply it, so the text survives writing.
+    ///
+    /// - Parameter name: The name, as read or as the kernel reported it.
+    /// - Returns: The name as recordings hold it.
+    public static func normalizedName(_ name: Substring) -> String {
+        // Scalars, not characters: "\r" followed by a combining mark is two characters, but the
+        // mark alone after "N: " would join the space into one.
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" || scalar == "\r" }
+        var scalars = name.unicodeScalars[...]
+        while let first = scalars.first, isSpace(first) { scalars = scalars.dropFirst() }
+        while let last = scalars.last, isSpace(last) { scalars = scalars.dropLast() }
+        var result = ""
+        for scalar in scalars {
+            let joinsBefore =
+                result.unicodeScalars.isEmpty
+                && (scalar.properties.isGraphemeExtend || scalar.properties.generalCategory == .spacingMark
+                    || scalar == "\u{200D}")
+            let control = scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            result.unicodeScalars.append(control || joinsBefore ? "\u{FFFD}" : scalar)
+        }
+        return result
+    }
+
+    /// The highest event type a `B:` line may name: the kernel's `EV_MAX`.
+    public static let maximumEventType: UInt16 = 0x1f
+
     /// A recording may be at most 64 MiB: a larger regular file is refused by its size, before
     /// it is read. A FIFO, a pipe (such as the shell's `<(cat keys.evemu)`) or a device is read with
     /// the same bound, and is never waited on forever: opening does not block, and when it sends
@@ -222,7 +252,7 @@ public struct EvemuRecording: Hashable, Sendable {
         let fields = body.split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch tag {
         case "N":
-            name = String(body)
+            name = Self.normalizedName(body)
             sawName = true
         case "I":
             guard fields.count == 4 else {
@@ -247,6 +277,12 @@ public struct EvemuRecording: Hashable, Sendable {
             guard fields.count >= 2, let type = UInt16(fields[0], radix: 16) else {
                 throw fail("B: needs an event type and bitmask bytes in hex")
             }
+            // evemu writes the type as one byte; the kernel's types end at EV_MAX (0x1f).
+            guard type <= Self.maximumEventType else {
+                throw fail(
+                    "B: event type \"\(fields[0])\" is beyond the kernel's last type EV_MAX (1f); evemu writes types as 00 to 1f"
+                )
+            }
             var bytes = eventBits[type] ?? []
             for field in fields.dropFirst() {
                 guard let byte = UInt8(field, radix: 16) else { throw fail("B: \"\(field)\" is not a hex byte") }
@@ -254,7 +290,8 @@ public struct EvemuRecording: Hashable, Sendable {
             }
             eventBits[type] = bytes
         case "A", "L", "S":
-            otherHeaders.append(String(trimmed))
+            // Kept as text, cleaned like a name, so that it survives writing.
+            otherHeaders.append(Self.normalizedName(trimmed))
         case "E":
             guard fields.count == 4 else {
                 throw fail("E: needs \"seconds.microseconds type code value\", got \(fields.count) fields")
@@ -355,18 +392,21 @@ public struct EvemuRecording: Hashable, Sendable {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         func byte(_ value: UInt8) -> String { hex(UInt16(value), 2) }
-        var lines = ["# EVEMU 1.3", "N: \(name)", "I: " + identity.map { hex($0, 4) }.joined(separator: " ")]
+        var lines = [
+            "# EVEMU 1.3", "N: \(Self.normalizedName(name[...]))",
+            "I: " + identity.map { hex($0, 4) }.joined(separator: " "),
+        ]
         lines.append("P: " + properties.map(byte).joined(separator: " "))
         for type in eventBits.keys.sorted() {
             let bits = eventBits[type]!
             var start = 0
             repeat {
                 let row = bits[start..<min(start + 8, bits.count)]
-                lines.append("B: \(byte(UInt8(truncatingIfNeeded: type))) " + row.map(byte).joined(separator: " "))
+                lines.append("B: \(byte(UInt8(clamping: type))) " + row.map(byte).joined(separator: " "))
                 start += 8
             } while start < bits.count
         }
-        lines += otherHeaders
+        lines += otherHeaders.map { Self.normalizedName($0[...]) }
         for event in events { lines.append(Self.line(for: event)) }
         return lines.joined(separator: "\n") + "\n"
     }

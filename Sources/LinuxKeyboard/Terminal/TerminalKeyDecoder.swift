@@ -21,6 +21,9 @@ public struct TerminalKeyDecoder: Sendable {
         public var action: KeyAction
         /// The modifiers a kitty-protocol event reported, used to repair lost modifier releases.
         var modifiers: ModifierFlags? = nil
+        /// For a bracketed paste, the text pasted (then ``code`` and ``action`` mean nothing);
+        /// `nil` for a key.
+        public var pastedText: String?
 
         /// Creates an event.
         ///
@@ -30,6 +33,15 @@ public struct TerminalKeyDecoder: Sendable {
         public init(code: KeyCode, action: KeyAction) {
             self.code = code
             self.action = action
+        }
+
+        /// Creates a paste event.
+        ///
+        /// - Parameter pastedText: The text pasted.
+        public init(pastedText: String) {
+            code = KeyCode(rawValue: 0)
+            action = .down
+            self.pastedText = pastedText
         }
 
         init(code: KeyCode, action: KeyAction, modifiers: ModifierFlags?) {
@@ -48,6 +60,15 @@ public struct TerminalKeyDecoder: Sendable {
 
     /// How many bytes wait for the rest of a sequence (at most ``maximumSequenceLength``).
     public var pendingByteCount: Int { pending.count }
+
+    /// The text of a bracketed paste in progress (`CSI 200 ~` seen, `CSI 201 ~` not yet).
+    private var paste: [UInt8]?
+    /// The most bytes one paste keeps (1 MiB); the rest is dropped, up to the paste's end.
+    public static let maximumPasteLength = 1 << 20
+    /// Whether a bracketed paste has begun and not ended: until it ends, every byte is text.
+    public var isPasting: Bool { paste != nil }
+    private static let pasteStart: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x30, 0x7e]
+    private static let pasteEnd: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]
 
     /// Whether the terminal reports event types (the kitty protocol's flag 2): then a `CSI`
     /// key without an event type is a press, and every key comes with its own release.
@@ -72,6 +93,25 @@ public struct TerminalKeyDecoder: Sendable {
         var events: [Event] = []
         var index = 0
         while index < pending.count {
+            if paste != nil {
+                guard let end = Self.find(Self.pasteEnd, in: pending, from: index) else {
+                    // Keep what could be the start of the end marker; the rest is text.
+                    let keep = min(Self.pasteEnd.count - 1, pending.count - index)
+                    appendPaste(pending[index..<(pending.count - keep)])
+                    index = pending.count - keep
+                    break
+                }
+                appendPaste(pending[index..<end])
+                events.append(Event(pastedText: String(decoding: paste ?? [], as: UTF8.self)))
+                paste = nil
+                index = end + Self.pasteEnd.count
+                continue
+            }
+            if pending[index] == 0x1b, Self.hasPrefix(Self.pasteStart, in: pending, at: index) {
+                paste = []
+                index += Self.pasteStart.count
+                continue
+            }
             guard
                 let (consumed, decoded) = Self.decodeOne(
                     pending, from: index, endOfInput: endOfInput, events: reportsEventTypes)
@@ -81,6 +121,28 @@ public struct TerminalKeyDecoder: Sendable {
         }
         pending.removeFirst(index)
         return events
+    }
+
+    private mutating func appendPaste(_ bytes: ArraySlice<UInt8>) {
+        guard var text = paste else { return }
+        paste = nil  // keeps the buffer uniquely referenced while it grows
+        text.append(contentsOf: bytes.prefix(max(Self.maximumPasteLength - text.count, 0)))
+        paste = text
+    }
+
+    private static func hasPrefix(_ marker: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
+        guard index + marker.count <= bytes.count else { return false }
+        for offset in 0..<marker.count where bytes[index + offset] != marker[offset] { return false }
+        return true
+    }
+
+    private static func find(_ marker: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        var index = start
+        while index + marker.count <= bytes.count {
+            if bytes[index] == marker[0] && hasPrefix(marker, in: bytes, at: index) { return index }
+            index += 1
+        }
+        return nil
     }
 
     /// Appends one event, first bringing the modifier keys in line with the modifiers the

@@ -7,6 +7,7 @@ public import ResponderChain
 /// The terminal is restored by ``restore()`` (idempotent; also on `deinit`), and on a crash
 /// signal by a handler that writes ``restoreSequence`` and resets the terminal settings before
 /// the process dies. Not `Sendable`: it belongs to the event loop's thread.
+@MainActor
 public final class TerminalKeyboard {
     /// The descriptor keys are read from (non-blocking once raw).
     public let inputDescriptor: Int32
@@ -16,6 +17,9 @@ public final class TerminalKeyboard {
     public let device: DeviceID
     /// Whether the kitty keyboard protocol is on: real releases and repeats.
     public private(set) var reportsEventTypes = false
+    /// Whether bracketed paste is on (when the terminal is read as input): a paste reaches the
+    /// first responder through `Dispatcher.insertText(_:timestamp:)`.
+    public private(set) var pastesBracketed = false
     /// Extra bytes written when the terminal is restored, before the protocol is popped (a live
     /// view sets "leave the alternate screen, show the cursor" here).
     public var restoreSequence: [UInt8] = [] {
@@ -51,13 +55,18 @@ public final class TerminalKeyboard {
         self.device = device
         self.saved = saved
         armCrashRestore()
-        if negotiate { reportsEventTypes = negotiateKittyProtocol() }
+        if negotiate {
+            reportsEventTypes = negotiateKittyProtocol()
+            // Bracketed paste: pasted text arrives as one paste, not as typed keys.
+            TerminalCalls.write(output, Array("\u{1b}[?2004h".utf8))
+            pastesBracketed = true
+        }
         decoder.reportsEventTypes = reportsEventTypes
         armCrashRestore()
         TerminalCalls.setNonBlocking(input)
     }
 
-    deinit {
+    isolated deinit {
         restore()
     }
 
@@ -81,15 +90,14 @@ public final class TerminalKeyboard {
     /// - Returns: `false` when the terminal is gone (end of input).
     @discardableResult
     public func read(into dispatcher: Dispatcher, time: Double) -> Bool {
-        while true {
-            guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer) else { return false }
-            if count == 0 { return true }
-            let events = decoder.decode(buffer[0..<count], endOfInput: count < buffer.count)
-            for event in events {
+        for event in readEvents() {
+            if let text = event.pastedText {
+                dispatcher.insertText(text, timestamp: time)
+            } else {
                 dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time))
             }
-            if count < buffer.count { return true }
         }
+        return !reachedEnd
     }
 
     /// Reads the keys available now without dispatching them.
@@ -97,18 +105,27 @@ public final class TerminalKeyboard {
     /// - Returns: The decoded events.
     public func readEvents() -> [TerminalKeyDecoder.Event] {
         var events: [TerminalKeyDecoder.Event] = []
-        while let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer), count > 0 {
+        while true {
+            guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer) else {
+                reachedEnd = true
+                break
+            }
+            if count == 0 { break }
             events += decoder.decode(buffer[0..<count], endOfInput: count < buffer.count)
             if count < buffer.count { break }
         }
         return events
     }
 
+    /// Whether ``readEvents()`` found the terminal gone (end of input or an error): stop
+    /// watching it, or its descriptor stays readable forever.
+    public private(set) var reachedEnd = false
+
     /// Whether a descriptor is a terminal.
     ///
     /// - Parameter fileDescriptor: The descriptor.
     /// - Returns: `true` for a terminal.
-    public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
+    nonisolated public static func isTerminal(_ fileDescriptor: Int32) -> Bool {
         TerminalCalls.isTerminal(fileDescriptor)
     }
 
@@ -119,6 +136,7 @@ public final class TerminalKeyboard {
         self.saved = nil
         var bytes = restoreSequence
         if reportsEventTypes { bytes += Array("\u{1b}[<u".utf8) }
+        if pastesBracketed { bytes += Array("\u{1b}[?2004l".utf8) }
         TerminalCalls.write(outputDescriptor, bytes)
         TerminalCalls.restore(inputDescriptor, saved)
         TerminalCalls.removeCrashHandlers()
@@ -130,6 +148,7 @@ public final class TerminalKeyboard {
         guard let saved = saved as? TerminalSettings else { return }
         var bytes = restoreSequence
         if reportsEventTypes { bytes += Array("\u{1b}[<u".utf8) }
+        if pastesBracketed { bytes += Array("\u{1b}[?2004l".utf8) }
         TerminalCalls.restoreOnCrash(outputFD: outputDescriptor, bytes: bytes, inputFD: inputDescriptor, saved: saved)
     }
 
@@ -194,6 +213,8 @@ public final class SignalPipe {
 
     /// The read end, for ``KeyboardEventLoop/watch(_:handler:)``.
     public let fileDescriptor: Int32
+    private let writeEnd: Int32
+    private let signals: [Int32]
 
     /// Routes signals to the pipe. Only one pipe per process receives signals.
     ///
@@ -204,7 +225,16 @@ public final class SignalPipe {
             throw InputError(errno: 0, operation: "signals", path: nil, message: "cannot create a pipe for signals")
         }
         fileDescriptor = read
+        writeEnd = write
+        self.signals = signals
         TerminalCalls.forward(signals, toPipe: write)
+    }
+
+    /// Gives the signals their default action again (Ctrl-C and `SIGTERM` end the process) and
+    /// closes the pipe.
+    deinit {
+        TerminalCalls.stopForwarding(signals, toPipe: writeEnd)
+        Syscalls.close(fileDescriptor)
     }
 
     /// The signals received since the last call.

@@ -43,6 +43,7 @@ public struct ResponderReference: Hashable, Sendable, CustomStringConvertible {
     /// Refers to a responder.
     ///
     /// - Parameter responder: The responder.
+    @MainActor
     public init(_ responder: Responder) {
         name = responder.traceName
         id = ObjectIdentifier(responder)
@@ -61,6 +62,11 @@ public struct ResponderReference: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// One decision the dispatcher made, delivered to trace observers.
+///
+/// Records arrive cause first: the input event, then each stage's decision, and only after the
+/// decision of the stage that made them, the focus and first-responder changes it caused (the
+/// focus system reports through the dispatcher of its window). keytrace, `TraceRecorder` and an
+/// app's own log render them in this order.
 public struct DispatchRecord: Sendable, CustomStringConvertible {
     /// The kinds of decision.
     public enum Kind: Sendable {
@@ -96,6 +102,9 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case deviceRemoved(DeviceID)
         /// An input source said the app lost the keyboard.
         case keyboardLost
+        /// Text arrived without key presses (a paste): how many characters, and the text input
+        /// they went to (`nil`: no text input was first responder, and the text was dropped).
+        case textInserted(characters: Int, into: ResponderReference?)
     }
 
     /// The number of the input event this decision belongs to (1 for the first event).
@@ -145,7 +154,7 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
             guard context else { return }
             kind = .unhandled(.redacted)
         case .stage, .keyCommand, .keyCommandPassedOver, .firstResponder, .focus, .focusVetoed, .deviceRemoved,
-            .keyboardLost:
+            .keyboardLost, .textInserted:
             guard context else { return }
         }
         isSecureEntry = true
@@ -198,6 +207,9 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
             return "device removed " + device.description
         case .keyboardLost:
             return "keyboard lost"
+        case .textInserted(let count, let target):
+            return "text inserted: \(count) characters "
+                + (target.map { "into " + $0.name } ?? "dropped (no text input)")
         }
     }
 }

@@ -2,10 +2,10 @@
 // and responders leaving the tree. See "Lifecycle rules" in <doc:DispatchOrder>.
 
 extension Dispatcher {
-    /// The key auto-repeated: `changed` for responders, the command again if it repeats, the
+    /// The key auto-repeated: `repeat` for responders, the command again if it repeats, the
     /// system behaviour's repeat.
     func repeatPress(at slot: Int, key: Key) {
-        active[slot].press.phase = .changed
+        active[slot].press.phase = .repeated
         active[slot].press.repeatCount += 1
         active[slot].press.key = key
         active[slot].press.timestamp = currentTimestamp
@@ -93,7 +93,7 @@ extension Dispatcher {
             recipient._withUnsafeGuaranteedRef { responder in
                 let inWindow = responder.isIn(window)
                 switch press.phase {
-                case .changed:
+                case .changed, .repeated:
                     guard inWindow else { return }
                     if tracing { trace(.press(press, ResponderReference(responder))) }
                     responder.pressesChanged(press, with: event)

@@ -18,8 +18,9 @@
 /// that leave the tree during an event receive their `cancelled` right after that event.
 ///
 /// ## Threading
-/// A dispatcher and its window belong to one thread. It is not `Sendable`; input sources hand
-/// events to that thread.
+/// A dispatcher, like the tree it dispatches into, is isolated to the main actor; input sources
+/// run on the main thread (``KeyEvent`` values may be made anywhere).
+@MainActor
 public final class Dispatcher {
     enum Owner {
         case reserved
@@ -67,6 +68,7 @@ public final class Dispatcher {
         case resync(DeviceID, [KeyCode], Double)
         case deviceRemoved(DeviceID, Double)
         case keyboardLost(Double)
+        case insertText(String, Double)
         case switchWindow(Window, Double)
         case reconcile
     }
@@ -128,6 +130,11 @@ public final class Dispatcher {
     var observers: [(id: UInt64, body: (DispatchRecord) -> Void)] = []
     var nextObserverID: UInt64 = 1
     @exclusivity(unchecked) var tracing = false
+    /// Whether focus and first-responder records wait for the current stage's decision: from a
+    /// key-down's input record until a stage takes the key.
+    var holdsEffects = false
+    /// The records waiting for that decision.
+    var heldEffects: [DispatchRecord] = []
     /// Whether the key being dispatched goes to a secure text input: records made for it are
     /// redacted (see ``DispatchRecord/isSecureEntry``).
     @exclusivity(unchecked) var secureContext = false
@@ -148,7 +155,7 @@ public final class Dispatcher {
         window.dispatcher = self
     }
 
-    deinit {
+    isolated deinit {
         if window.dispatcher === self { window.dispatcher = nil }
     }
 
@@ -201,6 +208,17 @@ public final class Dispatcher {
     /// - Parameter timestamp: When it happened, in seconds.
     public func keyboardLost(timestamp: Double) {
         submit(.keyboardLost(timestamp))
+    }
+
+    /// Inserts text that did not come from key presses (a terminal's bracketed paste, an input
+    /// method's commit) into the first responder, when it is a ``TextInputResponder``; otherwise
+    /// the text is dropped. The trace records how many characters went where, never the text.
+    ///
+    /// - Parameters:
+    ///   - text: The text.
+    ///   - timestamp: When it arrived, in seconds.
+    public func insertText(_ text: String, timestamp: Double) {
+        submit(.insertText(text, timestamp))
     }
 
     /// Sends keys to another window from now on. Presses delivered to the old window's responders
@@ -260,7 +278,40 @@ public final class Dispatcher {
         guard tracing else { return }
         var record = DispatchRecord(sequence: sequence, timestamp: currentTimestamp, kind: kind())
         record.redact(context: secureContext)
+        // Cause, then effect: a focus or first-responder change made while a stage works on a
+        // key-down is delivered after that stage's decision.
+        switch record.kind {
+        case .input(let event, _, _):
+            deliverHeldEffects()
+            deliver(record)
+            holdsEffects = event.action == .down && !event.code.isModifier
+            return
+        case .focus, .focusVetoed, .firstResponder:
+            if holdsEffects {
+                heldEffects.append(record)
+                return
+            }
+        case .stage(_, let outcome, _):
+            deliver(record)
+            deliverHeldEffects()
+            if outcome == .took { holdsEffects = false }
+            return
+        default:
+            break
+        }
+        deliver(record)
+    }
+
+    private func deliver(_ record: DispatchRecord) {
         for observer in observers { observer.body(record) }
+    }
+
+    /// Delivers the effects held back for the current stage's decision.
+    func deliverHeldEffects() {
+        guard !heldEffects.isEmpty else { return }
+        let effects = heldEffects
+        heldEffects.removeAll(keepingCapacity: true)
+        for effect in effects { deliver(effect) }
     }
 
     // MARK: Secure entry
@@ -320,6 +371,12 @@ public final class Dispatcher {
         case .keyboardLost(let timestamp):
             beginInput(timestamp)
             processKeyboardLost()
+        case .insertText(let text, let timestamp):
+            beginInput(timestamp)
+            let target = window.firstResponder as? any TextInputResponder
+            secureContext = target?.isSecureTextEntry ?? false
+            trace(.textInserted(characters: text.count, into: target.map { ResponderReference($0) }))
+            target?.insertText(text)
         case .switchWindow(let newWindow, let timestamp):
             beginInput(timestamp)
             processSwitchWindow(newWindow)
@@ -327,6 +384,10 @@ public final class Dispatcher {
             needsReconcile = true
         }
         secureContext = false
+        if holdsEffects {
+            holdsEffects = false
+            deliverHeldEffects()
+        }
         if needsReconcile {
             needsReconcile = false
             reconcile()

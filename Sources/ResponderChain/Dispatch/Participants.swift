@@ -6,6 +6,7 @@
 /// ``Responder/pressesBegan(_:with:)`` and owns its repeats, its `ended` and its `cancelled`;
 /// the press is not passed further up the chain. Tab is never an editing key by default, so it
 /// still moves focus from a text field.
+@MainActor
 public protocol TextInputResponder: Responder {
     /// Whether this text input edits with a key.
     ///
@@ -19,11 +20,23 @@ public protocol TextInputResponder: Responder {
     /// its presses ``Press/isSecureEntry`` and its trace records ``DispatchRecord/isSecureEntry``,
     /// and no record carries the keys' identity, characters or modifiers. `false` by default.
     var isSecureTextEntry: Bool { get }
+
+    /// Inserts text that did not come from key presses: a paste (the terminal's bracketed
+    /// paste), or an input method's commit. UIKit's `UIKeyInput.insertText(_:)`. Does nothing by
+    /// default.
+    ///
+    /// - Parameter text: The text.
+    func insertText(_ text: String)
 }
 
 extension TextInputResponder {
     /// Not secure.
     public var isSecureTextEntry: Bool { false }
+
+    /// Ignores the text.
+    ///
+    /// - Parameter text: The text.
+    public func insertText(_ text: String) {}
 
     /// The default editing keys; see ``TextInputResponder/wantsToEdit(with:)``.
     ///
@@ -70,6 +83,7 @@ public enum SystemKeyDecision: Sendable {
 ///
 /// Keys taken here beat app key commands unless a command sets
 /// ``KeyCommand/wantsPriorityOverSystemBehavior``.
+@MainActor
 public protocol SystemKeyHandler: AnyObject {
     /// A short name for traces, such as `focus`.
     var name: String { get }

@@ -1,6 +1,7 @@
 /// The event a press is delivered with: the counterpart of UIKit's `UIPressesEvent`.
 ///
 /// The dispatcher reuses one event object for every delivery; read it during the call only.
+@MainActor
 public final class PressEvent {
     // Written once per delivery round; each access is a single load or store (no dynamic
     // exclusivity check, see Dispatcher).
@@ -27,7 +28,7 @@ public final class PressEvent {
         handshake.initialize(to: Handshake())
     }
 
-    deinit {
+    isolated deinit {
         handshake.deinitialize(count: 1)
         handshake.deallocate()
     }

@@ -12,6 +12,7 @@
 /// focusedField.value = .email                     // focus moves to emailField
 /// focusedField.onChange = { print("now \($0.map(String.init(describing:)) ?? "nothing")") }
 /// ```
+@MainActor
 public final class FocusBinding<Value: Hashable> {
     /// The focus system the binding reads and moves.
     public let focusSystem: FocusSystem
@@ -33,7 +34,7 @@ public final class FocusBinding<Value: Hashable> {
         }
     }
 
-    deinit {
+    isolated deinit {
         if let observation { focusSystem.removeObserver(observation) }
     }
 

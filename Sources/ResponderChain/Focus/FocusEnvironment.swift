@@ -148,6 +148,7 @@ public struct FocusUpdateContext {
 /// Adopt it for an app's own widget tree, or content drawn by a custom renderer; ``FocusNode`` is
 /// a ready-made adopter that is also a ``Responder``. Every requirement except the tree links has
 /// a default.
+@MainActor
 public protocol FocusEnvironment: AnyObject {
     /// The parent environment, or `nil` at the root.
     var parentFocusEnvironment: (any FocusEnvironment)? { get }

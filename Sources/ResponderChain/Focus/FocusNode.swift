@@ -10,6 +10,7 @@
 /// sidebar.addChild(row)
 /// ```
 /// Changing a focus property takes effect at the focus system's next update.
+@MainActor
 open class FocusNode: Responder, FocusItem {
     /// The frame in the window's coordinate space.
     public var frame: Rect { didSet { focusPropertiesDidChange() } }
@@ -45,6 +46,23 @@ open class FocusNode: Responder, FocusItem {
     public var onAction: ((Action, ActionSender) -> Void)?
     /// Called when the node takes a press in `pressesBegan`.
     public var onPress: ((Press) -> Void)?
+    /// Called with `true` when the node gains focus and `false` when it loses it, after the
+    /// focus update's `didUpdateFocus` calls: a renderer redraws this node only. SwiftUI's
+    /// `onFocusChange`. Costs nothing when unset.
+    public var onFocusChange: ((Bool) -> Void)?
+
+    /// Called when focus moves to an item inside this node, so that a scrolling container
+    /// brings it into view (UIKit scrolls a collection view to its focused cell): change the
+    /// frames, then call ``FocusSystem/invalidateLayout(of:)`` (a ``FocusNode`` frame change does
+    /// that itself). Items outside the visible part stay in the tab loop and the arrow search.
+    /// Called after the update's `didUpdateFocus`, nearest container first.
+    public var onReveal: ((any FocusItem) -> Void)?
+
+    /// Whether the node is the focused item of its window's focus system.
+    public var isFocused: Bool {
+        guard let focusSystem = window?.focusSystem else { return false }
+        return focusSystem.isFocused(self)
+    }
 
     /// Creates a node.
     ///
@@ -59,7 +77,12 @@ open class FocusNode: Responder, FocusItem {
     }
 
     private func focusPropertiesDidChange() {
-        window?.focusLayoutDidChange()
+        guard let window else { return }
+        if let focusSystem = window.focusSystem {
+            focusSystem.invalidateLayout(of: self)
+        } else {
+            window.focusLayoutDidChange()
+        }
     }
 
     // MARK: FocusEnvironment
@@ -73,7 +96,7 @@ open class FocusNode: Responder, FocusItem {
     }
 
     /// The children that are focus environments.
-    public var childFocusEnvironments: [any FocusEnvironment] {
+    open var childFocusEnvironments: [any FocusEnvironment] {
         children.compactMap { child in
             if let node = child as? FocusNode { return node }
             return child as? any FocusEnvironment
@@ -135,39 +158,5 @@ open class FocusNode: Responder, FocusItem {
         } else {
             super.pressesBegan(press, with: event)
         }
-    }
-}
-
-/// A focus node that edits text: it forms its own focus group, can become first responder, and
-/// takes the standard editing keys before the focus system (see ``TextInputResponder``).
-open class TextInputNode: FocusNode, TextInputResponder {
-    /// The text typed so far.
-    public var text = ""
-    /// Whether the text is secret (a password): traces show `•` for its characters.
-    public var isSecureTextEntry = false
-
-    /// Creates a text input node.
-    ///
-    /// - Parameters:
-    ///   - identifier: The node's name.
-    ///   - frame: The frame in the window's coordinate space.
-    public init(identifier: String? = nil, frame: Rect = .zero) {
-        super.init(identifier: identifier, frame: frame, isFocusable: true)
-        focusGroupKind = .textInput
-        focusInteractions = .edit
-        acceptsFirstResponder = true
-    }
-
-    /// Edits ``text``: characters are appended, Backspace deletes the last one.
-    open override func pressesBegan(_ press: Press, with event: PressEvent) {
-        switch press.key.keyCode {
-        case .backspace:
-            if !text.isEmpty { text.removeLast() }
-        case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .return, .keypadEnter, .deleteForward:
-            break
-        default:
-            text += press.key.characters
-        }
-        onPress?(press)
     }
 }

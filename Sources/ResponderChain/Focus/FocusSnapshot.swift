@@ -29,6 +29,7 @@ public enum Focusability: Hashable, Sendable, CustomStringConvertible {
 
 /// The focus system's picture of the tree at one layout generation: items, groups, guides,
 /// sections and the tab loop.
+@MainActor
 struct FocusSnapshot {
     struct Item {
         let item: any FocusItem

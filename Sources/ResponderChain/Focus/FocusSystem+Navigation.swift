@@ -33,7 +33,7 @@ extension FocusSystem {
             if heading == .previous, let last = snapshot.tabStops.last, let item = primaryItem(of: last, in: snapshot) {
                 return snapshot.items[item].item
             }
-            return preferredItem(in: root)
+            return preferredItem(in: effectiveRoot)
         }
         switch heading {
         case .next, .previous:

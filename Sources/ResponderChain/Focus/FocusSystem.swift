@@ -9,6 +9,7 @@
 /// dispatcher.systemKeyHandler = focus
 /// focus.updateFocusIfNeeded()   // initial focus from the preferred environments
 /// ```
+@MainActor
 public final class FocusSystem {
     /// How arrows navigate.
     public enum NavigationStyle: String, Hashable, Sendable {
@@ -51,6 +52,11 @@ public final class FocusSystem {
     var focusedGroup: String?
     var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
+    /// The modal scopes presented, innermost last, each with the item focused before it.
+    var modalScopes: [(scope: any FocusEnvironment, previous: (any FocusItem)?)] = []
+
+    /// Where focus lives now: the innermost modal scope, else the root.
+    var effectiveRoot: any FocusEnvironment { modalScopes.last?.scope ?? root }
 
     /// Creates the focus system for a window.
     ///
@@ -68,7 +74,7 @@ public final class FocusSystem {
     func currentSnapshot() -> FocusSnapshot {
         if snapshot.generation != window.layoutGeneration {
             var fresh = FocusSnapshot(
-                root: root, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
+                root: effectiveRoot, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
             fresh.generation = window.layoutGeneration
             snapshot = fresh
         }
@@ -124,6 +130,96 @@ public final class FocusSystem {
         observers.removeAll { $0.id == token }
     }
 
+    // MARK: Modal scopes
+
+    /// The innermost modal scope presented, if any.
+    public var modalScope: (any FocusEnvironment)? { modalScopes.last?.scope }
+
+    /// Traps focus inside `scope` (a dialog, a menu) until ``dismissModal(_:)``: Tab loops and
+    /// the arrows search inside it only, and focus moves now to its preferred item. The item
+    /// focused before is remembered and gets focus back on dismissal. Scopes nest.
+    ///
+    /// Escape typed inside reaches the scope's ``Responder/onExitCommand(perform:)`` as it goes up
+    /// the chain (when the scope is a responder), where the app dismisses it. Key commands of
+    /// responders outside the scope stay active, as in UIKit, when they are on the chain.
+    ///
+    /// - Parameter scope: The scope; it must be in the focus tree.
+    public func presentModal(_ scope: any FocusEnvironment) {
+        modalScopes.append((scope, focusedItem))
+        snapshot.generation = .max
+        if let target = preferredItem(in: scope) {
+            performUpdate(to: target, heading: .none, cause: .request)
+        } else {
+            clearFocus()
+        }
+    }
+
+    /// Ends a modal scope (and any presented inside it), and gives focus back to the item
+    /// focused before it was presented, when that item can still be focused; else to the
+    /// preferred item of the scope (or root) that is now innermost.
+    ///
+    /// - Parameter scope: A scope given to ``presentModal(_:)``; others are ignored.
+    public func dismissModal(_ scope: any FocusEnvironment) {
+        guard let index = modalScopes.lastIndex(where: { ObjectIdentifier($0.scope) == ObjectIdentifier(scope) })
+        else { return }
+        let previous = modalScopes[index].previous
+        modalScopes.removeSubrange(index...)
+        snapshot.generation = .max
+        let target: (any FocusItem)?
+        if let previous, focusability(of: previous) == .focusable {
+            target = previous
+        } else {
+            target = preferredItem(in: effectiveRoot)
+        }
+        performUpdate(to: target, heading: .none, cause: .request)
+    }
+
+    /// Calls ``FocusNode/onReveal`` on the focused item's ancestors that have it, nearest first.
+    func requestReveal(of item: any FocusItem) {
+        var ancestor = item.parentFocusEnvironment
+        while let current = ancestor {
+            if let node = current as? FocusNode, let reveal = node.onReveal { reveal(item) }
+            ancestor = current.parentFocusEnvironment
+        }
+    }
+
+    // MARK: Invalidation
+
+    /// Tells the focus system that an environment's frame, visibility, focusability or children
+    /// changed: the next focus decision sees the new layout, and at the next key or
+    /// ``updateFocusIfNeeded()`` focus leaves the focused item if it can no longer be focused.
+    /// ``FocusNode`` calls this itself when its properties change; an app's own ``FocusItem``
+    /// adopters call it (UIKit's focus system watches its views). Cheap: nothing is rebuilt until
+    /// focus is next needed, so a batch of changes costs one rebuild.
+    ///
+    /// - Parameter environment: What changed.
+    public func invalidateLayout(of environment: any FocusEnvironment) {
+        window.focusLayoutDidChange()
+        needsValidation = true
+    }
+
+    /// The focus system of the window an environment is in: found through the nearest
+    /// ``Responder`` at or above it. UIKit's `UIFocusSystem.focusSystem(for:)`.
+    ///
+    /// - Parameter environment: The environment.
+    /// - Returns: The focus system, or `nil` when the environment is in no window that has one.
+    public static func focusSystem(for environment: any FocusEnvironment) -> FocusSystem? {
+        var current: (any FocusEnvironment)? = environment
+        while let candidate = current {
+            if let responder = candidate as? Responder { return responder.window?.focusSystem }
+            current = candidate.parentFocusEnvironment
+        }
+        return nil
+    }
+
+    /// Whether an item is the focused item.
+    ///
+    /// - Parameter item: The item.
+    /// - Returns: `true` when focus is on it.
+    public func isFocused(_ item: any FocusItem) -> Bool {
+        focusedItem.map { ObjectIdentifier($0) == ObjectIdentifier(item) } ?? false
+    }
+
     // MARK: Requests
 
     /// Asks for focus to move into an environment at the next ``updateFocusIfNeeded()``.
@@ -152,7 +248,7 @@ public final class FocusSystem {
                 performUpdate(to: target, heading: .none, cause: .request)
             }
         } else if focusedItem == nil {
-            if let target = preferredItem(in: root) {
+            if let target = preferredItem(in: effectiveRoot) {
                 performUpdate(to: target, heading: .none, cause: .request)
             } else if window.firstResponder == nil, let responder = root as? Responder, responder.window === window,
                 responder.canBecomeFirstResponder
@@ -308,8 +404,11 @@ public final class FocusSystem {
         }
         window.focusedResponder = next.flatMap { nearestResponder(at: $0, requiringFirstResponder: false) }
         for environment in involved { environment.didUpdateFocus(in: context) }
+        if let next { requestReveal(of: next) }
         traceUpdate(context)
         syncFirstResponder(to: next, cause: cause)
+        (previous as? FocusNode)?.onFocusChange?(false)
+        (next as? FocusNode)?.onFocusChange?(true)
         for observer in observers { observer.body(context) }
         if cause == .tab || cause == .shiftTab || cause == .arrow, let next, selectionFollowsFocus(for: next) {
             select(next, heading: heading)
@@ -427,7 +526,7 @@ public final class FocusSystem {
                 break
             }
         }
-        if target == nil { target = preferredItem(in: root) }
+        if target == nil { target = preferredItem(in: effectiveRoot) }
         if !performUpdate(to: target, heading: .none, cause: .removal) {
             // A veto cannot keep focus on an item that is gone.
             focusedItem = nil

@@ -98,6 +98,7 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
     /// Makes the report for a dispatcher's window at its current first responder.
     ///
     /// - Parameter dispatcher: The dispatcher.
+    @MainActor
     public init(_ dispatcher: Dispatcher) {
         layoutName = dispatcher.layout.name
         chainStart = (dispatcher.window.firstResponder ?? dispatcher.window).traceName

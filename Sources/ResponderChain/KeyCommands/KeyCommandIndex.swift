@@ -7,6 +7,7 @@
 ///
 /// Its fields are written only while it is built and read on every key, so they skip the dynamic
 /// exclusivity check (each access is a single load or store, never overlapping another).
+@MainActor
 final class KeyCommandIndex {
     struct Candidate {
         /// The command.

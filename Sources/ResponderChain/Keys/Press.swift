@@ -27,8 +27,12 @@ public struct Press: Hashable, Sendable, Identifiable {
     public enum Phase: UInt8, Hashable, Sendable, CustomStringConvertible {
         /// The key went down.
         case began
-        /// The key auto-repeated, or the modifiers changed, while it was held.
+        /// The modifiers or locks changed while the key was held (``Press/key`` carries the new
+        /// modifiers and characters).
         case changed
+        /// The key auto-repeated while it was held (``Press/repeatCount`` counts the repeats).
+        /// Delivered through ``Responder/pressesChanged(_:with:)``, like ``changed``.
+        case repeated
         /// The key came up.
         case ended
         /// The press was cut short: its device disappeared, a resync found it released, its
@@ -40,6 +44,7 @@ public struct Press: Hashable, Sendable, Identifiable {
             switch self {
             case .began: return "began"
             case .changed: return "changed"
+            case .repeated: return "repeat"
             case .ended: return "ended"
             case .cancelled: return "cancelled"
             }

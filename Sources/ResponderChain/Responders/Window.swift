@@ -10,6 +10,7 @@
 /// editor.becomeFirstResponder()
 /// let dispatcher = Dispatcher(window: window)
 /// ```
+@MainActor
 open class Window: Responder {
     // Read on every key; every access is a single load or store (no dynamic exclusivity check).
     /// The responder keys start from, or `nil` when none has become first responder.
@@ -56,7 +57,7 @@ open class Window: Responder {
         setWindow(self)
     }
 
-    deinit {
+    isolated deinit {
         for child in children { child.setWindow(nil) }
     }
 
@@ -85,6 +86,8 @@ open class Window: Responder {
         responderChainDidChange()
         dispatcher?.firstResponderDidChange(from: previous, to: responder)
         focusSystem?.firstResponderDidChange(to: responder)
+        previous?.onFirstResponderChange?(false)
+        responder?.onFirstResponderChange?(true)
     }
 
     package func focusLayoutDidChange() {

@@ -5,6 +5,7 @@
 /// let scene = try Scene(json: text, file: "reminders.json")
 /// let (dispatcher, focus) = scene.makeDispatcher()
 /// ```
+@MainActor
 public final class Scene {
     /// The scene's name.
     public let name: String
@@ -137,7 +138,7 @@ public final class Scene {
         return (dispatcher, focus)
     }
 
-    private struct Builder {
+    @MainActor private struct Builder {
         let decoder: SceneDecoder
         var nodes: [String: FocusNode] = [:]
         var order: [String] = []

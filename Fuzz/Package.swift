@@ -1,0 +1,28 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for every parser that reads outside input. Build and run them with
+// `Tools/fuzz TARGET [seconds]` (it passes -sanitize=fuzzer,address); see the README's development
+// section.
+import PackageDescription
+
+let package = Package(
+    name: "ResponderChainFuzz",
+    dependencies: [.package(name: "ResponderChain", path: "..")],
+    targets: [
+        // LLVMFuzzerRunDriver, libFuzzer's entry point for programs that keep their own main.
+        .target(name: "CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"]),
+        .executableTarget(
+            name: "fuzz-scene",
+            dependencies: ["FuzzSupport", .product(name: "ResponderChain", package: "ResponderChain")]),
+        .executableTarget(
+            name: "fuzz-evemu",
+            dependencies: ["FuzzSupport", .product(name: "LinuxKeyboard", package: "ResponderChain")]),
+        .executableTarget(
+            name: "fuzz-keys",
+            dependencies: ["FuzzSupport", .product(name: "ResponderChain", package: "ResponderChain")]),
+        .executableTarget(
+            name: "fuzz-terminal",
+            dependencies: ["FuzzSupport", .product(name: "LinuxKeyboard", package: "ResponderChain")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+// The declaration is all this module holds; the definition comes from libFuzzer.
+#include "CLibFuzzer.h"

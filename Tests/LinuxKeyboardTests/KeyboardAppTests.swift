@@ -1,0 +1,273 @@
+import Foundation
+import LinuxKeyboard
+import ResponderChain
+import ResponderChainTesting
+import Synchronization
+import Testing
+
+/// A pseudo-terminal: the app reads and draws on the `follower` side; the test plays the
+/// terminal emulator on the `leader` side.
+final class PseudoTerminal: Sendable {
+    let leader: Int32
+    let follower: Int32
+
+    init() throws {
+        // posix_openpt and friends are not in Swift's Glibc module: /dev/ptmx and its ioctls.
+        leader = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let tiocsptlck: UInt = 0x4004_5431
+        let tiocgptn: UInt = 0x8004_5430
+        guard leader >= 0, ioctl(leader, tiocsptlck, &unlock) == 0, ioctl(leader, tiocgptn, &number) == 0 else {
+            throw POSIXError(.ENXIO)
+        }
+        follower = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard follower >= 0 else { throw POSIXError(.ENOENT) }
+    }
+
+    deinit {
+        close(follower)
+        close(leader)
+    }
+
+    /// Types bytes, as a user at the terminal would.
+    func type(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(leader, $0.baseAddress, $0.count) }
+    }
+
+    /// Reads what the app wrote, waiting up to `timeout` seconds for the first byte.
+    func read(timeout: Double) -> String {
+        var descriptor = pollfd(fd: leader, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(timeout * 1000)) > 0 else { return "" }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = Glibc.read(leader, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    }
+
+    /// The follower's local flags (echo, canonical mode).
+    var localFlags: tcflag_t {
+        var settings = termios()
+        tcgetattr(follower, &settings)
+        return settings.c_lflag
+    }
+
+    /// Answers the app's terminal query like a terminal without the kitty protocol.
+    func answerQuery() {
+        var query = ""
+        for _ in 0..<20 where !query.contains("\u{1b}[c") { query += read(timeout: 0.5) }
+        type("\u{1b}[?62;22c")
+    }
+}
+
+/// A list row that performs `load`: it starts a task that awaits work off the main actor, then
+/// renames a node of the tree and stops the app.
+final class LoadingRow: FocusNode {
+    var app: KeyboardApp?
+    let status: FocusNode
+
+    init(identifier: String, status: FocusNode) {
+        self.status = status
+        super.init(identifier: identifier, frame: Rect(x: 0, y: 1, width: 20, height: 1), isFocusable: true)
+        keyCommands = [KeyCommand("l", action: "load", title: "Load")]
+    }
+
+    override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool { action == "load" }
+
+    override func perform(_ action: Action, sender: ActionSender) {
+        Task {
+            let total = await Task.detached { (1...100).reduce(0, +) }.value
+            status.identifier = "loaded \(total)"
+            // The loaded row goes away: focus leaves it, which the trace shows.
+            isHidden = true
+            app?.focusSystem.updateFocusIfNeeded()
+            app?.stop()
+        }
+    }
+}
+
+// Serialized: each app installs the process's signal handlers while it runs.
+@MainActor @Suite(.serialized) struct KeyboardAppTests {
+    /// A window with a status line and two rows.
+    @MainActor struct Kiosk {
+        let window = Window(identifier: "kiosk")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let status = FocusNode(identifier: "idle", frame: Rect(x: 0, y: 0, width: 40, height: 1))
+        let first: LoadingRow
+        let second = FocusNode(
+            identifier: "second", frame: Rect(x: 0, y: 2, width: 20, height: 1), isFocusable: true)
+
+        init() {
+            first = LoadingRow(identifier: "first", status: status)
+            window.addChild(root)
+            for node in [status, first, second] { root.addChild(node) }
+            first.acceptsFirstResponder = true
+            second.acceptsFirstResponder = true
+        }
+
+        func configuration(_ terminal: PseudoTerminal) -> KeyboardApp.Configuration {
+            var configuration = KeyboardApp.Configuration()
+            configuration.input = .terminal
+            configuration.terminalInput = terminal.follower
+            configuration.terminalOutput = terminal.follower
+            configuration.keymap = KeymapNames(layout: "us")
+            configuration.environment = [:]
+            return configuration
+        }
+    }
+
+    @Test("in a pseudo-terminal: initial focus, Tab, a key command whose task awaits and updates the tree, then stops")
+    func terminalApp() async throws {
+        let terminal = try PseudoTerminal()
+        let before = terminal.localFlags
+        let kiosk = Kiosk()
+        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: kiosk.configuration(terminal))
+        kiosk.first.app = app
+        var changes: [String] = []
+        app.onChange = { change in
+            switch change {
+            case .focusMoved(let from, let to): changes.append("focus \(from ?? "-") → \(to ?? "-")")
+            case .firstResponderChanged(let name): changes.append("first responder \(name ?? "-")")
+            default: break
+            }
+        }
+        var frames = 0
+        app.onFrame = { frames += 1 }
+        let trace = TraceRecorder(app.dispatcher)
+        let player = Thread {
+            terminal.answerQuery()
+            usleep(100_000)
+            // Tab (first → second) and Shift-Tab (back to first) in one read: each move is
+            // reported, not only the state after the batch.
+            terminal.type("\t\u{1b}[Z")
+            usleep(100_000)
+            terminal.type("l")  // first's key command: load
+        }
+        player.start()
+        try await app.run()
+        #expect(app.input == .terminal)
+        #expect(app.inputNote?.contains("no kitty keyboard protocol") == true)
+        #expect(kiosk.status.identifier == "loaded 5050", "the task resumed on the main actor and changed the tree")
+        let lines = trace.lines
+        let command = try #require(lines.firstIndex { $0.hasPrefix("keyCommand l \"Load\"") })
+        let removal = try #require(lines.firstIndex { $0.hasPrefix("focus first -> second (removal") }, "\(lines)")
+        #expect(command < removal, "the key command, then (after the task's await) the focus change it caused")
+        #expect(
+            changes == [
+                "focus - → first", "first responder first", "focus first → second", "first responder second",
+                "focus second → first", "first responder first", "focus first → second", "first responder second",
+            ])
+        #expect(frames >= 4)
+        #expect(terminal.localFlags == before, "the terminal settings are given back")
+    }
+
+    @Test("Ctrl-C typed into the terminal stops the app; the change sequence ends with it")
+    func controlC() async throws {
+        let terminal = try PseudoTerminal()
+        let kiosk = Kiosk()
+        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: kiosk.configuration(terminal))
+        let changes = app.changes
+        let collected = Task { @MainActor in
+            var names: [String] = []
+            for await change in changes {
+                if case .focusMoved(_, let to) = change { names.append(to ?? "-") }
+            }
+            return names
+        }
+        let player = Thread {
+            terminal.answerQuery()
+            usleep(100_000)
+            terminal.type("\t")
+            usleep(100_000)
+            terminal.type("\u{3}")
+        }
+        player.start()
+        try await app.run()
+        #expect(await collected.value == ["first", "second"])
+        var action = sigaction()
+        sigaction(SIGINT, nil, &action)
+        #expect(action.__sigaction_handler.sa_handler == nil, "after run(), SIGINT has its default action again")
+    }
+
+    @Test("a bracketed paste from the terminal lands in the focused text field; the paste mode is switched off at exit")
+    func paste() async throws {
+        let terminal = try PseudoTerminal()
+        let window = Window(identifier: "form")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let field = TextInputNode(identifier: "name", frame: Rect(x: 0, y: 0, width: 20, height: 1))
+        window.addChild(root)
+        root.addChild(field)
+        var configuration = Kiosk().configuration(terminal)
+        configuration.fullScreen = true
+        let app = try KeyboardApp(window: window, root: root, configuration: configuration)
+        let player = Thread {
+            terminal.answerQuery()
+            usleep(100_000)
+            terminal.type("ab\u{1b}[200~c d\ne\u{1b}[201~")
+            usleep(100_000)
+            terminal.type("\u{3}")
+        }
+        player.start()
+        try await app.run()
+        var written = ""
+        while case let chunk = terminal.read(timeout: 0.2), !chunk.isEmpty { written += chunk }
+        #expect(field.text == "abc d e")
+        #expect(written.hasSuffix("\u{1b}[?2004l"), "bracketed paste is switched off again, last")
+    }
+
+    @Test("with run() async, a task that moves focus between key events gets a frame drawn without any key")
+    func frameAfterTask() async throws {
+        let terminal = try PseudoTerminal()
+        let kiosk = Kiosk()
+        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: kiosk.configuration(terminal))
+        var drawn: [String] = []
+        app.onFrame = { drawn.append(app.focusSystem.focusedItem?.focusDebugName ?? "-") }
+        let player = Thread { terminal.answerQuery() }
+        player.start()
+        Task {
+            try? await Task.sleep(for: .milliseconds(300))
+            app.focusSystem.requestFocus(on: kiosk.second)
+            // Stop once the frame for it was drawn (or after 10 s, which fails below).
+            for _ in 0..<500 where drawn.last != "second" { try? await Task.sleep(for: .milliseconds(20)) }
+            drawn.append("stop")
+            app.stop()
+        }
+        try await app.run()
+        #expect(drawn.first == "first")
+        #expect(drawn.prefix { $0 != "stop" }.last == "second", "a frame after the task's focus move: \(drawn)")
+    }
+
+    @Test("the layout comes from the configuration, then the environment; an unknown one names the fix")
+    func layout() throws {
+        let kiosk = Kiosk()
+        var configuration = KeyboardApp.Configuration()
+        configuration.environment = ["XKB_DEFAULT_LAYOUT": "de"]
+        let german = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration)
+        #expect(german.layout.name.hasPrefix("de"))
+        #expect(german.layoutSource == .environment)
+        configuration.keymap = KeymapNames(layout: "fr")
+        let french = try KeyboardApp(window: Window(), root: FocusNode(), configuration: configuration)
+        #expect(french.layoutSource == .explicit)
+        configuration.keymap = KeymapNames(layout: "qq")
+        #expect {
+            try KeyboardApp(window: Window(), root: FocusNode(), configuration: configuration)
+        } throws: { error in
+            "\(error)".contains("\"qq\"")
+        }
+    }
+
+    @Test("asking for the terminal when standard input is not one says so and what to do")
+    func notATerminal() throws {
+        let kiosk = Kiosk()
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.terminalInput = open("/dev/null", O_RDONLY)
+        defer { close(configuration.terminalInput) }
+        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration)
+        #expect {
+            try app.openInput()
+        } throws: { error in
+            "\(error)".contains("not a terminal")
+        }
+    }
+}
