@@ -1,7 +1,7 @@
 import ResponderChain
 import Testing
 
-@Suite struct KeyChordParsingTests {
+@MainActor @Suite struct KeyChordParsingTests {
     @Test(
         "chords read as modifiers then a key",
         arguments: [
@@ -69,5 +69,15 @@ import Testing
                 .leftControl, .leftAlt, .leftShift, .leftMeta,
             ])
         #expect(try KeyChord(parsing: "ctrl+shift").modifierKeys == [.leftControl])
+    }
+
+    @Test("every key code prints as a name that parses back to the same key (Select is evdev 132, select KEY_SELECT)")
+    func everyNameParsesBack() throws {
+        for raw in UInt16(0)...0x2ff {
+            let chord = KeyChord(KeyCode(raw), [])
+            #expect((try? KeyChord(parsing: chord.description)) == chord, "\(chord.description)")
+        }
+        #expect(try KeyChord(parsing: "Select").code == KeyCode(132))
+        #expect(try KeyChord(parsing: "select").code == .select)
     }
 }

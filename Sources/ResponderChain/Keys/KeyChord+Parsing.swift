@@ -113,12 +113,14 @@ extension KeyChord {
 
     /// The key named in a chord: the key code, and whether typing the named character needs Shift.
     static func key(named name: String) -> (KeyCode, Bool)? {
+        // An exact W3C or kernel name comes first: `Select` is the keyboard's Select key (evdev 132,
+        // the name `KeyCode.name` prints), `select` the remote control's (`KEY_SELECT`).
+        if let code = KeyCode(name: name) { return (code, false) }
         let lower = name.lowercased()
         if let code = modifierKeys[lower] ?? aliases[lower] { return (code, false) }
         if lower.hasPrefix("f"), let number = Int(lower.dropFirst()), let code = KeyCode.function(number) {
             return (code, false)
         }
-        if let code = KeyCode(name: name) { return (code, false) }
         if name.count == 1 {
             let character = lower != name.uppercased() ? lower : name
             if let entry = KeyCommand.usReverseMap.keys(typing: character).first(where: { !$0.code.isKeypad }) {
