@@ -7,7 +7,11 @@ let package = Package(
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
-        // keytrace's engine (sessions, outputs, live view), for the benchmarks; not a stable API.
+        // A grid of styled cells drawn to a terminal: keytrace's live view and the kiosk example.
+        .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
+        // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
+        .library(name: "DispatchTrace", targets: ["DispatchTrace"]),
+        // keytrace's engine (scene sessions, live view), for the benchmarks; not a stable API.
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
@@ -28,21 +32,30 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CLinuxEvents"]),
-        // keytrace's sessions, outputs and live view, as a library so that tests can drive them.
-        .target(name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard"]),
+        // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
+        .target(name: "TerminalCanvas"),
+        .target(name: "DispatchTrace", dependencies: ["ResponderChain", "LinuxKeyboard"]),
+        // keytrace's scene sessions and live view, as a library so that tests can drive them.
+        .target(
+            name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas"]),
         .executableTarget(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The README's "Embed it in your app" program; KeytraceTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
+        // A self-service kiosk on the public API: its own widgets and rendering, real keyboards.
+        .executableTarget(
+            name: "kiosk-example", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(
-            name: "KeytraceTests", dependencies: ["KeytraceKit", "ResponderChain", "LinuxKeyboard"],
+            name: "KeytraceTests",
+            dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],
             exclude: ["Fixtures", "Golden"]),
+        .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -14,6 +14,7 @@ let package = Package(
             dependencies: [
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "KeytraceKit", package: "ResponderChain"),
+                .product(name: "DispatchTrace", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

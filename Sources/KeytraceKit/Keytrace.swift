@@ -1,7 +1,9 @@
+public import DispatchTrace
 import FoundationEssentials
 import Glibc
 public import LinuxKeyboard
 public import ResponderChain
+import TerminalCanvas
 
 /// What keytrace was asked to do: the command line, parsed.
 public struct KeytraceOptions: Sendable {
@@ -237,7 +239,7 @@ public enum Keytrace {
                 output.line(session.focusSystem.debugTabLoop)
             }
             if options.conflicts {
-                status = conflictReport(session, allFocus: options.allFocus, output: output)
+                status = conflictReport(session, scene: scene, allFocus: options.allFocus, output: output)
             }
             output.flush()
             return status
@@ -331,10 +333,11 @@ public enum Keytrace {
         }
         let session = TraceSession(
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
-        let view = live ? LiveView(session: session, input: "keyboards", layout: app.layout.name) : nil
+        let view = live ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
         // Device changes wait until the session has said which input it reads.
         var heldChanges: [KeyboardApp.Change]? = []
         var drawn = -1
+        var shown: Canvas?
         func draw(force: Bool) {
             guard let view, let terminal = app.terminal else {
                 output.flush()
@@ -344,13 +347,9 @@ public enum Keytrace {
             guard force || marker != drawn else { return }
             drawn = marker
             let size = terminal.size ?? (80, 24)
-            let lines = view.render(columns: size.columns, rows: size.rows)
-            var frame = "\u{1b}[H"
-            for (index, line) in lines.enumerated() {
-                frame += line + "\u{1b}[K"
-                if index < lines.count - 1 { frame += "\r\n" }
-            }
-            terminal.write(Array(frame.utf8))
+            let canvas = view.canvas(columns: size.columns, rows: size.rows)
+            terminal.write(canvas.frame(replacing: shown))
+            shown = canvas
         }
         func report(_ change: KeyboardApp.Change) {
             let t = KeyboardEventLoop.monotonicNow - session.timeOrigin
@@ -368,7 +367,7 @@ public enum Keytrace {
                 session.emit(
                     TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: message)))
             case .resized:
-                app.terminal?.write(Array("\u{1b}[2J".utf8))
+                shown = nil
                 draw(force: true)
             case .keyboardRemoved, .focusMoved, .firstResponderChanged:
                 break  // The dispatcher's and the focus system's own records report them.
@@ -450,7 +449,7 @@ public enum Keytrace {
         return 0
     }
 
-    static func conflictReport(_ session: TraceSession, allFocus: Bool, output: OutputBuffer) -> Int32 {
+    static func conflictReport(_ session: TraceSession, scene: Scene, allFocus: Bool, output: OutputBuffer) -> Int32 {
         var conflicts = 0
         func report(_ heading: String) {
             let report = KeyCommandConflictReport(session.dispatcher)
@@ -461,13 +460,27 @@ public enum Keytrace {
         report("At the initial focus (\(session.focusedID ?? "nothing")):")
         if allFocus {
             let initial = session.focusedID
-            for id in session.scene.nodeOrder where id != initial {
-                guard let node = session.scene.nodes[id], node.isFocusable else { continue }
+            for id in scene.nodeOrder where id != initial {
+                guard let node = scene.nodes[id], node.isFocusable else { continue }
                 guard session.focusSystem.requestFocus(on: node) else { continue }
                 report("With \(id) focused:")
             }
         }
         output.line(conflicts == 0 ? "No conflicts." : "\(conflicts) conflicts.")
         return conflicts == 0 ? 0 : 1
+    }
+}
+
+/// Writes a line to standard error.
+///
+/// - Parameter message: The line, without its newline.
+public func printError(_ message: String) {
+    var bytes = Array((message + "\n").utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
     }
 }

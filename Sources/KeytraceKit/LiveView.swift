@@ -1,4 +1,6 @@
-internal import ResponderChain
+public import DispatchTrace
+public import ResponderChain
+public import TerminalCanvas
 
 /// keytrace's live view: the scene drawn with box characters (frames scaled to the terminal),
 /// the focused item highlighted, the first responder marked, the current focus group outlined;
@@ -11,6 +13,8 @@ internal import ResponderChain
 public final class LiveView {
     /// The session drawn.
     public let session: TraceSession
+    /// Its scene.
+    public let scene: Scene
     /// Whether the tab-loop overlay is on (F2).
     public var showsTabLoop = false
     /// Whether the group overlay is on (F3).
@@ -23,118 +27,15 @@ public final class LiveView {
     /// Creates a view.
     ///
     /// - Parameters:
-    ///   - session: The session; its history (``TraceSession/keepsHistory``) feeds the trace pane.
+    ///   - session: The session; its history (`TraceSession.keepsHistory`) feeds the trace pane.
+    ///   - scene: The scene the session traces.
     ///   - input: The input's description.
     ///   - layout: The layout's name.
-    public init(session: TraceSession, input: String, layout: String) {
+    public init(session: TraceSession, scene: Scene, input: String, layout: String) {
         self.session = session
+        self.scene = scene
         inputNote = input
         layoutName = layout
-    }
-
-    /// Cell styles.
-    enum Style: UInt8 {
-        case plain, focused, group, firstResponder, overlay, dim, heading
-    }
-
-    struct Canvas {
-        let columns: Int
-        let rows: Int
-        var cells: [Character]
-        var styles: [Style]
-
-        init(columns: Int, rows: Int) {
-            self.columns = columns
-            self.rows = rows
-            cells = Array(repeating: " ", count: columns * rows)
-            styles = Array(repeating: .plain, count: columns * rows)
-        }
-
-        mutating func put(_ character: Character, _ column: Int, _ row: Int, _ style: Style) {
-            guard column >= 0, column < columns, row >= 0, row < rows else { return }
-            cells[row * columns + column] = character
-            styles[row * columns + column] = style
-        }
-
-        mutating func text(_ text: String, _ column: Int, _ row: Int, _ style: Style, limit: Int = .max) {
-            var x = column
-            for character in text.prefix(max(0, limit)) {
-                put(character, x, row, style)
-                x += 1
-            }
-        }
-
-        /// Line weights: single for items, double for the focused item, heavy for the outline of
-        /// the current focus group.
-        enum Line { case single, double, heavy }
-
-        mutating func box(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int, _ line: Line, _ style: Style) {
-            guard right > left, bottom > top else { return }
-            let (h, v, tl, tr, bl, br): (Character, Character, Character, Character, Character, Character)
-            switch line {
-            case .single: (h, v, tl, tr, bl, br) = ("─", "│", "┌", "┐", "└", "┘")
-            case .double: (h, v, tl, tr, bl, br) = ("═", "║", "╔", "╗", "╚", "╝")
-            case .heavy: (h, v, tl, tr, bl, br) = ("━", "┃", "┏", "┓", "┗", "┛")
-            }
-            for x in (left + 1)..<right {
-                put(h, x, top, style)
-                put(h, x, bottom, style)
-            }
-            for y in (top + 1)..<bottom {
-                put(v, left, y, style)
-                put(v, right, y, style)
-            }
-            put(tl, left, top, style)
-            put(tr, right, top, style)
-            put(bl, left, bottom, style)
-            put(br, right, bottom, style)
-        }
-
-        /// A box one row high: `├label──┤`, `╞label══╡` doubled, `┣label━━┫` heavy.
-        mutating func flat(_ left: Int, _ right: Int, _ row: Int, _ line: Line, _ style: Style) {
-            guard right > left else { return }
-            let (h, l, r): (Character, Character, Character)
-            switch line {
-            case .single: (h, l, r) = ("─", "├", "┤")
-            case .double: (h, l, r) = ("═", "╞", "╡")
-            case .heavy: (h, l, r) = ("━", "┣", "┫")
-            }
-            for x in (left + 1)..<right { put(h, x, row, style) }
-            put(l, left, row, style)
-            put(r, right, row, style)
-        }
-
-        func lines(escapes: Bool) -> [String] {
-            (0..<rows).map { row in
-                var line = ""
-                var current = Style.plain
-                for column in 0..<columns {
-                    let style = styles[row * columns + column]
-                    if escapes && style != current {
-                        line += LiveView.escape(for: style)
-                        current = style
-                    }
-                    line.append(cells[row * columns + column])
-                }
-                if escapes && current != .plain { line += LiveView.escape(for: .plain) }
-                if !escapes {
-                    while line.last == " " { line.removeLast() }
-                }
-                return line
-            }
-        }
-    }
-
-    nonisolated static func escape(for style: Style) -> String {
-        switch style {
-        case .plain: return "\u{1b}[0m"
-        case .focused: return "\u{1b}[0;1;7m"
-        case .group: return "\u{1b}[0;36m"
-        case .firstResponder: return "\u{1b}[0;1;35m"
-        case .overlay: return "\u{1b}[0;1;30;43m"
-        case .dim: return "\u{1b}[0;2m"
-        case .heading: return "\u{1b}[0;1m"
-        }
     }
 
     /// The frame for a terminal of this size.
@@ -145,25 +46,25 @@ public final class LiveView {
     ///   - escapes: Whether to include colour escapes.
     /// - Returns: One string per row.
     public func render(columns: Int, rows: Int, escapes: Bool = true) -> [String] {
+        canvas(columns: columns, rows: rows).lines(escapes: escapes)
+    }
+
+    /// The frame for a terminal of this size, as a canvas (``Canvas/frame(replacing:)`` writes
+    /// only what changed since the last one).
+    ///
+    /// - Parameters:
+    ///   - columns: The terminal's width.
+    ///   - rows: Its height.
+    /// - Returns: The drawn canvas.
+    public func canvas(columns: Int, rows: Int) -> Canvas {
         let geometry = axes()
         let (needColumns, needRows) = minimumSize(geometry)
         guard columns >= needColumns, rows >= needRows else {
-            var canvas = Canvas(columns: max(columns, 1), rows: max(rows, 1))
-            let message =
+            var canvas = Canvas(columns: columns, rows: rows)
+            canvas.wrapped(
                 "keytrace needs at least \(needColumns)x\(needRows) for this scene (now \(columns)x\(rows));"
-                + " enlarge the terminal"
-            var row = 0
-            var line = ""
-            for word in message.split(separator: " ") {
-                if !line.isEmpty, line.count + 1 + word.count > canvas.columns {
-                    canvas.text(line, 0, row, .heading)
-                    row += 1
-                    line = ""
-                }
-                line += (line.isEmpty ? "" : " ") + word
-            }
-            canvas.text(line, 0, row, .heading)
-            return canvas.lines(escapes: escapes)
+                    + " enlarge the terminal", 0, 0, width: canvas.columns, .heading)
+            return canvas
         }
         var canvas = Canvas(columns: columns, rows: rows)
         // The scene gets what it needs to show every item, at least half the screen, and leaves
@@ -172,7 +73,7 @@ public final class LiveView {
         drawScene(&canvas, top: 0, height: sceneRows, geometry: geometry)
         drawStatus(&canvas, row: sceneRows)
         drawTrace(&canvas, top: sceneRows + 2, height: rows - sceneRows - 2)
-        return canvas.lines(escapes: escapes)
+        return canvas
     }
 
     // MARK: Scene
@@ -251,7 +152,7 @@ public final class LiveView {
             result.append((node, parent, frame, !children.isEmpty))
             for child in children { visit(child, parent: node, parentFrame: frame) }
         }
-        visit(session.scene.root, parent: nil, parentFrame: nil)
+        visit(scene.root, parent: nil, parentFrame: nil)
         return result
     }
 
@@ -308,18 +209,17 @@ public final class LiveView {
     }
 
     private func drawScene(_ canvas: inout Canvas, top: Int, height: Int, geometry: Geometry) {
-        let scene = session.scene
         let columns = canvas.columns
         let cells = layout(top: top, height: height, columns: columns, geometry: geometry)
         let focused = session.focusSystem.focusedItem.map { ObjectIdentifier($0) }
-        let firstResponder = session.scene.window.firstResponder.map { ObjectIdentifier($0) }
+        let firstResponder = scene.window.firstResponder.map { ObjectIdentifier($0) }
         let currentGroup = session.focusedGroup
         let tabStops = Dictionary(
             session.focusSystem.tabLoop.enumerated().compactMap { index, item in
                 (item as? FocusNode).map { (ObjectIdentifier($0), index + 1) }
             },
             uniquingKeysWith: { first, _ in first })
-        canvas.box(0, top, columns - 1, top + height - 1, .single, .dim)
+        canvas.box(0, top, columns - 1, top + height - 1, .single, .faint)
         let groupOutline = currentGroupExtent().map { ObjectIdentifier($0) }
         canvas.text(" \(scene.name) ", 2, top, .heading, limit: columns - 4)
         for id in scene.nodeOrder {
@@ -330,7 +230,7 @@ public final class LiveView {
             let isFocused = focused == key
             let inGroup = currentGroup != nil && groupOf(node) == currentGroup
             let isOutline = groupOutline == key
-            let style: Style = isFocused ? .focused : inGroup || isOutline ? .group : .plain
+            let style: CellStyle = isFocused ? .focused : inGroup || isOutline ? .group : .plain
             let line: Canvas.Line = isFocused ? .double : isOutline ? .heavy : .single
             if rect.isFlat || node.children.isEmpty && rect.lower - rect.upper < 3 {
                 canvas.flat(rect.left, rect.right - 1, rect.upper, line, style)
@@ -372,7 +272,7 @@ public final class LiveView {
         }
         var extent: FocusNode?
         var current = focused.parent as? FocusNode
-        while let node = current, node !== session.scene.root, allInGroup(node) {
+        while let node = current, node !== scene.root, allInGroup(node) {
             extent = node
             current = node.parent as? FocusNode
         }
@@ -413,9 +313,9 @@ public final class LiveView {
         guard height > 0 else { return }
         let lines = session.history.suffix(height)
         for (offset, event) in lines.enumerated() {
-            let style: Style
+            let style: CellStyle
             switch event.kind {
-            case .stage: style = .dim
+            case .stage: style = .faint
             case .focus, .keyCommand: style = .heading
             default: style = .plain
             }

@@ -1,3 +1,4 @@
+import DispatchTrace
 import KeytraceKit
 import Testing
 

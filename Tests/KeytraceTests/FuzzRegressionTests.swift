@@ -1,3 +1,4 @@
+import DispatchTrace
 import Foundation
 import KeytraceKit
 import LinuxKeyboard

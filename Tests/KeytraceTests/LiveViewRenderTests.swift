@@ -1,3 +1,4 @@
+import DispatchTrace
 import Foundation
 import KeytraceKit
 import ResponderChain
@@ -12,7 +13,7 @@ import Testing
         let scene = try Scene(json: DemoScene.json, file: DemoScene.fileName)
         let session = TraceSession(scene: scene, layout: USKeyboardLayout(), onEvent: { _ in })
         session.start(input: "keys", layout: "us")
-        return LiveView(session: session, input: "keys", layout: "us")
+        return LiveView(session: session, scene: scene, input: "keys", layout: "us")
     }
 
     @Test(

@@ -1,3 +1,4 @@
+import DispatchTrace
 import KeytraceKit
 import ResponderChain
 import Testing
@@ -31,7 +32,7 @@ import Testing
             descriptions.append(record.description)
             descriptions.append(String(reflecting: record))
         }
-        let view = LiveView(session: session, input: "keys", layout: "us")
+        let view = LiveView(session: session, scene: scene, input: "keys", layout: "us")
         session.start(input: "keys", layout: "us")
         var time = 0.0
         func send(_ code: KeyCode, _ action: KeyAction) {

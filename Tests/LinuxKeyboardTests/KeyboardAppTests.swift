@@ -161,6 +161,35 @@ final class LoadingRow: FocusNode {
         #expect(terminal.localFlags == before, "the terminal settings are given back")
     }
 
+    @Test("initialLocks turns Num Lock on at start: the keypad types digits (a PIN pad), and Num Lock still toggles")
+    func initialLocks() async throws {
+        let terminal = try PseudoTerminal()
+        let before = terminal.localFlags
+        let kiosk = Kiosk()
+        var configuration = kiosk.configuration(terminal)
+        configuration.initialLocks = .numLock
+        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration)
+        #expect(app.dispatcher.keyboardState.locks.isEmpty, "nothing changes before the app starts")
+        var typed: [String] = []
+        kiosk.first.onKeyPress([.keypad1], phases: .down) { press in
+            typed.append(press.characters)
+            return .handled
+        }
+        try app.start()
+        #expect(app.dispatcher.keyboardState.locks == .numLock)
+        func tap(_ code: KeyCode) {
+            app.dispatcher.handle(KeyEvent(code, .down))
+            app.dispatcher.handle(KeyEvent(code, .up))
+        }
+        tap(.keypad1)
+        tap(.numLock)
+        tap(.keypad1)
+        #expect(typed == ["1", ""], "a digit with Num Lock on; End (nothing typed) after Num Lock turned it off")
+        app.stop()
+        try await app.run()
+        #expect(terminal.localFlags == before, "the terminal settings are given back")
+    }
+
     @Test("Ctrl-C typed into the terminal stops the app; the change sequence ends with it")
     func controlC() async throws {
         let terminal = try PseudoTerminal()

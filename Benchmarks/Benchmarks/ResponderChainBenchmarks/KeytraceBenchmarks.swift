@@ -1,4 +1,5 @@
 import Benchmark
+import DispatchTrace
 import Glibc
 import KeytraceKit
 import ResponderChain
@@ -63,7 +64,7 @@ let keytraceBenchmarks: @Sendable () -> Void = {
             let session = TraceSession(scene: scene, layout: USKeyboardLayout(), explain: true) { _ in }
             session.keepsHistory = true
             session.start(input: "terminal", layout: "us")
-            let view = LiveView(session: session, input: "terminal", layout: "us")
+            let view = LiveView(session: session, scene: scene, input: "terminal", layout: "us")
             blackHole(view.render(columns: 120, rows: 40))
         }
     }

@@ -66,6 +66,9 @@ public final class KeyboardApp {
         /// Whether the app takes the whole terminal: the alternate screen and a hidden cursor,
         /// both given back on exit.
         public var fullScreen = false
+        /// The lock state at start, shown on every keyboard's LEDs: `[.numLock]` for a PIN pad on
+        /// the keypad. `nil` leaves the dispatcher's (all off).
+        public var initialLocks: LockState?
         /// The command that stops the app, reserved above every key command (Ctrl-C by default);
         /// `nil` for none.
         public var quitCommand: KeyCommand? = KeyCommand("c", modifierFlags: .control, action: "quit", title: "Quit")
@@ -202,6 +205,7 @@ public final class KeyboardApp {
         guard !opened else { return }
         opened = true
         SignalPipe.ignoreBrokenPipe()
+        if let locks = configuration.initialLocks { dispatcher.setLocks(locks) }
         var useTerminal = configuration.input == .terminal
         var note: String?
         if !useTerminal {

@@ -104,6 +104,15 @@ public final class Dispatcher {
     /// Which keys are down, the modifiers and the locks, as the events so far say.
     public var keyboardState: KeyboardState { state }
 
+    /// Sets Caps Lock, Num Lock and Scroll Lock, as an app does at start (Num Lock on for a PIN
+    /// pad on the keypad) or to follow a keyboard's LEDs. Later lock-key presses toggle from here;
+    /// a `KeyboardEventLoop` shows the new state on every keyboard's LEDs after its next batch.
+    ///
+    /// - Parameter locks: The locks that are on.
+    public func setLocks(_ locks: LockState) {
+        state.locks = locks
+    }
+
     /// The presses that have begun and not yet ended or been cancelled, oldest first.
     public var activePresses: [Press] { active.map(\.press) }
 

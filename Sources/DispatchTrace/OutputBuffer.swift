@@ -20,8 +20,38 @@ public final class OutputBuffer {
         writer = ByteWriter(capacity: limit + 8192)
     }
 
+    /// Creates a buffer that writes a new file (an app's `--trace FILE`), replacing one that is
+    /// there; the file is closed when the buffer goes away.
+    ///
+    /// - Parameters:
+    ///   - path: The file.
+    ///   - limit: Bytes to gather before writing.
+    /// - Throws: ``OutputFileError`` naming the file, the reason and the fix.
+    public convenience init(path: String, limit: Int = 1 << 16) throws(OutputFileError) {
+        guard !path.isEmpty else {
+            throw OutputFileError(path: path, reason: "the file name is empty", fix: "name a file, such as trace.jsonl")
+        }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0o644)
+        guard descriptor >= 0 else {
+            let code = errno
+            let fix: String
+            switch code {
+            case ENOENT: fix = "create the folder first"
+            case EACCES, EPERM, EROFS: fix = "choose a file in a folder you can write, such as /tmp"
+            case EISDIR: fix = "name a file inside that folder"
+            default: fix = "choose another file"
+            }
+            throw OutputFileError(path: path, reason: String(cString: strerror(code)), fix: fix)
+        }
+        self.init(descriptor: descriptor, limit: limit)
+        ownsDescriptor = true
+    }
+
+    private var ownsDescriptor = false
+
     deinit {
         flush()
+        if ownsDescriptor { close(descriptor) }
     }
 
     /// Appends bytes through a closure, writing when the buffer is full.
@@ -54,11 +84,6 @@ public final class OutputBuffer {
     }
 }
 
-/// Text for standard error.
-public func printError(_ message: String) {
-    Array((message + "\n").utf8).withUnsafeBytes { writeAll(2, $0) }
-}
-
 /// Writes every byte, retrying short writes and interruptions; gives up on any other error.
 func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
     guard var next = bytes.baseAddress else { return }
@@ -71,5 +96,20 @@ func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) {
         }
         next += written
         left -= written
+    }
+}
+
+/// Why ``OutputBuffer/init(path:limit:)`` could not open its file.
+public struct OutputFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// What went wrong, as the system says it.
+    public var reason: String
+    /// What to do about it.
+    public var fix: String
+
+    /// A sentence naming the file, the reason and the fix.
+    public var description: String {
+        "cannot write \"\(path)\": \(reason); \(fix)"
     }
 }

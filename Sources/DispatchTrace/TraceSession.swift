@@ -1,14 +1,25 @@
 internal import LinuxKeyboard
 public import ResponderChain
 
-/// A scene with its dispatcher and focus system, turning every dispatch decision into
-/// ``TraceEvent``s.
+/// A window's dispatcher and focus system, turning every dispatch decision into
+/// ``TraceEvent``s: keytrace's trace, for keytrace's scenes and for any app's own window.
 ///
-/// Isolated to the main actor, like the dispatcher it observes.
+/// ```swift
+/// let output = try OutputBuffer(path: "kiosk.jsonl")
+/// let trace = TraceSession(
+///     name: "kiosk", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem
+/// ) { event in output.append { event.writeJSON(to: &$0) } }
+/// trace.start(input: "keyboards", layout: app.layout.name)
+/// ```
+///
+/// Keys typed into a secure text input appear as `•` in every field, as the dispatcher marks
+/// them. Isolated to the main actor, like the dispatcher it observes.
 @MainActor
 public final class TraceSession {
-    /// The scene.
-    public let scene: Scene
+    /// The name reported in the `session` event's `scene` field: the scene's, or the app's.
+    public let name: String
+    /// The window traced.
+    public let window: Window
     /// Its dispatcher.
     public let dispatcher: Dispatcher
     /// Its focus system.
@@ -33,52 +44,30 @@ public final class TraceSession {
     private var lastTime: Double = 0
     private let xkb: XKBKeyboardLayout?
 
-    /// Loads a scene; ``start(input:layout:note:t:)`` gives it initial focus.
+    /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
     ///
     /// - Parameters:
-    ///   - scene: The scene.
-    ///   - layout: The keyboard layout (xkb gives keysym names).
-    ///   - rightToLeft: Whether to force a right-to-left window (`--rtl`).
-    ///   - explain: Whether stage decisions are reported.
-    ///   - onEvent: Receives the events.
-    public convenience init(
-        scene: Scene, layout: any KeyboardLayout, rightToLeft: Bool = false, explain: Bool = false,
-        onEvent: @escaping (TraceEvent) -> Void
-    ) {
-        if rightToLeft { scene.window.layoutDirection = .rightToLeft }
-        let dispatcher = Dispatcher(window: scene.window, layout: layout)
-        let focusSystem = FocusSystem(window: scene.window, root: scene.root)
-        dispatcher.systemKeyHandler = focusSystem
-        self.init(scene: scene, dispatcher: dispatcher, focusSystem: focusSystem, explain: explain, onEvent: onEvent)
-    }
-
-    /// Traces a scene whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`
-    /// in LinuxKeyboard); the scene's navigation settings and global commands are applied to them.
-    ///
-    /// - Parameters:
-    ///   - scene: The scene.
-    ///   - dispatcher: The dispatcher of the scene's window.
-    ///   - focusSystem: The focus system of the scene's root.
+    ///   - name: The name for the `session` event (the app's or the scene's).
+    ///   - window: The window.
+    ///   - dispatcher: The window's dispatcher.
+    ///   - focusSystem: The window's focus system.
     ///   - explain: Whether stage decisions are reported.
     ///   - onEvent: Receives the events.
     public init(
-        scene: Scene, dispatcher: Dispatcher, focusSystem: FocusSystem, explain: Bool = false,
+        name: String, window: Window, dispatcher: Dispatcher, focusSystem: FocusSystem, explain: Bool = false,
         onEvent: @escaping (TraceEvent) -> Void
     ) {
-        self.scene = scene
+        self.name = name
+        self.window = window
         self.explain = explain
         self.onEvent = onEvent
         self.dispatcher = dispatcher
         self.focusSystem = focusSystem
         xkb = dispatcher.layout as? XKBKeyboardLayout
-        focusSystem.navigationStyle = scene.navigationStyle
-        focusSystem.fullKeyboardAccess = scene.fullKeyboardAccess
-        focusSystem.selectKeys = scene.selectKeys
-        dispatcher.globalKeyCommands = scene.globalKeyCommands
         _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
     }
 
-    /// Reports the session start, then gives the scene its initial focus (reported like any
+    /// Reports the session start, then gives the window its initial focus (reported like any
     /// other focus move).
     ///
     /// - Parameters:
@@ -88,7 +77,7 @@ public final class TraceSession {
     ///   - t: The start time.
     public func start(input: String, layout: String, note: String? = nil, t: Double = 0) {
         lastTime = t
-        emit(TraceEvent(t: t, .session(input: input, scene: scene.name, layout: layout, note: note)))
+        emit(TraceEvent(t: t, .session(input: input, scene: name, layout: layout, note: note)))
         focusSystem.updateFocusIfNeeded()
     }
 
@@ -112,7 +101,7 @@ public final class TraceSession {
     /// The focused item's id.
     public var focusedID: String? { focusSystem.focusedItem?.focusDebugName }
     /// The first responder's id.
-    public var firstResponderID: String? { scene.window.firstResponder?.traceName }
+    public var firstResponderID: String? { window.firstResponder?.traceName }
     /// The focused item's focus group.
     public var focusedGroup: String? { focusSystem.focusedItem.flatMap { focusSystem.focusGroup(of: $0) } }
 

@@ -1,0 +1,370 @@
+import ResponderChain
+
+/// The kiosk's window, its screens and what they do; built only on ResponderChain's public API.
+/// Frames are terminal cells, laid out again whenever the terminal changes size.
+@MainActor final class Kiosk {
+    enum Screen: String, CaseIterable {
+        case home = "Home"
+        case directory = "Directory"
+        case checkIn = "Check in"
+    }
+
+    let window = Window(identifier: "kiosk")
+    let root = FocusNode(identifier: "kiosk")
+
+    // The two areas: Tab moves between them, each remembers its item.
+    let sidebar = FocusNode(identifier: "sidebar")
+    let content = FocusNode(identifier: "content")
+    private(set) var navigation: [Screen: Button] = [:]
+
+    // Home: a grid of tiles.
+    let home = FocusNode(identifier: "home")
+    private(set) var tiles: [Button] = []
+
+    // Directory: a search field over a long list.
+    let directory = FocusNode(identifier: "directory")
+    let search = Field("search", label: "Search", maximumLength: 40)
+    let list = FocusNode(identifier: "list")
+    let rows: [Row]
+    /// The first row drawn (the list scrolls to reveal the focused row).
+    private(set) var scrollTop = 0
+    /// The row the details line describes: follows focus in the list.
+    private(set) var selectedRow: Row?
+
+    // Check in: a form.
+    let form = FocusNode(identifier: "form")
+    let nameField = Field("name", label: "Name", maximumLength: 24)
+    let pinField = Field("pin", label: "PIN", secure: true, digitsOnly: true, maximumLength: 6)
+    let consent = Checkbox("consent", "I agree to be called by name in the waiting room")
+    let submit = Button("submit", "Check in")
+
+    // The dialog: a modal focus scope.
+    let dialog = FocusNode(identifier: "dialog")
+    let confirm = Button("confirm", "Confirm")
+    let cancel = Button("cancel", "Cancel")
+    private(set) var dialogText = ""
+    private var onConfirm: (() -> Void)?
+
+    private(set) var screen: Screen = .home
+    /// The help overlay (F1, or Super held for a second).
+    var showsHelp = false
+    /// What the kiosk says on its message line.
+    var message = "Welcome. Choose a tile with the arrows and Return; F1 lists every key."
+    /// The terminal's size the frames were laid out for.
+    private(set) var size = (columns: 80, rows: 24)
+
+    static let minimumSize = (columns: 80, rows: 24)
+
+    init() {
+        rows = DirectoryEntry.all.enumerated().map { Row($1, index: $0) }
+        window.addChild(root)
+        root.addChild(sidebar)
+        root.addChild(content)
+        sidebar.focusGroupIdentifier = "sidebar"
+        content.focusGroupIdentifier = "content"
+        // The first screen opens on its first tile, not on the menu.
+        root.preferredFocusIdentifiers = ["content"]
+        buildSidebar()
+        buildHome()
+        buildDirectory()
+        buildForm()
+        buildDialog()
+        buildCommands()
+        show(.home)
+        layout(columns: 80, rows: 24)
+    }
+
+    // MARK: Building
+
+    private func buildSidebar() {
+        for screen in Screen.allCases {
+            let button = Button(
+                "nav-" + screen.rawValue.lowercased().replacingSpaces, screen.rawValue, look: .navigation)
+            button.onChoose = { [unowned self] in self.show(screen) }
+            navigation[screen] = button
+            sidebar.addChild(button)
+        }
+    }
+
+    private func buildHome() {
+        content.addChild(home)
+        let specs: [(String, String, String)] = [
+            ("checkin", "Check in", "appointments"), ("find", "Directory", "people, rooms"),
+            ("hours", "Opening hours", "this week"), ("pharmacy", "Pharmacy", "prescriptions"),
+            ("parking", "Parking", "tickets"), ("help", "Help", "every key, F1"),
+        ]
+        for (identifier, title, subtitle) in specs {
+            let tile = Button("tile-" + identifier, title, subtitle: subtitle, look: .tile)
+            tile.onChoose = { [unowned self] in self.open(tile: identifier) }
+            tiles.append(tile)
+            home.addChild(tile)
+        }
+    }
+
+    private func buildDirectory() {
+        content.addChild(directory)
+        directory.addChild(search)
+        directory.addChild(list)
+        for row in rows {
+            list.addChild(row)
+            row.onFocusChange = { [unowned self, unowned row] focused in
+                if focused { self.selectedRow = row }
+            }
+        }
+        // The list scrolls so that the focused row shows, as a scroll view does for UIKit's focus.
+        list.onReveal = { [unowned self] item in
+            guard let row = item as? Row else { return }
+            self.reveal(row)
+        }
+        search.isHidden = true
+        search.onTextChange = { [unowned self] text in self.filter(text) }
+        search.onSubmit { [unowned self] in self.focusResults() }
+        // Escape in the field or the results closes the search and shows every row again; with
+        // no search open it goes on up (to close the help overlay).
+        directory.onKeyPress([.escape], phases: .down) { [unowned self] _ in
+            guard !self.search.isHidden else { return .ignored }
+            self.closeSearch()
+            return .handled
+        }
+        // Down leaves the field for the results: a key command that goes before the focus
+        // system's own arrow handling (which would look for a neighbour by geometry).
+        search.keyCommands = [
+            KeyCommand(
+                .downArrow, action: "focusResults", title: "Go to the results", wantsPriorityOverSystemBehavior: true)
+        ]
+        search.performableActions = ["focusResults"]
+        search.onAction = { [unowned self] _, _ in self.focusResults() }
+    }
+
+    private func buildForm() {
+        content.addChild(form)
+        for node in [nameField, pinField, consent, submit] as [FocusNode] { form.addChild(node) }
+        nameField.onSubmit { [unowned self] in _ = self.focusSystem?.requestFocus(on: self.pinField) }
+        // Return in the last field submits, as the Check in button does.
+        pinField.onSubmit { [unowned self] in self.submitForm() }
+        submit.onChoose = { [unowned self] in self.submitForm() }
+    }
+
+    private func buildDialog() {
+        root.addChild(dialog)
+        dialog.focusGroupIdentifier = "dialog"
+        dialog.addChild(confirm)
+        dialog.addChild(cancel)
+        dialog.isHidden = true
+        confirm.onChoose = { [unowned self] in
+            let action = self.onConfirm
+            self.closeDialog()
+            action?()
+        }
+        cancel.onChoose = { [unowned self] in self.closeDialog() }
+        _ = dialog.onExitCommand { [unowned self] in self.closeDialog() }
+    }
+
+    private func buildCommands() {
+        root.keyCommands = [
+            KeyCommand(.f1, action: "toggleHelp", title: "Show or hide this help"),
+            KeyCommand("f", modifierFlags: .control, action: "openSearch", title: "Search the directory"),
+            KeyCommand("h", modifierFlags: .control, action: "goHome", title: "Go to the home screen"),
+        ]
+        root.performableActions = ["toggleHelp", "openSearch", "goHome"]
+        root.onAction = { [unowned self] action, _ in
+            switch action {
+            case "toggleHelp": self.showsHelp.toggle()
+            case "openSearch": self.openSearch()
+            case "goHome":
+                self.show(.home)
+                _ = self.focusSystem?.requestFocus(on: self.home)
+            default: break
+            }
+        }
+        // Escape closes the help overlay when nothing nearer took it.
+        _ = root.onExitCommand { [unowned self] in self.showsHelp = false }
+        list.keyCommands = [
+            KeyCommand(.home, action: "firstRow", title: "First row"),
+            KeyCommand(.end, action: "lastRow", title: "Last row"),
+        ]
+        list.performableActions = ["firstRow", "lastRow"]
+        list.onAction = { [unowned self] action, _ in
+            let visible = self.rows.filter { !$0.isHidden }
+            if let row = action == "firstRow" ? visible.first : visible.last {
+                _ = self.focusSystem?.requestFocus(on: row)
+            }
+        }
+    }
+
+    var focusSystem: FocusSystem? { window.focusSystem }
+
+    // MARK: Behaviour
+
+    /// Shows a screen in the content area; the others are hidden from focus and from drawing.
+    func show(_ screen: Screen) {
+        self.screen = screen
+        home.isHidden = screen != .home
+        directory.isHidden = screen != .directory
+        form.isHidden = screen != .checkIn
+        content.preferredFocusIdentifiers = [
+            screen == .home ? "tile-checkin" : screen == .directory ? (search.isHidden ? "row1" : "search") : "name"
+        ]
+    }
+
+    private func open(tile: String) {
+        switch tile {
+        case "checkin":
+            show(.checkIn)
+            _ = focusSystem?.requestFocus(on: nameField)
+        case "find":
+            show(.directory)
+            focusResults()
+        case "hours":
+            present("Open 7:30–19:00 Monday to Friday, 9:00–13:00 on Saturday.", confirmTitle: "OK")
+        case "pharmacy":
+            present("The pharmacy is on the ground floor, next to the main entrance.", confirmTitle: "OK")
+        case "parking":
+            present("Validate your ticket at the reception desk.", confirmTitle: "OK")
+        default:
+            showsHelp = true
+        }
+    }
+
+    func openSearch() {
+        show(.directory)
+        search.isHidden = false
+        layout(columns: size.columns, rows: size.rows)
+        _ = focusSystem?.requestFocus(on: search)
+    }
+
+    private func closeSearch() {
+        search.text = ""
+        filter("")
+        search.isHidden = true
+        layout(columns: size.columns, rows: size.rows)
+        focusResults()
+    }
+
+    private func focusResults() {
+        guard let first = rows.first(where: { !$0.isHidden }) else {
+            message = "No one matches \"\(search.text)\"."
+            return
+        }
+        let target = selectedRow.flatMap { $0.isHidden ? nil : $0 } ?? first
+        _ = focusSystem?.requestFocus(on: target)
+    }
+
+    private func filter(_ text: String) {
+        let query = text.lowercased()
+        var matches = 0
+        for row in rows {
+            row.isHidden = !query.isEmpty && !row.entry.line.lowercased().contains(query)
+            if !row.isHidden { matches += 1 }
+        }
+        scrollTop = 0
+        message = query.isEmpty ? "" : "\(matches) of \(rows.count) match \"\(text)\"; Down goes to the results."
+        layout(columns: size.columns, rows: size.rows)
+    }
+
+    private func submitForm() {
+        let name = nameField.text.trimmingSpaces
+        if name.isEmpty {
+            message = "Type your name first."
+            _ = focusSystem?.requestFocus(on: nameField)
+        } else if pinField.text.count < 4 {
+            message = "Your PIN has 4 to 6 digits (Num Lock is on: the keypad types them)."
+            _ = focusSystem?.requestFocus(on: pinField)
+        } else if !consent.isChecked {
+            message = "Tick the box to agree to be called by name."
+            _ = focusSystem?.requestFocus(on: consent)
+        } else {
+            present("Check in as \(name)?", confirmTitle: "Confirm") { [unowned self] in
+                self.message = "Checked in: \(name). Please take a seat; we will call you."
+                self.nameField.text = ""
+                self.pinField.text = ""
+                self.consent.isChecked = false
+                self.show(.home)
+                _ = self.focusSystem?.requestFocus(on: self.tiles[0])
+            }
+        }
+    }
+
+    /// Opens the dialog: focus is trapped inside until it closes, then goes back where it was.
+    func present(_ text: String, confirmTitle: String, onConfirm: (() -> Void)? = nil) {
+        dialogText = text
+        confirm.title = confirmTitle
+        cancel.isHidden = onConfirm == nil
+        self.onConfirm = onConfirm
+        dialog.isHidden = false
+        layout(columns: size.columns, rows: size.rows)
+        focusSystem?.presentModal(dialog)
+        _ = focusSystem?.requestFocus(on: confirm)  // the default button, every time
+    }
+
+    private func closeDialog() {
+        guard !dialog.isHidden else { return }
+        dialog.isHidden = true
+        onConfirm = nil
+        focusSystem?.dismissModal(dialog)
+    }
+
+    var isDialogOpen: Bool { !dialog.isHidden }
+
+    private func reveal(_ row: Row) {
+        let top = listTop
+        let y = Int(row.frame.minY) - top
+        let visible = listRows
+        if y < scrollTop { scrollTop = y }
+        if y >= scrollTop + visible { scrollTop = y - visible + 1 }
+    }
+
+    // MARK: Layout (terminal cells)
+
+    /// The first row of the list area, and how many rows it shows.
+    var listTop: Int { search.isHidden ? 3 : 5 }
+    var listRows: Int { max(1, size.rows - 4 - listTop) }
+
+    /// Places every node for a terminal of this size (the design needs 80x24 at least).
+    func layout(columns: Int, rows: Int) {
+        size = (max(columns, Self.minimumSize.columns), max(rows, Self.minimumSize.rows))
+        let width = Double(size.columns)
+        let bodyBottom = Double(size.rows - 4)
+        root.frame = Rect(x: 0, y: 0, width: width, height: Double(size.rows))
+        sidebar.frame = Rect(x: 0, y: 1, width: 20, height: bodyBottom - 1)
+        for (index, screen) in Screen.allCases.enumerated() {
+            navigation[screen]?.frame = Rect(x: 2, y: Double(3 + index * 2), width: 16, height: 1)
+        }
+        let left = 22.0
+        let inner = width - left - 2
+        content.frame = Rect(x: 20, y: 1, width: width - 20, height: bodyBottom - 1)
+        for node in [home, directory, form] { node.frame = content.frame }
+        // Tiles: three columns, two rows.
+        let tileWidth = ((inner - 4) / 3).rounded(.down)
+        for (index, tile) in tiles.enumerated() {
+            tile.frame = Rect(
+                x: left + Double(index % 3) * (tileWidth + 2), y: Double(3 + (index / 3) * 6), width: tileWidth,
+                height: 5)
+        }
+        search.frame = Rect(x: left, y: 3, width: inner, height: 1)
+        list.frame = Rect(x: left, y: Double(listTop), width: inner, height: Double(listRows))
+        var y = listTop
+        for row in self.rows where !row.isHidden {
+            row.frame = Rect(x: left, y: Double(y), width: inner, height: 1)
+            y += 1
+        }
+        nameField.frame = Rect(x: left, y: 4, width: 40, height: 1)
+        pinField.frame = Rect(x: left, y: 6, width: 40, height: 1)
+        consent.frame = Rect(x: left, y: 8, width: inner, height: 1)
+        submit.frame = Rect(x: left, y: 10, width: 14, height: 1)
+        let dialogWidth = 56.0
+        let dialogLeft = ((width - dialogWidth) / 2).rounded(.down)
+        let dialogTop = ((Double(size.rows) - 8) / 2).rounded(.down)
+        dialog.frame = Rect(x: dialogLeft, y: dialogTop, width: dialogWidth, height: 8)
+        confirm.frame = Rect(x: dialogLeft + 8, y: dialogTop + 5, width: 14, height: 1)
+        cancel.frame = Rect(x: dialogLeft + dialogWidth - 22, y: dialogTop + 5, width: 14, height: 1)
+        if let selectedRow, !selectedRow.isHidden { reveal(selectedRow) }
+    }
+}
+
+extension String {
+    var replacingSpaces: String { String(map { $0 == " " ? "-" : $0 }) }
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

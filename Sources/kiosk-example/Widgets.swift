@@ -1,0 +1,79 @@
+import ResponderChain
+
+// The kiosk's widgets: focus nodes with a label and a way to be drawn. Each one is an ordinary
+// public-API subclass; the focus system places them by their frames, in terminal cells.
+
+/// Something that runs an action when chosen: a sidebar entry, a tile, a form's button.
+@MainActor final class Button: FocusNode {
+    enum Look { case plain, tile, navigation }
+    var title: String
+    var subtitle: String
+    let look: Look
+    /// Run by Return (the focus system's select key) when the button is focused.
+    var onChoose: () -> Void = {}
+
+    init(_ identifier: String, _ title: String, subtitle: String = "", look: Look = .plain) {
+        self.title = title
+        self.subtitle = subtitle
+        self.look = look
+        super.init(identifier: identifier, isFocusable: true)
+        acceptsFirstResponder = true
+        primaryAction = "choose"
+        performableActions = ["choose"]
+        onAction = { [unowned self] _, _ in self.onChoose() }
+    }
+}
+
+/// A check box: Return or Space toggles it.
+@MainActor final class Checkbox: FocusNode {
+    let title: String
+    var isChecked = false
+
+    init(_ identifier: String, _ title: String) {
+        self.title = title
+        super.init(identifier: identifier, isFocusable: true)
+        acceptsFirstResponder = true
+        primaryAction = "toggle"
+        performableActions = ["toggle"]
+        onAction = { [unowned self] _, _ in self.isChecked.toggle() }
+        onKeyPress([.space], phases: .down) { [unowned self] _ in
+            self.isChecked.toggle()
+            return .handled
+        }
+    }
+}
+
+/// A labelled text field; the PIN field takes digits only (typed on the keypad or the top row).
+@MainActor final class Field: TextInputNode {
+    let label: String
+    let digitsOnly: Bool
+
+    init(_ identifier: String, label: String, secure: Bool = false, digitsOnly: Bool = false, maximumLength: Int) {
+        self.label = label
+        self.digitsOnly = digitsOnly
+        super.init(identifier: identifier)
+        isSecureTextEntry = secure
+        self.maximumLength = maximumLength
+    }
+
+    override func wantsToEdit(with key: Key) -> Bool {
+        guard super.wantsToEdit(with: key) else { return false }
+        guard digitsOnly, let scalar = key.characters.unicodeScalars.first, key.characters.unicodeScalars.count == 1,
+            scalar.value >= 0x20
+        else { return true }
+        return ("0"..."9").contains(Character(scalar))
+    }
+}
+
+/// One row of the directory.
+@MainActor final class Row: FocusNode {
+    let entry: DirectoryEntry
+    let index: Int
+
+    init(_ entry: DirectoryEntry, index: Int) {
+        self.entry = entry
+        self.index = index
+        super.init(identifier: "row\(index + 1)", isFocusable: true)
+        acceptsFirstResponder = true
+    }
+}

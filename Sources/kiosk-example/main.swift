@@ -1,0 +1,163 @@
+import DispatchTrace
+import Glibc
+import LinuxKeyboard
+import ResponderChain
+import TerminalCanvas
+
+// A self-service check-in kiosk in the terminal, built only on the public API: KeyboardApp runs
+// it on real keyboards (or the terminal), Kiosk.swift holds its focus tree and behaviour,
+// Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
+
+let usage = """
+    usage: kiosk-example [--keyboards | --terminal] [--grab] [--device PATH]... [--layout NAME]
+                         [--variant NAME] [--trace FILE]
+      --keyboards     read the keyboards through evdev (default: them when readable, else the terminal)
+      --terminal      read the terminal
+      --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
+      --device PATH   read this keyboard only (repeatable)
+      --layout NAME   the keyboard layout (default: XKB_DEFAULT_LAYOUT, /etc/default/keyboard, us)
+      --variant NAME  the layout's variant
+      --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
+    """
+
+func fail(_ message: String, status: Int32 = 2) -> Never {
+    let bytes = Array("kiosk-example: \(message)\n".utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(status)
+}
+
+/// The configuration and the trace file the command line asks for.
+func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
+    var configuration = KeyboardApp.Configuration()
+    configuration.fullScreen = true
+    configuration.initialLocks = .numLock  // the PIN pad is the keypad
+    var tracePath: String?
+    var arguments = list[...]
+    func value(after flag: String) -> String {
+        guard let value = arguments.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value\n\(usage)") }
+        return value
+    }
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--keyboards": configuration.input = .keyboards
+        case "--terminal": configuration.input = .terminal
+        case "--grab": configuration.grab = true
+        case "--device": configuration.devices.append(value(after: argument))
+        case "--layout": configuration.keymap.layout = value(after: argument)
+        case "--variant": configuration.keymap.variant = value(after: argument)
+        case "--trace": tracePath = value(after: argument)
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        default: fail("unknown argument \"\(argument)\"\n\(usage)")
+        }
+    }
+    return (configuration, tracePath)
+}
+
+let (configuration, tracePath) = parseArguments(Array(CommandLine.arguments.dropFirst()))
+if configuration.grab && configuration.input == .terminal {
+    fail("--grab takes keyboards; it cannot go with --terminal")
+}
+
+MainActor.assumeIsolated {
+    let kiosk = Kiosk()
+    let app: KeyboardApp
+    do { app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration) } catch {
+        fail("\(error)")
+    }
+    var trace: (output: OutputBuffer, session: TraceSession)?
+    if let tracePath {
+        do {
+            let output = try OutputBuffer(path: tracePath)
+            let session = TraceSession(
+                name: "kiosk", window: kiosk.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
+                explain: true
+            ) { event in output.append { event.writeJSON(to: &$0) } }
+            session.timeOrigin = KeyboardEventLoop.monotonicNow
+            trace = (output, session)
+        } catch { fail("--trace: \(error)") }
+    }
+
+    var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
+    var shown: Canvas?
+    app.onFrame = {
+        trace?.output.flush()
+        guard let terminal = app.terminal else { return }
+        let size = terminal.size ?? (80, 24)
+        if size.columns != kiosk.size.columns || size.rows != kiosk.size.rows {
+            kiosk.layout(columns: size.columns, rows: size.rows)
+        }
+        let canvas = renderer.canvas(columns: size.columns, rows: size.rows)
+        terminal.write(canvas.frame(replacing: shown))
+        shown = canvas
+    }
+
+    // Holding Super for a second shows the help overlay, as iPadOS shows its shortcut overlay; it
+    // goes away when Super is released.
+    var superHold: Task<Void, Never>?
+    var helpFromSuper = false
+    _ = kiosk.root.onKeyPress([.leftMeta, .rightMeta], phases: [.down, .up]) { press in
+        if press.phase == .down {
+            superHold?.cancel()
+            superHold = Task { @MainActor in
+                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
+                if !kiosk.showsHelp {
+                    kiosk.showsHelp = true
+                    helpFromSuper = true
+                    app.setNeedsFrame()
+                }
+            }
+        } else {
+            superHold?.cancel()
+            superHold = nil
+            if helpFromSuper {
+                kiosk.showsHelp = false
+                helpFromSuper = false
+            }
+        }
+        return .ignored
+    }
+
+    app.onChange = { change in
+        let t = KeyboardEventLoop.monotonicNow - (trace?.session.timeOrigin ?? 0)
+        switch change {
+        case .keyboardAdded(let keyboard):
+            trace?.session.deviceNames[keyboard.id] = keyboard.name
+            trace?.session.emit(
+                TraceEvent(
+                    t: t,
+                    .device(
+                        change: "added", name: keyboard.name, path: keyboard.path,
+                        detail: keyboard.isGrabbed ? "grabbed" : nil)))
+            kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
+        case .keyboardRemoved(let keyboard, let cancelled):
+            let keys =
+                app.dispatcher.isSecureEntry ? "\(cancelled.count)" : cancelled.map(\.name).joined(separator: " ")
+            kiosk.message =
+                "Keyboard unplugged: \(keyboard.name)."
+                + (cancelled.isEmpty ? "" : " Press cancelled: \(keys); nothing is stuck.")
+            app.setNeedsFrame()
+        case .deviceFailed(let path, let message):
+            trace?.session.emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
+            kiosk.message = "A keyboard could not be used: \(message)"
+        case .hotPlugUnavailable(let message):
+            kiosk.message = "Keyboards plugged in later will not be seen: \(message)"
+        case .resized:
+            shown = nil
+        case .focusMoved, .firstResponderChanged:
+            break
+        }
+    }
+
+    do { try app.openInput() } catch { fail("\(error)") }
+    let input = app.input ?? .keyboards
+    renderer.inputNote =
+        input == .terminal
+        ? "terminal" : "\(app.loop.keyboards.count) keyboard\(app.loop.keyboards.count == 1 ? "" : "s")"
+    if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
+    trace?.session.start(
+        input: input.rawValue, layout: "\(app.layout.name) (\(app.layoutSource.rawValue))", note: app.inputNote)
+    do { try app.run() } catch { fail("\(error)") }
+    trace?.output.flush()
+}

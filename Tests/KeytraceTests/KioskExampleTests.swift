@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+/// The kiosk example (Sources/kiosk-example) in a real terminal: tmux runs it, sends keys and
+/// captures the pane; `--trace` shows what the dispatcher and the focus system decided.
+@Suite(.serialized) struct KioskExampleTests {
+    /// A kiosk in an 80x24 tmux pane, reading the terminal, tracing to a file.
+    struct Kiosk {
+        let tmux = TmuxSession()
+        let tracePath = "/tmp/kiosk-trace-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"
+
+        init(columns: Int = 80, rows: Int = 24) throws {
+            try tmux.start(
+                columns: columns, rows: rows, binary: KeytraceBinary.product("kiosk-example"),
+                arguments: "--terminal --layout us --trace \(tracePath)")
+            try tmux.waitFor("focus tile-checkin")
+        }
+
+        /// Sends keys one at a time, waiting for each to be drawn before the next (tmux reads
+        /// the keys of one send-keys call as one paste-like burst).
+        func press(_ keys: String..., until text: String? = nil) throws {
+            for key in keys { try tmux.send(key) }
+            if let text { try tmux.waitFor(text) }
+        }
+
+        var trace: [[String: Any]] {
+            let text = (try? String(contentsOfFile: tracePath, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+
+        var traceText: String { (try? String(contentsOfFile: tracePath, encoding: .utf8)) ?? "" }
+
+        func quit() throws {
+            try tmux.send("C-c")
+            try tmux.waitFor("EXITED 0")
+            #expect(try tmux.settingsRestored(), "the terminal's settings are given back")
+        }
+
+        func stop() {
+            tmux.stop()
+            unlink(tracePath)
+        }
+    }
+
+    @Test("home: the tiles' grid moves with the arrows; Tab goes to the menu and back, each area remembering its item")
+    func home() throws {
+        let kiosk = try Kiosk()
+        defer { kiosk.stop() }
+        try KeytraceBinary.expectGolden(try kiosk.tmux.capture(), "kiosk-home.txt")
+        try kiosk.press("Right", until: "focus tile-find")
+        try kiosk.press("Down", until: "focus tile-parking")
+        try kiosk.press("Tab", until: "focus nav-home │ first responder nav-home │ group sidebar")
+        try kiosk.press("Down", until: "focus nav-directory")
+        try kiosk.press("Tab", until: "focus tile-parking │ first responder tile-parking │ group content")
+        try kiosk.press("Tab", until: "focus nav-directory │")
+        try kiosk.quit()
+        let focus = kiosk.trace.filter { $0["event"] as? String == "focus" }
+        #expect(focus.contains { $0["to"] as? String == "tile-parking" && $0["cause"] as? String == "arrow" })
+        #expect(focus.contains { $0["to"] as? String == "nav-home" && $0["toGroup"] as? String == "sidebar" })
+        #expect(kiosk.trace.first?["event"] as? String == "session")
+        #expect(kiosk.trace.first?["scene"] as? String == "kiosk")
+    }
+
+    @Test("directory: 240 rows scroll to the focused one; Ctrl-F searches and Down goes to the results first")
+    func directory() throws {
+        let kiosk = try Kiosk()
+        defer { kiosk.stop() }
+        try kiosk.press("Right", "Enter", until: "focus row1 ")
+        try kiosk.press("End", until: "focus row240 ")
+        let bottom = try kiosk.tmux.waitFor("rows 224–240 of 240")
+        #expect(bottom.contains("Tove Lund"), "the last row is drawn")
+        try kiosk.press("Home", until: "rows 1–17 of 240")
+        for _ in 0..<20 { try kiosk.tmux.send("Down") }
+        try kiosk.tmux.waitFor("focus row21 ")
+        #expect(try kiosk.tmux.capture().contains("rows 5–21 of 240"), "the list scrolled to reveal row 21")
+        try kiosk.press("C-f", until: "focus search")
+        for key in ["l", "u", "n", "d"] { try kiosk.tmux.send(key) }
+        try kiosk.tmux.waitFor("20 of 240 match \"lund\"")
+        try KeytraceBinary.expectGolden(try kiosk.tmux.capture(), "kiosk-search.txt")
+        try kiosk.press("Down", until: "focus row")
+        let pane = try kiosk.tmux.capture()
+        #expect(pane.contains("group content"), "Down left the field for the results")
+        try kiosk.press("Escape", until: "Ctrl-F searches")
+        try kiosk.quit()
+        let commands = kiosk.trace.filter { $0["event"] as? String == "keyCommand" }
+        #expect(commands.contains { $0["action"] as? String == "openSearch" && $0["shortcut"] as? String == "ctrl+f" })
+        #expect(commands.contains { $0["action"] as? String == "focusResults" && $0["priority"] as? Bool == true })
+        let stages = kiosk.trace.filter { $0["event"] as? String == "stage" }
+        #expect(
+            stages.contains {
+                $0["stage"] as? String == "priorityKeyCommands" && $0["decision"] as? String == "took"
+                    && ($0["reason"] as? String ?? "").contains("Go to the results")
+            }, "Down in the field: the priority key command took it before the focus system")
+    }
+
+    @Test("check in: Return in the PIN submits and the form validates; the dialog traps Tab, Escape returns focus")
+    func checkIn() throws {
+        let kiosk = try Kiosk()
+        defer { kiosk.stop() }
+        try kiosk.press("Enter", until: "focus name ")
+        for key in ["A", "d", "a", "Space", "L", "u", "n", "d"] { try kiosk.tmux.send(key) }
+        try kiosk.tmux.waitFor("Name: Ada Lund")
+        try kiosk.press("Enter", until: "focus pin ")
+        for key in ["KP4", "KP7", "KP2", "KP1"] { try kiosk.tmux.send(key) }
+        try kiosk.tmux.waitFor("PIN: ••••")
+        try kiosk.press("Enter", until: "Tick the box")
+        try kiosk.press("Space", until: "[x] I agree")
+        try kiosk.press("Down", until: "focus submit ")
+        try kiosk.press("Enter", until: "Check in as Ada Lund?")
+        try KeytraceBinary.expectGolden(try kiosk.tmux.capture(), "kiosk-dialog.txt")
+        // One focus group: Tab stays inside the dialog; the arrows move between its buttons.
+        try kiosk.press("Tab", until: "focus confirm ")
+        try kiosk.press("Right", until: "focus cancel ")
+        try kiosk.press("Tab", until: "focus cancel │ first responder cancel │ group dialog")
+        try kiosk.press("Escape", until: "focus submit ")
+        #expect(!(try kiosk.tmux.capture()).contains("Please confirm"), "Escape closed the dialog")
+        try kiosk.press("Enter", until: "Check in as Ada Lund?")
+        try kiosk.press("Enter", until: "Checked in: Ada Lund.")
+        #expect(try kiosk.tmux.capture().contains("focus tile-checkin"))
+        try kiosk.quit()
+        let presses = kiosk.trace.filter { $0["event"] as? String == "press" }
+        #expect(presses.contains { $0["phase"] as? String == "began" && $0["responder"] as? String == "name" })
+    }
+
+    @Test("a PIN typed on the keypad shows nowhere: not on the screen, not in the trace")
+    func pinStaysSecret() throws {
+        let kiosk = try Kiosk()
+        defer { kiosk.stop() }
+        try kiosk.press("Enter", until: "focus name ")
+        try kiosk.press("Tab", until: "focus pin ")
+        var screens: [String] = []
+        for key in ["KP8", "KP3", "KP6", "KP9"] {
+            try kiosk.tmux.send(key)
+            screens.append(try kiosk.tmux.capture())
+        }
+        screens.append(try kiosk.tmux.waitFor("PIN: ••••"))
+        try kiosk.quit()
+        for screen in screens {
+            #expect(!screen.contains("8369") && !screen.contains("Numpad") && !screen.contains("Digit"))
+        }
+        let text = kiosk.traceText
+        #expect(!text.isEmpty)
+        for digit in ["8", "3", "6", "9"] {
+            #expect(
+                !text.contains("Digit\(digit)") && !text.contains("Numpad\(digit)") && !text.contains("KP_\(digit)"))
+            #expect(!text.contains("\"characters\":\"\(digit)\""))
+        }
+        let keys = kiosk.trace.filter { $0["event"] as? String == "key" && $0["key"] as? String == "•" }
+        #expect(keys.count >= 4, "the PIN's keys are traced, masked")
+    }
+
+    @Test("F1 shows the help overlay from the discoverability API; Escape closes it; a resize redraws")
+    func helpAndResize() throws {
+        let kiosk = try Kiosk()
+        defer { kiosk.stop() }
+        try kiosk.press("F1", until: "Keys you can use here")
+        let help = try kiosk.tmux.capture()
+        #expect(help.contains("Search the directory") && help.contains("Ctrl+F"))
+        #expect(help.contains("Show or hide this help") && help.contains("F1"))
+        try KeytraceBinary.expectGolden(help, "kiosk-help.txt")
+        try kiosk.press("Escape")
+        try kiosk.tmux.waitFor("Arrows move between tiles")
+        #expect(!(try kiosk.tmux.capture()).contains("Keys you can use here"))
+        try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "100", "-y", "30"])
+        let wide = try kiosk.tmux.waitFor(
+            "Riverside Clinic · self-service kiosk                                        F1 help")
+        #expect(wide.split(separator: "\n").count >= 29)
+        try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "60", "-y", "20"])
+        try kiosk.tmux.waitFor("The kiosk needs a terminal of at least 80x24")
+        try kiosk.quit()
+    }
+}

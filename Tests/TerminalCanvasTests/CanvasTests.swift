@@ -1,0 +1,78 @@
+import Testing
+
+@testable import TerminalCanvas
+
+@Suite struct CanvasTests {
+    @Test("boxes, flat boxes and text land in their cells; drawing outside the grid is clipped")
+    func drawing() {
+        var canvas = Canvas(columns: 12, rows: 4)
+        canvas.box(0, 0, 11, 3, .double, .focused)
+        canvas.text("Check in", 2, 1, .heading)
+        canvas.flat(1, 10, 2, .single, .plain)
+        canvas.text("far away", 20, 20, .plain)
+        canvas.put("x", -1, 0, .plain)
+        #expect(
+            canvas.lines(escapes: false) == [
+                "╔══════════╗", "║ Check in ║", "║├────────┤║", "╚══════════╝",
+            ])
+        #expect(canvas.style(0, 0) == .focused && canvas.style(2, 1) == .heading)
+    }
+
+    @Test("control characters and escapes in drawn text reach the terminal as �, never as a sequence")
+    func noEscapeInjection() {
+        var canvas = Canvas(columns: 20, rows: 1)
+        canvas.text("a\u{1b}[2Jb\u{9b}c\u{7}", 0, 0, .plain)
+        let line = canvas.line(0, escapes: true)
+        #expect(!line.unicodeScalars.contains { $0.value == 0x07 || $0.value == 0x9B })
+        #expect(canvas.lines(escapes: false) == ["a�[2Jb�c�"])
+        #expect(!line.unicodeScalars.contains("\u{1b}"), "no escape at all: the row is plain")
+    }
+
+    @Test("wide characters take two columns; drawing over half of one blanks the other half")
+    func wideCharacters() {
+        var canvas = Canvas(columns: 6, rows: 1)
+        #expect(canvas.text("日本x", 0, 0, .plain) == 5)
+        #expect(canvas.lines(escapes: false) == ["日本x"])
+        canvas.put("y", 1, 0, .plain)
+        #expect(canvas.lines(escapes: false) == [" y本x"])
+        var edge = Canvas(columns: 3, rows: 1)
+        edge.text("ab日", 0, 0, .plain, limit: 3)
+        #expect(edge.lines(escapes: false) == ["ab"], "a wide character that does not fit is not drawn")
+    }
+
+    @Test("styles become one SGR escape each, reset at the end of the row")
+    func escapes() {
+        #expect(CellStyle.focused.escape == "\u{1b}[0;1;7m")
+        #expect(CellStyle.overlay.escape == "\u{1b}[0;1;30;43m")
+        #expect(CellStyle.plain.escape == "\u{1b}[0m")
+        var canvas = Canvas(columns: 3, rows: 1)
+        canvas.text("ab", 0, 0, .group)
+        #expect(canvas.line(0, escapes: true) == "\u{1b}[0;36mab\u{1b}[0m ")
+    }
+
+    @Test("a frame writes only the rows that changed; a new size or no previous frame clears and writes all")
+    func frames() {
+        var first = Canvas(columns: 4, rows: 3)
+        first.text("abc", 0, 0, .plain)
+        let full = String(decoding: first.frame(replacing: nil), as: UTF8.self)
+        #expect(full.hasPrefix("\u{1b}[0m\u{1b}[2J"))
+        #expect(full.contains("\u{1b}[1;1H") && full.contains("\u{1b}[2;1H") && full.contains("\u{1b}[3;1H"))
+        var second = first
+        second.text("xy", 0, 2, .plain)
+        let diff = String(decoding: second.frame(replacing: first), as: UTF8.self)
+        #expect(diff == "\u{1b}[3;1Hxy  ")
+        #expect(second.frame(replacing: second).isEmpty)
+        let resized = Canvas(columns: 5, rows: 3)
+        #expect(String(decoding: resized.frame(replacing: first), as: UTF8.self).contains("\u{1b}[2J"))
+    }
+
+    @Test("fill and wrapped text stay inside the grid")
+    func fillAndWrap() {
+        var canvas = Canvas(columns: 10, rows: 3)
+        canvas.fill(-5, -5, 50, 50, "#", .plain)
+        #expect(canvas.lines(escapes: false) == Array(repeating: "##########", count: 3))
+        canvas.fill(0, 0, 9, 2)
+        #expect(canvas.wrapped("one two three four", 0, 0, width: 9, .plain) == 3)
+        #expect(canvas.lines(escapes: false) == ["one two", "three", "four"])
+    }
+}
