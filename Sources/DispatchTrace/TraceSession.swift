@@ -95,7 +95,7 @@ public final class TraceSession {
     /// The time of the newest event, on the session's clock.
     public var now: Double { lastTime }
 
-    /// Whether what is typed now goes into a secure text field (``Dispatcher/isSecureEntry``).
+    /// Whether what is typed now goes into a secure text field (`Dispatcher.isSecureEntry`).
     public var isSecureEntry: Bool { dispatcher.isSecureEntry }
 
     /// The focused item's id.
