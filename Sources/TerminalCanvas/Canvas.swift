@@ -19,6 +19,10 @@ public struct Canvas: Equatable, Sendable {
     private var cells: [Character]
     private var styles: [CellStyle]
 
+    /// The widest and tallest a canvas gets, whatever size a terminal reports (1024: a 4K
+    /// screen's worth of 4-pixel cells; 1 M cells, about 20 MB).
+    public static let maximumSide = 1024
+
     /// The second column of a wide character: rendered as nothing.
     private static let continuation: Character = "\u{0}"
 
@@ -28,8 +32,8 @@ public struct Canvas: Equatable, Sendable {
     ///   - columns: The width; at least 1.
     ///   - rows: The height; at least 1.
     public init(columns: Int, rows: Int) {
-        self.columns = max(1, min(columns, 4096))
-        self.rows = max(1, min(rows, 4096))
+        self.columns = max(1, min(columns, Self.maximumSide))
+        self.rows = max(1, min(rows, Self.maximumSide))
         cells = Array(repeating: " ", count: self.columns * self.rows)
         styles = Array(repeating: .plain, count: self.columns * self.rows)
     }
@@ -119,11 +123,14 @@ public struct Canvas: Equatable, Sendable {
     public mutating func text(
         _ text: some StringProtocol, _ column: Int, _ row: Int, _ style: CellStyle, limit: Int = .max
     ) -> Int {
+        guard row >= 0, row < rows, column < columns else { return 0 }
+        // Saturating: a column far left of the grid, or no limit, must not overflow.
+        let (sum, overflow) = column.addingReportingOverflow(max(0, limit))
+        let end = min(overflow ? Int.max : sum, columns)
         var x = column
-        let end = limit >= Int.max - column ? Int.max : column + max(0, limit)
         for character in text {
             let width = Self.width(of: character)
-            guard x + width <= end else { break }
+            guard x <= end - width else { break }
             put(character, x, row, style)
             x += width
         }
@@ -143,21 +150,22 @@ public struct Canvas: Equatable, Sendable {
     public mutating func wrapped(
         _ text: String, _ column: Int, _ row: Int, width: Int, _ style: CellStyle
     ) -> Int {
-        var y = row
+        var used = 0
         var line = ""
+        // `&+`: a row near Int.max wraps to a negative row, which `text` clips.
         for word in text.split(separator: " ") {
             if !line.isEmpty, Self.width(of: line) + 1 + Self.width(of: word) > width {
-                self.text(line, column, y, style, limit: width)
-                y += 1
+                self.text(line, column, row &+ used, style, limit: width)
+                used += 1
                 line = ""
             }
             line += (line.isEmpty ? "" : " ") + word
         }
         if !line.isEmpty {
-            self.text(line, column, y, style, limit: width)
-            y += 1
+            self.text(line, column, row &+ used, style, limit: width)
+            used += 1
         }
-        return y - row
+        return used
     }
 
     /// Fills a rectangle, both corners included.
@@ -212,11 +220,12 @@ public struct Canvas: Equatable, Sendable {
     public mutating func box(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int, _ line: Line, _ style: CellStyle) {
         guard right > left, bottom > top else { return }
         let p = Self.pieces(line)
-        for x in (left + 1)..<right {
+        // Only the part inside the grid is walked: huge or negative corners cost nothing.
+        for x in Self.clipped(left, right, columns) {
             put(p.h, x, top, style)
             put(p.h, x, bottom, style)
         }
-        for y in (top + 1)..<bottom {
+        for y in Self.clipped(top, bottom, rows) {
             put(p.v, left, y, style)
             put(p.v, right, y, style)
         }
@@ -243,7 +252,7 @@ public struct Canvas: Equatable, Sendable {
         case .double: (l, r) = ("╞", "╡")
         case .heavy: (l, r) = ("┣", "┫")
         }
-        for x in (left + 1)..<right { put(p.h, x, row, style) }
+        for x in Self.clipped(left, right, columns) { put(p.h, x, row, style) }
         put(l, left, row, style)
         put(r, right, row, style)
     }
@@ -304,6 +313,13 @@ public struct Canvas: Equatable, Sendable {
     private func rowEquals(_ other: Canvas, _ row: Int) -> Bool {
         let range = (row * columns)..<((row + 1) * columns)
         return cells[range] == other.cells[range] && styles[range] == other.styles[range]
+    }
+
+    /// The cells strictly between two borders that lie inside `0..<count`.
+    private static func clipped(_ first: Int, _ last: Int, _ count: Int) -> Range<Int> {
+        let lower = first < 0 ? 0 : first + 1
+        let upper = min(last, count)
+        return lower < upper ? lower..<upper : 0..<0
     }
 
     private static func isPrintable(_ character: Character) -> Bool {

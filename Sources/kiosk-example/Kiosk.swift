@@ -168,6 +168,8 @@ import ResponderChain
         ]
         root.performableActions = ["toggleHelp", "openSearch", "goHome"]
         root.onAction = { [unowned self] action, _ in
+            // The dialog is modal: the screen behind it does not change under it.
+            guard !self.isDialogOpen || action == "toggleHelp" else { return }
             switch action {
             case "toggleHelp": self.showsHelp.toggle()
             case "openSearch": self.openSearch()
@@ -198,6 +200,8 @@ import ResponderChain
 
     /// Shows a screen in the content area; the others are hidden from focus and from drawing.
     func show(_ screen: Screen) {
+        // Leaving the form forgets what was typed: the next person must not find a name and PIN.
+        if self.screen == .checkIn && screen != .checkIn { clearForm() }
         self.screen = screen
         home.isHidden = screen != .home
         directory.isHidden = screen != .directory
@@ -205,6 +209,12 @@ import ResponderChain
         content.preferredFocusIdentifiers = [
             screen == .home ? "tile-checkin" : screen == .directory ? (search.isHidden ? "row1" : "search") : "name"
         ]
+    }
+
+    private func clearForm() {
+        nameField.text = ""
+        pinField.text = ""
+        consent.isChecked = false
     }
 
     private func open(tile: String) {
@@ -274,11 +284,9 @@ import ResponderChain
             message = "Tick the box to agree to be called by name."
             _ = focusSystem?.requestFocus(on: consent)
         } else {
+            message = "Confirm, or Cancel to change something."
             present("Check in as \(name)?", confirmTitle: "Confirm") { [unowned self] in
                 self.message = "Checked in: \(name). Please take a seat; we will call you."
-                self.nameField.text = ""
-                self.pinField.text = ""
-                self.consent.isChecked = false
                 self.show(.home)
                 _ = self.focusSystem?.requestFocus(on: self.tiles[0])
             }

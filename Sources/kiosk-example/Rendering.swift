@@ -13,6 +13,7 @@ import TerminalCanvas
 
     func canvas(columns: Int, rows: Int) -> Canvas {
         var canvas = Canvas(columns: columns, rows: rows)
+        let (columns, rows) = (canvas.columns, canvas.rows)  // a huge reported size is capped
         guard columns >= Kiosk.minimumSize.columns, rows >= Kiosk.minimumSize.rows else {
             canvas.wrapped(
                 "The kiosk needs a terminal of at least \(Kiosk.minimumSize.columns)x\(Kiosk.minimumSize.rows)"

@@ -58,10 +58,15 @@ import ResponderChain
 
     override func wantsToEdit(with key: Key) -> Bool {
         guard super.wantsToEdit(with: key) else { return false }
-        guard digitsOnly, let scalar = key.characters.unicodeScalars.first, key.characters.unicodeScalars.count == 1,
-            scalar.value >= 0x20
-        else { return true }
-        return ("0"..."9").contains(Character(scalar))
+        // Editing keys (arrows, Backspace) type nothing printable; anything that types must be one digit.
+        let typed = key.characters.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+        guard digitsOnly, !typed.isEmpty else { return true }
+        return typed.count == 1 && ("0"..."9").contains(Character(typed.first!))
+    }
+
+    /// A paste into the PIN field keeps its digits only.
+    override func insertText(_ inserted: String) {
+        super.insertText(digitsOnly ? String(inserted.filter { ("0"..."9").contains($0) }) : inserted)
     }
 }
 

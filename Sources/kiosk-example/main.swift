@@ -85,8 +85,9 @@ MainActor.assumeIsolated {
         trace?.output.flush()
         guard let terminal = app.terminal else { return }
         let size = terminal.size ?? (80, 24)
-        if size.columns != kiosk.size.columns || size.rows != kiosk.size.rows {
-            kiosk.layout(columns: size.columns, rows: size.rows)
+        let capped = (min(size.columns, Canvas.maximumSide), min(size.rows, Canvas.maximumSide))
+        if capped.0 != kiosk.size.columns || capped.1 != kiosk.size.rows {
+            kiosk.layout(columns: capped.0, rows: capped.1)
         }
         let canvas = renderer.canvas(columns: size.columns, rows: size.rows)
         terminal.write(canvas.frame(replacing: shown))
@@ -132,6 +133,13 @@ MainActor.assumeIsolated {
                         detail: keyboard.isGrabbed ? "grabbed" : nil)))
             kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
         case .keyboardRemoved(let keyboard, let cancelled):
+            // A Super held on the keyboard that went away never comes up: no overlay from it.
+            superHold?.cancel()
+            superHold = nil
+            if helpFromSuper {
+                kiosk.showsHelp = false
+                helpFromSuper = false
+            }
             let keys =
                 app.dispatcher.isSecureEntry ? "\(cancelled.count)" : cancelled.map(\.name).joined(separator: " ")
             kiosk.message =

@@ -164,9 +164,15 @@ import Testing
         try kiosk.tmux.waitFor("Arrows move between tiles")
         #expect(!(try kiosk.tmux.capture()).contains("Keys you can use here"))
         try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "100", "-y", "30"])
-        let wide = try kiosk.tmux.waitFor(
-            "Riverside Clinic · self-service kiosk                                        F1 help")
-        #expect(wide.split(separator: "\n").count >= 29)
+        try kiosk.tmux.waitFor("Riverside Clinic · self-service kiosk                                        F1 help")
+        // The whole 30-row frame, status lines at the bottom included (not only its first rows).
+        var wide: [Substring] = []
+        for _ in 0..<100 {
+            wide = try kiosk.tmux.capture().split(separator: "\n", omittingEmptySubsequences: false)
+            if wide.count >= 29, wide[27].hasPrefix("focus tile-checkin") { break }
+            usleep(50_000)
+        }
+        #expect(wide.count >= 29 && wide[27].hasPrefix("focus tile-checkin"), "\(wide.joined(separator: "\n"))")
         try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "60", "-y", "20"])
         try kiosk.tmux.waitFor("The kiosk needs a terminal of at least 80x24")
         try kiosk.quit()

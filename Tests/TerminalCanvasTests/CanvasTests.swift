@@ -1,6 +1,5 @@
+import TerminalCanvas
 import Testing
-
-@testable import TerminalCanvas
 
 @Suite struct CanvasTests {
     @Test("boxes, flat boxes and text land in their cells; drawing outside the grid is clipped")
@@ -74,5 +73,31 @@ import Testing
         canvas.fill(0, 0, 9, 2)
         #expect(canvas.wrapped("one two three four", 0, 0, width: 9, .plain) == 3)
         #expect(canvas.lines(escapes: false) == ["one two", "three", "four"])
+    }
+
+    @Test("coordinates far outside the grid are clipped without overflow or a long walk")
+    func extremeCoordinates() {
+        var canvas = Canvas(columns: 8, rows: 3)
+        #expect(canvas.text("abcdef", -3, 0, .plain) == 6)
+        #expect(canvas.text("x", Int.min, 1, .plain) == 1)
+        #expect(canvas.text("x", Int.max, 1, .plain) == 0)
+        #expect(canvas.text("abc", 6, 2, .plain, limit: Int.max) == 2)
+        canvas.wrapped("one two", Int.min, Int.max, width: 4, .plain)
+        canvas.box(Int.min, Int.min, Int.max, Int.max, .single, .plain)
+        canvas.box(-1, 1, Int.max, 2, .heavy, .plain)
+        canvas.flat(Int.min, Int.max, 1, .double, .plain)
+        canvas.fill(Int.min, Int.min, Int.max, Int.max, "#", .plain)
+        #expect(canvas.lines(escapes: false) == Array(repeating: "########", count: 3))
+        #expect(Canvas(columns: 100_000, rows: Int.max).columns == Canvas.maximumSide)
+    }
+
+    @Test("a wide character in the last column is not drawn; a style-only change rewrites its row")
+    func edges() {
+        var canvas = Canvas(columns: 4, rows: 2)
+        canvas.put("日", 3, 0, .plain)
+        #expect(canvas.lines(escapes: false) == ["", ""])
+        var styled = canvas
+        styled.fill(0, 1, 3, 1, " ", .focused)
+        #expect(String(decoding: styled.frame(replacing: canvas), as: UTF8.self).hasPrefix("\u{1b}[2;1H"))
     }
 }
