@@ -352,25 +352,10 @@ public enum Keytrace {
             shown = canvas
         }
         func report(_ change: KeyboardApp.Change) {
-            let t = KeyboardEventLoop.monotonicNow - session.timeOrigin
-            switch change {
-            case .keyboardAdded(let keyboard):
-                session.deviceNames[keyboard.id] = keyboard.name
-                let detail =
-                    "\(keyboard.kind), repeats: \(keyboard.repeatSource)" + (keyboard.isGrabbed ? ", grabbed" : "")
-                session.emit(
-                    TraceEvent(t: t, .device(change: "added", name: keyboard.name, path: keyboard.path, detail: detail))
-                )
-            case .deviceFailed(let path, let message):
-                session.emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
-            case .hotPlugUnavailable(let message):
-                session.emit(
-                    TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: message)))
-            case .resized:
+            session.report(change)
+            if case .resized = change {
                 shown = nil
                 draw(force: true)
-            case .keyboardRemoved, .focusMoved, .firstResponderChanged:
-                break  // The dispatcher's and the focus system's own records report them.
             }
         }
         app.onChange = { change in

@@ -121,16 +121,9 @@ MainActor.assumeIsolated {
     }
 
     app.onChange = { change in
-        let t = KeyboardEventLoop.monotonicNow - (trace?.session.timeOrigin ?? 0)
+        trace?.session.report(change)
         switch change {
         case .keyboardAdded(let keyboard):
-            trace?.session.deviceNames[keyboard.id] = keyboard.name
-            trace?.session.emit(
-                TraceEvent(
-                    t: t,
-                    .device(
-                        change: "added", name: keyboard.name, path: keyboard.path,
-                        detail: keyboard.isGrabbed ? "grabbed" : nil)))
             kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
         case .keyboardRemoved(let keyboard, let cancelled):
             // A Super held on the keyboard that went away never comes up: no overlay from it.
@@ -146,8 +139,7 @@ MainActor.assumeIsolated {
                 "Keyboard unplugged: \(keyboard.name)."
                 + (cancelled.isEmpty ? "" : " Press cancelled: \(keys); nothing is stuck.")
             app.setNeedsFrame()
-        case .deviceFailed(let path, let message):
-            trace?.session.emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
+        case .deviceFailed(_, let message):
             kiosk.message = "A keyboard could not be used: \(message)"
         case .hotPlugUnavailable(let message):
             kiosk.message = "Keyboards plugged in later will not be seen: \(message)"

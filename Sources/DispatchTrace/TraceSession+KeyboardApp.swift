@@ -1,0 +1,25 @@
+public import LinuxKeyboard
+
+extension TraceSession {
+    /// Reports a `KeyboardApp` change that the dispatcher and the focus system do not trace
+    /// themselves: a keyboard opened (named from then on in `key` events), a device that failed,
+    /// hot-plug unavailable. Removals, focus and first-responder changes come through their own
+    /// records; a resize is not traced.
+    ///
+    /// - Parameter change: The change, from `KeyboardApp.onChange`.
+    public func report(_ change: KeyboardApp.Change) {
+        let t = KeyboardEventLoop.monotonicNow - timeOrigin
+        switch change {
+        case .keyboardAdded(let keyboard):
+            deviceNames[keyboard.id] = keyboard.name
+            let detail = "\(keyboard.kind), repeats: \(keyboard.repeatSource)" + (keyboard.isGrabbed ? ", grabbed" : "")
+            emit(TraceEvent(t: t, .device(change: "added", name: keyboard.name, path: keyboard.path, detail: detail)))
+        case .deviceFailed(let path, let message):
+            emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
+        case .hotPlugUnavailable(let message):
+            emit(TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: message)))
+        case .keyboardRemoved, .focusMoved, .firstResponderChanged, .resized:
+            break
+        }
+    }
+}
