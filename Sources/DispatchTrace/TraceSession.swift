@@ -42,6 +42,8 @@ public final class TraceSession {
     public private(set) var lastStages: [TraceEvent] = []
 
     private var lastTime: Double = 0
+    /// Events reported before ``start(input:layout:note:t:)``: they follow the `session` event.
+    private var heldUntilStart: [TraceEvent]? = []
     private let xkb: XKBKeyboardLayout?
 
     /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
@@ -67,8 +69,9 @@ public final class TraceSession {
         _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
     }
 
-    /// Reports the session start, then gives the window its initial focus (reported like any
-    /// other focus move).
+    /// Reports the session start, then what was reported before it (keyboards opened while the
+    /// input was being set up), then gives the window its initial focus (reported like any other
+    /// focus move). A trace's first event is always its `session` event.
     ///
     /// - Parameters:
     ///   - input: Which input feeds the session.
@@ -77,14 +80,23 @@ public final class TraceSession {
     ///   - t: The start time.
     public func start(input: String, layout: String, note: String? = nil, t: Double = 0) {
         lastTime = t
+        let held = heldUntilStart ?? []
+        heldUntilStart = nil
         emit(TraceEvent(t: t, .session(input: input, scene: name, layout: layout, note: note)))
+        for event in held { emit(event) }
         focusSystem.updateFocusIfNeeded()
     }
 
-    /// Reports an event that did not come from the dispatcher (session start, devices).
+    /// Reports an event that did not come from the dispatcher (session start, devices). Before
+    /// ``start(input:layout:note:t:)`` the event is held, and reported right after the `session`
+    /// event.
     ///
     /// - Parameter event: The event.
     public func emit(_ event: TraceEvent) {
+        if heldUntilStart != nil {
+            heldUntilStart?.append(event)
+            return
+        }
         if keepsHistory {
             history.append(event)
             if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }

@@ -334,8 +334,6 @@ public enum Keytrace {
         let session = TraceSession(
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
         let view = live ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
-        // Device changes wait until the session has said which input it reads.
-        var heldChanges: [KeyboardApp.Change]? = []
         var drawn = -1
         var shown: Canvas?
         func draw(force: Bool) {
@@ -358,9 +356,8 @@ public enum Keytrace {
                 draw(force: true)
             }
         }
-        app.onChange = { change in
-            if heldChanges != nil { heldChanges?.append(change) } else { report(change) }
-        }
+        // Keyboards opened before the session starts are reported after its session event.
+        app.onChange = { change in report(change) }
         session.timeOrigin = KeyboardEventLoop.monotonicNow
         do { try app.openInput() } catch { throw KeytraceError("\(error)") }
         let input = app.input ?? .keyboards
@@ -371,8 +368,6 @@ public enum Keytrace {
         session.start(
             input: input.rawValue, layout: "\(app.layout.name) (\(app.layoutSource.rawValue))",
             note: input == .terminal ? app.inputNote : nil)
-        for change in heldChanges ?? [] { report(change) }
-        heldChanges = nil
 
         if let path = options.recordPath {
             let keyboards = app.loop.keyboards

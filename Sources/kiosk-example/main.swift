@@ -9,12 +9,12 @@ import TerminalCanvas
 // Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
 
 let usage = """
-    usage: kiosk-example [--keyboards | --terminal] [--grab] [--device PATH]... [--layout NAME]
+    usage: kiosk-example [--keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
                          [--variant NAME] [--trace FILE]
       --keyboards     read the keyboards through evdev (default: them when readable, else the terminal)
       --terminal      read the terminal
       --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
-      --device PATH   read this keyboard only (repeatable)
+      --device DEVICE read this keyboard only: its path or its name (repeatable)
       --layout NAME   the keyboard layout (default: XKB_DEFAULT_LAYOUT, /etc/default/keyboard, us)
       --variant NAME  the layout's variant
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE

@@ -177,4 +177,25 @@ import Testing
         try kiosk.tmux.waitFor("The kiosk needs a terminal of at least 80x24")
         try kiosk.quit()
     }
+
+    @Test("the terminal is restored after SIGTERM, SIGHUP and crash signals, the trace written so far kept")
+    func restoredOnSignals() throws {
+        for (signal, exit) in [
+            (SIGTERM, "EXITED 0"), (SIGHUP, "EXITED 0"), (SIGSEGV, "EXITED 139"), (SIGABRT, "EXITED 134"),
+        ] {
+            let kiosk = try Kiosk()
+            defer { kiosk.stop() }
+            try kiosk.press("Right", until: "focus tile-find")
+            let pid = try #require(try kiosk.tmux.keytracePID(process: "kiosk-example"))
+            kill(pid, signal)
+            let pane = try kiosk.tmux.waitFor(exit)
+            #expect(
+                !pane.contains("Riverside Clinic") && !pane.contains("╔"),
+                "signal \(signal): back on the main screen, the kiosk's frame is gone:\n\(pane)")
+            #expect(try kiosk.tmux.settingsRestored(), "signal \(signal): the terminal settings are as before")
+            #expect(
+                kiosk.trace.contains { $0["event"] as? String == "focus" && $0["to"] as? String == "tile-find" },
+                "signal \(signal): the trace has what happened before it")
+        }
+    }
 }

@@ -83,11 +83,11 @@ struct TmuxSession {
         return before == after
     }
 
-    /// keytrace's process id, as the child of the pane's shell.
-    func keytracePID() throws -> Int32? {
+    /// The process id of the pane shell's child called `process` (keytrace, or another binary).
+    func keytracePID(process: String = "keytrace") throws -> Int32? {
         let shell = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        return Int32(try run(["pgrep", "-P", shell, "keytrace"]).trimmingCharacters(in: .whitespacesAndNewlines))
+        return Int32(try run(["pgrep", "-P", shell, process]).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     func stop() {

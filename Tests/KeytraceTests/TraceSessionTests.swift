@@ -28,4 +28,21 @@ import Testing
         #expect(owned.count == 2)
         #expect(owned.allSatisfy { $0.contains(#""owner":"keyCommands""#) }, "the owner is a stage name")
     }
+
+    @Test("events reported before start follow the session event: a trace always begins with it")
+    func heldUntilStart() throws {
+        let scene = try Scene(
+            json:
+                #"{"root": {"id": "form", "children": [{"id": "name", "frame": [0, 0, 100, 20], "focusable": true}]}}"#)
+        var lines: [String] = []
+        let session = TraceSession(scene: scene, layout: USKeyboardLayout()) { lines.append($0.json) }
+        session.emit(
+            TraceEvent(t: 0.2, .device(change: "added", name: "USB Keyboard", path: "/dev/input/event3", detail: nil)))
+        #expect(lines.isEmpty, "nothing is written before the session starts")
+        session.start(input: "keyboards", layout: "us")
+        #expect(lines.count >= 3)
+        #expect(lines.first?.contains(#""event":"session""#) == true)
+        #expect(lines.dropFirst().first?.contains(#""name":"USB Keyboard""#) == true)
+        #expect(lines.contains { $0.contains(#""event":"focus""#) && $0.contains(#""to":"name""#) })
+    }
 }
