@@ -82,7 +82,8 @@ public struct Canvas: Equatable, Sendable {
         text.reduce(0) { $0 + width(of: $1) }
     }
 
-    /// Draws one character; a control character is drawn as `�`.
+    /// Draws one character; a control character, or one that takes no column of its own (a bidi
+    /// control, a zero-width space, a combining mark with no base), is drawn as `�`.
     ///
     /// - Parameters:
     ///   - character: The character.
@@ -322,12 +323,24 @@ public struct Canvas: Equatable, Sendable {
         return lower < upper ? lower..<upper : 0..<0
     }
 
+    /// Whether a character is drawn as itself: not when it holds a control character (an escape
+    /// could take over the terminal), and not when the terminal would give it no column of its
+    /// own, which would shift the rest of the row: a format character standing alone (bidi
+    /// overrides and isolates, which could also reorder what the row shows; zero-width spaces;
+    /// a byte order mark; a soft hyphen), a line or paragraph separator, or a combining mark
+    /// with nothing to sit on. Inside a grapheme cluster, joiners, marks and emoji tags are fine.
     private static func isPrintable(_ character: Character) -> Bool {
+        var isFirst = true
         for scalar in character.unicodeScalars {
-            switch scalar.value {
-            case 0...0x1F, 0x7F...0x9F: return false
-            default: continue
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
+            if isFirst && value >= 0xAD {
+                switch scalar.properties.generalCategory {
+                case .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark: return false
+                default: break
+                }
             }
+            isFirst = false
         }
         return true
     }

@@ -45,9 +45,20 @@ import ResponderChain
     private(set) var dialogText = ""
     private var onConfirm: (() -> Void)?
 
+    // The help overlay: a modal focus scope with one button, so that no key moves focus behind it.
+    let helpPanel = FocusNode(identifier: "help")
+    let helpClose = Button("help-close", "Close")
+    /// The key commands the overlay lists: those active where focus was when it opened.
+    private(set) var helpCommands: [DiscoverableKeyCommandGroup] = []
+    /// The key commands active now; the app sets it to its dispatcher's discoverability API.
+    var activeKeyCommands: () -> [DiscoverableKeyCommandGroup] = { [] }
+
     private(set) var screen: Screen = .home
-    /// The help overlay (F1, or Super held for a second).
-    var showsHelp = false
+    /// Whether the help overlay shows (F1, the Help tile, or Super held for a second).
+    var showsHelp: Bool {
+        get { !helpPanel.isHidden }
+        set { newValue ? openHelp() : closeHelp() }
+    }
     /// What the kiosk says on its message line.
     var message = "Welcome. Choose a tile with the arrows and Return; F1 lists every key."
     /// The terminal's size the frames were laid out for.
@@ -69,6 +80,7 @@ import ResponderChain
         buildDirectory()
         buildForm()
         buildDialog()
+        buildHelp()
         buildCommands()
         show(.home)
         layout(columns: 80, rows: 24)
@@ -160,16 +172,27 @@ import ResponderChain
         _ = dialog.onExitCommand { [unowned self] in self.closeDialog() }
     }
 
+    private func buildHelp() {
+        root.addChild(helpPanel)
+        helpPanel.focusGroupIdentifier = "help"
+        helpPanel.addChild(helpClose)
+        helpPanel.isHidden = true
+        helpClose.onChoose = { [unowned self] in self.closeHelp() }
+        _ = helpPanel.onExitCommand { [unowned self] in self.closeHelp() }
+    }
+
     private func buildCommands() {
         root.keyCommands = [
             KeyCommand(.f1, action: "toggleHelp", title: "Show or hide this help"),
             KeyCommand("f", modifierFlags: .control, action: "openSearch", title: "Search the directory"),
-            KeyCommand("h", modifierFlags: .control, action: "goHome", title: "Go to the home screen"),
+            KeyCommand(.home, modifierFlags: .alternate, action: "goHome", title: "Go to the home screen"),
         ]
         root.performableActions = ["toggleHelp", "openSearch", "goHome"]
         root.onAction = { [unowned self] action, _ in
             // The dialog is modal: the screen behind it does not change under it.
             guard !self.isDialogOpen || action == "toggleHelp" else { return }
+            // A shortcut the help lists closes the help and does what it says.
+            if action != "toggleHelp" { self.closeHelp() }
             switch action {
             case "toggleHelp": self.showsHelp.toggle()
             case "openSearch": self.openSearch()
@@ -179,8 +202,6 @@ import ResponderChain
             default: break
             }
         }
-        // Escape closes the help overlay when nothing nearer took it.
-        _ = root.onExitCommand { [unowned self] in self.showsHelp = false }
         list.keyCommands = [
             KeyCommand(.home, action: "firstRow", title: "First row"),
             KeyCommand(.end, action: "lastRow", title: "Last row"),
@@ -314,6 +335,39 @@ import ResponderChain
 
     var isDialogOpen: Bool { !dialog.isHidden }
 
+    /// Opens the help overlay on the key commands active where focus is, and traps focus on its
+    /// Close button until it closes (the arrows and Tab do not move focus behind it).
+    private func openHelp() {
+        guard helpPanel.isHidden else { return }
+        helpCommands = activeKeyCommands()
+        helpPanel.isHidden = false
+        layout(columns: size.columns, rows: size.rows)
+        focusSystem?.presentModal(helpPanel)
+        _ = focusSystem?.requestFocus(on: helpClose)
+    }
+
+    private func closeHelp() {
+        guard !helpPanel.isHidden else { return }
+        helpPanel.isHidden = true
+        focusSystem?.dismissModal(helpPanel)
+    }
+
+    /// The help overlay's lines: each group's heading and commands, then the system keys.
+    var helpLines: [(text: String, shortcut: String, isHeading: Bool, isEnabled: Bool)] {
+        var lines: [(String, String, Bool, Bool)] = []
+        for group in helpCommands {
+            lines.append((group.title, "", true, true))
+            for command in group.commands {
+                lines.append(("  " + command.title, command.shortcut, false, command.isEnabled))
+            }
+        }
+        lines.append(("System", "", true, true))
+        lines.append(("  Move between the menu and the content", "Tab", false, true))
+        lines.append(("  Move inside an area", "Arrows", false, true))
+        lines.append(("  Choose", "Return", false, true))
+        return lines
+    }
+
     private func reveal(_ row: Row) {
         let top = listTop
         let y = Int(row.frame.minY) - top
@@ -366,6 +420,17 @@ import ResponderChain
         dialog.frame = Rect(x: dialogLeft, y: dialogTop, width: dialogWidth, height: 8)
         confirm.frame = Rect(x: dialogLeft + 8, y: dialogTop + 5, width: 14, height: 1)
         cancel.frame = Rect(x: dialogLeft + dialogWidth - 22, y: dialogTop + 5, width: 14, height: 1)
+        // The help overlay: its lines, a blank line and the Close button inside a double box.
+        let helpWidth = min(size.columns - 8, 64)
+        let helpHeight = min(size.rows - 2, helpLines.count + 5)
+        let helpLeft = (size.columns - helpWidth) / 2
+        let helpTop = max(1, (size.rows - helpHeight) / 2)
+        helpPanel.frame = Rect(
+            x: Double(helpLeft), y: Double(helpTop), width: Double(helpWidth), height: Double(helpHeight))
+        helpClose.frame = Rect(x: Double(helpLeft + 2), y: Double(helpTop + helpHeight - 2), width: 9, height: 1)
+        // A taller terminal shows more rows: no blank space under the last one while rows above
+        // are scrolled away.
+        scrollTop = max(0, min(scrollTop, self.rows.count(where: { !$0.isHidden }) - listRows))
         if let selectedRow, !selectedRow.isHidden { reveal(selectedRow) }
     }
 }

@@ -142,29 +142,17 @@ import TerminalCanvas
     }
 
     private func drawHelp(_ canvas: inout Canvas) {
-        let groups = dispatcher.discoverableKeyCommands()
-        var lines: [(String, String, CellStyle)] = []
-        for group in groups {
-            lines.append((group.title, "", .heading))
-            for command in group.commands {
-                lines.append(("  " + command.title, command.shortcut, command.isEnabled ? .plain : .faint))
-            }
-        }
-        lines.append(("System", "", .heading))
-        lines.append(("  Move between the menu and the content", "Tab", .plain))
-        lines.append(("  Move inside an area", "Arrows", .plain))
-        lines.append(("  Choose", "Return", .plain))
-        let width = min(canvas.columns - 8, 64)
-        let height = min(canvas.rows - 4, lines.count + 4)
-        let x = (canvas.columns - width) / 2
-        let y = max(1, (canvas.rows - height) / 2)
+        let frame = kiosk.helpPanel.frame
+        let (x, y, width, height) = (cell(frame.minX), cell(frame.minY), cell(frame.width), cell(frame.height))
         canvas.fill(x, y, x + width - 1, y + height - 1)
         canvas.box(x, y, x + width - 1, y + height - 1, .double, .overlay)
         canvas.text(" Keys you can use here ", x + 2, y, .overlay)
-        for (offset, line) in lines.prefix(height - 4).enumerated() {
-            canvas.text(line.0, x + 2, y + 2 + offset, line.2, limit: width - 20)
-            canvas.text(line.1, x + width - 2 - Canvas.width(of: line.1), y + 2 + offset, line.2)
+        for (offset, line) in kiosk.helpLines.prefix(height - 5).enumerated() {
+            let style: CellStyle = line.isHeading ? .heading : line.isEnabled ? .plain : .faint
+            canvas.text(line.text, x + 2, y + 2 + offset, style, limit: width - 20)
+            canvas.text(line.shortcut, x + width - 2 - Canvas.width(of: line.shortcut), y + 2 + offset, style)
         }
+        draw(kiosk.helpClose, &canvas)
         canvas.text(" Escape or F1 closes ", x + width - 23, y + height - 1, .overlay)
     }
 
@@ -181,7 +169,7 @@ import TerminalCanvas
             0, row, .heading, limit: canvas.columns)
         canvas.text(kiosk.message, 0, row + 1, .plain, limit: canvas.columns)
         canvas.text(
-            "\(inputNote) · Tab menu/content · Return choose · Ctrl-F search · Ctrl-H home", 0,
+            "\(inputNote) · Tab menu/content · Return choose · Ctrl-F search · Alt-Home home", 0,
             row + 2, .faint, limit: canvas.columns)
     }
 }

@@ -79,6 +79,7 @@ MainActor.assumeIsolated {
         } catch { fail("--trace: \(error)") }
     }
 
+    kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
     var shown: Canvas?
     app.onFrame = {

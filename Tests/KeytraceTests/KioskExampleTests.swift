@@ -71,6 +71,11 @@ import Testing
         try kiosk.press("End", until: "focus row240 ")
         let bottom = try kiosk.tmux.waitFor("rows 224–240 of 240")
         #expect(bottom.contains("Tove Lund"), "the last row is drawn")
+        // A taller terminal fills with the rows above; back at 24 rows the focused row still shows.
+        try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "80", "-y", "40"])
+        try kiosk.tmux.waitFor("rows 208–240 of 240")
+        try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "80", "-y", "24"])
+        try kiosk.tmux.waitFor("rows 224–240 of 240")
         try kiosk.press("Home", until: "rows 1–17 of 240")
         for _ in 0..<20 { try kiosk.tmux.send("Down") }
         try kiosk.tmux.waitFor("focus row21 ")
@@ -160,8 +165,26 @@ import Testing
         #expect(help.contains("Search the directory") && help.contains("Ctrl+F"))
         #expect(help.contains("Show or hide this help") && help.contains("F1"))
         try KeytraceBinary.expectGolden(help, "kiosk-help.txt")
+        // Modal: the arrows and Tab stay on its Close button; nothing moves behind it.
+        try kiosk.press("Right", "Down", "Tab", "Left")
+        try kiosk.tmux.waitFor("focus help-close │ first responder help-close │ group help")
+        #expect(try kiosk.tmux.capture().contains("Keys you can use here"))
         try kiosk.press("Escape")
-        try kiosk.tmux.waitFor("Arrows move between tiles")
+        try kiosk.tmux.waitFor("focus tile-checkin │")
+        #expect(!(try kiosk.tmux.capture()).contains("Keys you can use here"))
+        #expect(
+            !kiosk.trace.contains { $0["event"] as? String == "focus" && $0["to"] as? String == "tile-find" },
+            "no arrow reached the tiles behind the overlay")
+        // From the directory's list it lists the list's own commands; Return on Close closes it
+        // and focus goes back to the row.
+        try kiosk.press("Right", "Enter", until: "focus row1 ")
+        try kiosk.press("F1", until: "focus help-close")
+        let listHelp = try kiosk.tmux.capture()
+        #expect(listHelp.contains("Last row") && listHelp.contains("End"), "\(listHelp)")
+        try kiosk.press("Enter", until: "focus row1 ")
+        // A shortcut the help lists closes it and does what it says.
+        try kiosk.press("F1", until: "focus help-close")
+        try kiosk.press("M-Home", until: "focus tile-checkin")
         #expect(!(try kiosk.tmux.capture()).contains("Keys you can use here"))
         try kiosk.tmux.tmux(["resize-window", "-t", kiosk.tmux.name, "-x", "100", "-y", "30"])
         try kiosk.tmux.waitFor("Riverside Clinic · self-service kiosk                                        F1 help")

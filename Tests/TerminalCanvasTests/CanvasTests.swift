@@ -27,6 +27,24 @@ import Testing
         #expect(!line.unicodeScalars.contains("\u{1b}"), "no escape at all: the row is plain")
     }
 
+    @Test("characters with no column of their own (bidi controls, zero-width, lone marks) are drawn as �, one each")
+    func zeroWidthCharacters() {
+        var canvas = Canvas(columns: 30, rows: 1)
+        // Right-to-left override, zero-width space, byte order mark, line separator, a combining
+        // acute with no base, left-to-right isolate: each one column, so the row does not shift.
+        let drawn = canvas.text("a\u{202E}b\u{200B}c\u{FEFF}d\u{2028}e\u{2066}", 0, 0, .plain)
+        #expect(drawn == 10)
+        #expect(canvas.lines(escapes: false) == ["a�b�c�d�e�"])
+        var lone = Canvas(columns: 4, rows: 1)
+        lone.text("\u{301}x", 0, 0, .plain)
+        #expect(lone.lines(escapes: false) == ["�x"])
+        // Inside a grapheme cluster they are part of one character and stay.
+        var joined = Canvas(columns: 10, rows: 1)
+        #expect(joined.text("e\u{301}\u{1F469}\u{200D}\u{1F4BB}!", 0, 0, .plain) == 4)
+        #expect(joined.lines(escapes: false) == ["e\u{301}\u{1F469}\u{200D}\u{1F4BB}!"])
+        #expect(Canvas.width(of: "\u{202E}") == 1 && Canvas.width(of: "e\u{301}") == 1)
+    }
+
     @Test("wide characters take two columns; drawing over half of one blanks the other half")
     func wideCharacters() {
         var canvas = Canvas(columns: 6, rows: 1)
