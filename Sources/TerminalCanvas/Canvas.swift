@@ -329,12 +329,25 @@ public struct Canvas: Equatable, Sendable {
     /// overrides and isolates, which could also reorder what the row shows; zero-width spaces;
     /// a byte order mark; a soft hyphen), a line or paragraph separator, or a combining mark
     /// with nothing to sit on. Inside a grapheme cluster, joiners, marks and emoji tags are fine.
+    /// Ranges with no format character, separator or combining mark: drawn without looking up
+    /// the character's category.
+    @inline(__always) private static func hasNoFormatOrMark(_ value: UInt32) -> Bool {
+        switch value {
+        case 0xA0..<0x300, 0x2010...0x2027, 0x2030...0x205F, 0x2190...0x2BFF, 0x3000...0x3029, 0x3041...0x3098,
+            0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            return true
+        default:
+            return false
+        }
+    }
+
     private static func isPrintable(_ character: Character) -> Bool {
         var isFirst = true
         for scalar in character.unicodeScalars {
             let value = scalar.value
             if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
-            if isFirst && value >= 0xAD {
+            // Latin text, punctuation, arrows, box drawing, blocks and shapes need no lookup.
+            if isFirst && value >= 0xAD && (value == 0xAD || !Self.hasNoFormatOrMark(value)) {
                 switch scalar.properties.generalCategory {
                 case .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark: return false
                 default: break
