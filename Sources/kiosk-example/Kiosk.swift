@@ -60,11 +60,12 @@ import ResponderChain
         set { newValue ? openHelp() : closeHelp() }
     }
     /// What the kiosk says on its message line.
-    var message = "Welcome. Choose a tile with the arrows and Return; F1 lists every key."
+    var message = "Welcome. Choose a tile with the arrows and Return; F1 shows the keys."
     /// The terminal's size the frames were laid out for.
     private(set) var size = (columns: 80, rows: 24)
 
     static let minimumSize = (columns: 80, rows: 24)
+    static let rootActions: Set<Action> = ["toggleHelp", "openSearch", "goHome"]
 
     init() {
         rows = DirectoryEntry.all.enumerated().map { Row($1, index: $0) }
@@ -103,7 +104,7 @@ import ResponderChain
         let specs: [(String, String, String)] = [
             ("checkin", "Check in", "appointments"), ("find", "Directory", "people, rooms"),
             ("hours", "Opening hours", "this week"), ("pharmacy", "Pharmacy", "prescriptions"),
-            ("parking", "Parking", "tickets"), ("help", "Help", "every key, F1"),
+            ("parking", "Parking", "tickets"), ("help", "Help", "the keys, F1"),
         ]
         for (identifier, title, subtitle) in specs {
             let tile = Button("tile-" + identifier, title, subtitle: subtitle, look: .tile)
@@ -132,7 +133,7 @@ import ResponderChain
         search.onTextChange = { [unowned self] text in self.filter(text) }
         search.onSubmit { [unowned self] in self.focusResults() }
         // Escape in the field or the results closes the search and shows every row again; with
-        // no search open it goes on up (to close the help overlay).
+        // no search open it goes on up.
         directory.onKeyPress([.escape], phases: .down) { [unowned self] _ in
             guard !self.search.isHidden else { return .ignored }
             self.closeSearch()
@@ -179,6 +180,12 @@ import ResponderChain
         helpPanel.isHidden = true
         helpClose.onChoose = { [unowned self] in self.closeHelp() }
         _ = helpPanel.onExitCommand { [unowned self] in self.closeHelp() }
+        // A command the help lists for the place it was opened from closes the help, then its
+        // action goes up the chain from there (as on iPadOS, where the overlay's commands run).
+        helpPanel.onAction = { [unowned self] action, _ in
+            self.closeHelp()
+            self.window.sendAction(action)
+        }
     }
 
     private func buildCommands() {
@@ -187,7 +194,7 @@ import ResponderChain
             KeyCommand("f", modifierFlags: .control, action: "openSearch", title: "Search the directory"),
             KeyCommand(.home, modifierFlags: .alternate, action: "goHome", title: "Go to the home screen"),
         ]
-        root.performableActions = ["toggleHelp", "openSearch", "goHome"]
+        root.performableActions = Self.rootActions
         root.onAction = { [unowned self] action, _ in
             // The dialog is modal: the screen behind it does not change under it.
             guard !self.isDialogOpen || action == "toggleHelp" else { return }
@@ -321,6 +328,9 @@ import ResponderChain
         cancel.isHidden = onConfirm == nil
         self.onConfirm = onConfirm
         dialog.isHidden = false
+        // Behind the dialog the screen does not change: only the help stays available (the
+        // others show greyed in it).
+        root.performableActions = ["toggleHelp"]
         layout(columns: size.columns, rows: size.rows)
         focusSystem?.presentModal(dialog)
         _ = focusSystem?.requestFocus(on: confirm)  // the default button, every time
@@ -329,6 +339,7 @@ import ResponderChain
     private func closeDialog() {
         guard !dialog.isHidden else { return }
         dialog.isHidden = true
+        root.performableActions = Self.rootActions
         onConfirm = nil
         focusSystem?.dismissModal(dialog)
     }
@@ -340,6 +351,14 @@ import ResponderChain
     private func openHelp() {
         guard helpPanel.isHidden else { return }
         helpCommands = activeKeyCommands()
+        // Focus moves to Close, off the chain of the responders below the root: the help panel
+        // takes their enabled commands for as long as it shows. The root's stay on the chain.
+        let forwarded = helpCommands.flatMap { group -> [KeyCommand] in
+            guard case .responder(let reference) = group.source, !reference.refers(to: root) else { return [] }
+            return group.commands.filter(\.isEnabled).map(\.command)
+        }
+        helpPanel.keyCommands = forwarded
+        helpPanel.performableActions = Set(forwarded.map(\.action))
         helpPanel.isHidden = false
         layout(columns: size.columns, rows: size.rows)
         focusSystem?.presentModal(helpPanel)
@@ -422,7 +441,7 @@ import ResponderChain
         cancel.frame = Rect(x: dialogLeft + dialogWidth - 22, y: dialogTop + 5, width: 14, height: 1)
         // The help overlay: its lines, a blank line and the Close button inside a double box.
         let helpWidth = min(size.columns - 8, 64)
-        let helpHeight = min(size.rows - 2, helpLines.count + 5)
+        let helpHeight = min(size.rows - 5, helpLines.count + 5)  // the status lines stay visible
         let helpLeft = (size.columns - helpWidth) / 2
         let helpTop = max(1, (size.rows - helpHeight) / 2)
         helpPanel.frame = Rect(

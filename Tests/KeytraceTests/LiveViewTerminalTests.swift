@@ -84,7 +84,7 @@ struct TmuxSession {
     }
 
     /// The process id of the pane shell's child called `process` (keytrace, or another binary).
-    func keytracePID(process: String = "keytrace") throws -> Int32? {
+    func childPID(process: String = "keytrace") throws -> Int32? {
         let shell = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return Int32(try run(["pgrep", "-P", shell, process]).trimmingCharacters(in: .whitespacesAndNewlines))
@@ -167,7 +167,7 @@ struct TmuxSession {
             switch how {
             case "ctrl-c": try tmux.send("C-c")
             default:
-                let pid = try #require(try tmux.keytracePID())
+                let pid = try #require(try tmux.childPID())
                 kill(pid, how == "term" ? SIGTERM : SIGSEGV)
             }
             let pane = try tmux.waitFor(exit)
