@@ -47,6 +47,8 @@ public final class TraceSession {
     private let xkb: XKBKeyboardLayout?
 
     /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
+    /// Nothing reaches `onEvent` until ``start(input:layout:note:t:)``: what happens before is
+    /// held for it.
     ///
     /// - Parameters:
     ///   - name: The name for the `session` event (the app's or the scene's).
