@@ -50,7 +50,8 @@ let package = Package(
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
-            name: "LinuxKeyboardTests", dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
+            name: "LinuxKeyboardTests",
+            dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
         .testTarget(
             name: "KeytraceTests",
             dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],

@@ -83,6 +83,23 @@ case "leds":
 case "de-shortcut":
     options.devices = [ps2]
     do { layout = try XKBKeyboardLayout(KeymapNames(layout: "de")) } catch { fail("\(error)") }
+// Keymap options, layout groups and dead keys on a real kernel keyboard, through xkb_state.
+case "xkb-nocaps":
+    options.devices = [ps2]
+    do { layout = try XKBKeyboardLayout(KeymapNames(layout: "us", options: "ctrl:nocaps")) } catch { fail("\(error)") }
+case "xkb-groups":
+    options.devices = [ps2]
+    do { layout = try XKBKeyboardLayout(KeymapNames(layout: "us,ru", options: "grp:alt_shift_toggle")) } catch {
+        fail("\(error)")
+    }
+case "dead-key":
+    options.devices = [ps2]
+    do { layout = try XKBKeyboardLayout(KeymapNames(layout: "de"), composeLocale: "C.UTF-8") } catch {
+        fail("\(error)")
+    }
+case "leds-initial":
+    options.devices = ["kernel-vm LED keyboard"]
+    options.grab = true
 default: fail("unknown scenario")
 }
 
@@ -150,6 +167,10 @@ if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Dou
     case "hotplug", "replug-by-path": return lines.contains("ended KeyX")
     case "leds": return lines.contains("ended KeyA")
     case "de-shortcut": return lines.contains("ended KeyZ")
+    case "xkb-nocaps": return lines.contains("ended KeyA")
+    case "xkb-groups": return lines.contains("ended KeyB")
+    case "dead-key": return lines.contains("ended KeyE")
+    case "leds-initial": return true
     case "repeat-kernel", "repeat-software": return lines.contains("ended KeyA")
     default: return false
     }
@@ -236,6 +257,26 @@ case "de-shortcut":
     guard lines.contains("action undo") else { fail("Ctrl and the key labelled Z (KEY_Y) on de must send undo") }
     guard !lines.contains(where: { $0.hasPrefix("began KeyY") }) else { fail("the command owns the key") }
     guard lines.contains("began KeyZ y") else { fail("KEY_Z types y on de") }
+case "xkb-nocaps":
+    guard lines.contains("action undo") else { fail("Caps Lock is Control under ctrl:nocaps: Caps+Z must send undo") }
+    guard lines.contains("began KeyA a") else { fail("Caps Lock tapped must not lock: A types a") }
+    guard !dispatcher.keyboardState.locks.contains(.capsLock) else { fail("Caps Lock locked under ctrl:nocaps") }
+    print("ctrl:nocaps: Caps Lock+Z sent undo; A typed a after Caps Lock was tapped")
+case "xkb-groups":
+    let typed = lines.filter { $0.hasPrefix("began KeyA") || $0.hasPrefix("began KeyB") }
+    guard typed == ["began KeyA a", "began KeyA ф", "began KeyB b"] else {
+        fail("Alt+Shift must switch us → ru → us: \(typed)")
+    }
+    print("us,ru: \(typed)")
+case "dead-key":
+    guard lines.contains("began Equal "), lines.contains("began KeyE é") else { fail("´ then e must type é on de") }
+    print("de dead key: ´ then e typed é")
+case "leds-initial":
+    let locks = dispatcher.keyboardState.locks
+    let leds = opened.map { (try? InputDevice(path: $0.path))?.lockLEDs ?? [] }
+    guard locks == .numLock else { fail("the keyboard's Num Lock LED must give the dispatcher Num Lock: \(locks)") }
+    guard leds == [.numLock] else { fail("the Num Lock LED must stay lit: \(leds)") }
+    print("initial locks from the LEDs: Num Lock on, its LED still lit on \(leds.count) keyboard")
 case "repeat-kernel", "repeat-software":
     let repeats = lines.filter { $0 == "changed KeyA" }.count
     let source = opened.first?.repeatSource

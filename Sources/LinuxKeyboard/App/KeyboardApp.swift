@@ -67,7 +67,8 @@ public final class KeyboardApp {
         /// both given back on exit.
         public var fullScreen = false
         /// The lock state at start, shown on every keyboard's LEDs: `[.numLock]` for a PIN pad on
-        /// the keypad. `nil` leaves the dispatcher's (all off).
+        /// the keypad. `nil` takes it from the first keyboard's LEDs (what the console left on;
+        /// all off for the terminal).
         public var initialLocks: LockState?
         /// The command that stops the app, reserved above every key command (Ctrl-C by default);
         /// `nil` for none.
@@ -165,6 +166,7 @@ public final class KeyboardApp {
             devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
             repeatMode: configuration.repeatMode)
         options.opensKeyboards = configuration.input != .terminal
+        options.locksFromLEDs = configuration.initialLocks == nil
         do { loop = try KeyboardEventLoop(dispatcher: dispatcher, options: options) } catch { throw .input(error) }
         loop.onChange = { [unowned self] change in self.deviceChanged(change) }
         loop.afterDispatch = { [unowned self] in self.frame() }

@@ -37,6 +37,10 @@ public final class KeyboardEventLoop {
         /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the dispatcher's
         /// lock state.
         public var syncLEDs: Bool
+        /// Whether the first keyboard opened gives the dispatcher its lock state from its LEDs
+        /// (Num Lock stays on when the console had it on), as a compositor starting on a VT does.
+        /// Turn it off when the app sets the locks itself (`Dispatcher.setLocks(_:)`).
+        public var locksFromLEDs = true
         /// Whether ``KeyboardEventLoop/start()`` fails when no keyboard can be opened. Turn it off
         /// for a kiosk that starts before its keyboard is plugged in (with ``hotPlug``).
         public var requireKeyboard: Bool
@@ -197,6 +201,7 @@ public final class KeyboardEventLoop {
     private var nextToken: UInt64 = 2
     private var ready: [Syscalls.Ready] = []
     private var shownLocks: LockState?
+    private var tookLocksFromLEDs = false
     private var started = false
     private var mainQueue: Int32?
     private var sources: AsyncSources?
@@ -595,6 +600,11 @@ public final class KeyboardEventLoop {
             return .failed(InputError(errno: 0, operation: "epoll", path: path, message: "cannot watch the device"))
         }
         entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)
+        if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs {
+            // The first keyboard: its LEDs say what the console (or the last program) left on.
+            tookLocksFromLEDs = true
+            dispatcher.setLocks(device.lockLEDs)
+        }
         if options.syncLEDs, let shownLocks { device.setLEDs(shownLocks) }
         onChange?(.added(keyboard))
         // Keys already held when the device was opened are recorded without a `began`.

@@ -1,4 +1,5 @@
 internal import CXKBCommon
+internal import Glibc
 public import ResponderChain
 
 /// Why a keymap could not be compiled.
@@ -38,6 +39,11 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     public var name: String { names.description }
     /// Whether Right Alt is AltGr in this keymap (it produces `ISO_Level3_Shift`).
     public let rightAltIsLevelThree: Bool
+    /// The locale whose compose table gives dead keys and compose sequences (`LC_ALL`,
+    /// `LC_CTYPE`, `LANG`, else `C`); `nil` for none.
+    public let composeLocale: String?
+    private var composeTable: OpaquePointer?
+    private var composeTableLoaded = false
 
     /// Compiles a keymap.
     ///
@@ -46,8 +52,21 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     ///   to honour the environment and `/etc/default/keyboard`.
     /// - Throws: ``KeymapError`` naming the layout and how to list the valid ones. xkbcommon's own
     ///   error lines are silenced. Uses `xkb_keymap_new_from_names`.
-    public init(_ names: KeymapNames) throws(KeymapError) {
+    public convenience init(_ names: KeymapNames) throws(KeymapError) {
+        try self.init(names, composeLocale: Self.locale(in: Self.localeEnvironment))
+    }
+
+    /// Compiles a keymap, with dead keys and compose sequences from a locale's compose table.
+    ///
+    /// - Parameters:
+    ///   - names: The RMLVO names (see ``init(_:)``).
+    ///   - composeLocale: The locale whose compose table to use (`en_US.UTF-8`, `de_DE.UTF-8`;
+    ///     `C.UTF-8` uses the `en_US.UTF-8` table), or `nil` for none: dead keys then type
+    ///     nothing. A locale without a table also means none.
+    /// - Throws: ``KeymapError``.
+    public init(_ names: KeymapNames, composeLocale: String?) throws(KeymapError) {
         self.names = names
+        self.composeLocale = composeLocale
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
             throw KeymapError(names: names, message: "xkbcommon could not create a context (out of memory?)")
         }
@@ -105,9 +124,39 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     }
 
     deinit {
+        if let composeTable { xkb_compose_table_unref(composeTable) }
         xkb_state_unref(state)
         xkb_keymap_unref(keymap)
         xkb_context_unref(context)
+    }
+
+    /// A tracker for the live key state (``XKBKeyState``): xkbcommon's own modifiers, locks and
+    /// layout switching, with the compose table of ``composeLocale`` (read on the first call).
+    public func makeKeyStateTracker() -> (any KeyStateTracker)? {
+        if !composeTableLoaded {
+            composeTableLoaded = true
+            composeTable = composeLocale.flatMap { locale in
+                xkb_compose_table_new_from_locale(context, locale, XKB_COMPOSE_COMPILE_NO_FLAGS)
+            }
+        }
+        return XKBKeyState(keymap: keymap, composeTable: composeTable)
+    }
+
+    /// The process's `LC_ALL`, `LC_CTYPE` and `LANG`.
+    static var localeEnvironment: [String: String] {
+        var values: [String: String] = [:]
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = getenv(name) { values[name] = String(cString: value) }
+        }
+        return values
+    }
+
+    /// The locale the environment names for characters: `LC_ALL`, `LC_CTYPE`, `LANG`, else `C`.
+    static func locale(in environment: [String: String]) -> String {
+        for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
+            if let value = environment[name], !value.isEmpty { return value }
+        }
+        return "C"
     }
 
     /// The rules file xkbcommon will read: `rules/<name>` in the first of the context's include
@@ -172,7 +221,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         var locked: UInt32 = 0
         if layoutState.modifierFlags.contains(.alphaShift) { locked |= lockMask }
         if layoutState.numLock { locked |= numLockMask }
-        xkb_state_update_mask(state, depressed, 0, locked, 0, 0, 0)
+        xkb_state_update_mask(state, depressed, 0, locked, 0, 0, UInt32(clamping: max(0, layoutState.group)))
     }
 
     /// The characters the key types with Shift, Caps Lock, Num Lock and AltGr as given; Control,
@@ -187,7 +236,8 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         let bits =
             (flags.contains(.shift) ? 1 : 0) | (flags.contains(.alphaShift) ? 2 : 0) | (layoutState.numLock ? 4 : 0)
             | (layoutState.levelThree ? 8 : 0)
-        let slot = Int(code.rawValue) * 16 + bits
+        // The cache holds the first layout; others are looked up each time.
+        let slot = layoutState.group == 0 ? Int(code.rawValue) * 16 + bits : Int.max
         if slot < cache.count, let cached = cache[slot] { return cached }
         setState(layoutState)
         let keycode = UInt32(code.rawValue) + 8

@@ -140,6 +140,7 @@ extension Dispatcher {
     func processCancelKey(_ code: KeyCode, device: DeviceID) {
         let before = state.layoutState
         guard state.forceRelease(code, on: device) else { return }
+        trackKeys(released: [code])
         if let slot = activeIndex(device: device, code: code) {
             finishPress(at: slot, phase: .cancelled)
         }
@@ -148,22 +149,27 @@ extension Dispatcher {
 
     func processResync(device: DeviceID, pressedKeys: [KeyCode]) {
         let before = state.layoutState
+        var released: [KeyCode] = []
+        var found: [KeyCode] = []
         for code in state.pressedKeys(on: device) where !pressedKeys.contains(code) {
             state.forceRelease(code, on: device)
+            released.append(code)
             if let slot = activeIndex(device: device, code: code) {
                 finishPress(at: slot, phase: .cancelled)
             }
         }
         for code in pressedKeys where !state.isPressed(code, on: device) {
+            if !state.isPressed(code) { found.append(code) }
             state.noteHeld(code, on: device)
         }
+        trackKeys(released: released, held: found)
         if state.layoutState != before { modifiersDidChange(except: nil) }
     }
 
     func processDeviceRemoved(_ device: DeviceID) {
         trace(.deviceRemoved(device))
         let before = state.layoutState
-        _ = state.removeDevice(device)
+        trackKeys(released: state.removeDevice(device))
         var slot = 0
         while slot < active.count {
             if active[slot].press.device == device {
@@ -177,7 +183,13 @@ extension Dispatcher {
 
     func processKeyboardLost() {
         trace(.keyboardLost)
+        let before = state.layoutState
         state.releaseAll()
+        if let tracker {
+            tracker.reset()
+            state.adopt(tracker.state)
+        }
+        if state.layoutState != before { modifiersDidChange(except: nil) }
         while !active.isEmpty {
             finishPress(at: 0, phase: .cancelled)
         }

@@ -4,16 +4,28 @@ extension Dispatcher {
     func processKey(_ event: KeyEvent) {
         beginInput(event.timestamp)
         let before = state.layoutState
+        let wasHeld = tracker != nil && state.isPressed(event.code)
         let transition = state.apply(event)
+        // A layout that keeps its own state (xkbcommon) hears of the first down and the last up.
+        var typed: String?
+        if let tracker {
+            if transition == .pressed && !wasHeld {
+                typed = tracker.keyDown(event.code)
+                state.adopt(tracker.state)
+            } else if transition == .released && !state.isPressed(event.code) {
+                tracker.keyUp(event.code)
+                state.adopt(tracker.state)
+            }
+        }
         let slot =
             transition == .repeated || transition == .released
             ? activeIndex(device: event.device, code: event.code) : nil
         // A repeat or key-up is as secure as its press; a new key as the input it goes to.
         secureContext = slot.map { active[$0].press.isSecureEntry } ?? chainIsSecure
-        trace(.input(event, makeKey(event.code), transition))
+        trace(.input(event, makeKey(event.code, typed: typed), transition))
         switch transition {
         case .pressed:
-            beginPress(event, key: makeKey(event.code))
+            beginPress(event, key: makeKey(event.code, typed: typed))
         case .repeated:
             // A held key's press already carries the current key: modifier changes update every
             // active press, so repeats and key-ups need no layout lookup.

@@ -85,8 +85,12 @@ public final class Dispatcher {
             reverseMap = LayoutReverseMap(layout)
             state.rightAltIsLevelThree = layout.rightAltIsLevelThree
             reservedIndex = nil
+            startTracking()
         }
     }
+
+    /// The layout's live key state (xkbcommon's `xkb_state`), when it keeps one.
+    @exclusivity(unchecked) var tracker: (any KeyStateTracker)?
 
     /// Menu-bar-like key commands that are active whatever the first responder is. They are
     /// searched after the responder chain, and their action goes up the chain from the first
@@ -110,7 +114,25 @@ public final class Dispatcher {
     ///
     /// - Parameter locks: The locks that are on.
     public func setLocks(_ locks: LockState) {
+        let before = state.layoutState
         state.locks = locks
+        if let tracker {
+            tracker.setLocks(locks)
+            state.adopt(tracker.state)
+        }
+        if state.layoutState != before && !isDispatching { modifiersDidChange(except: nil) }
+    }
+
+    /// Makes the new layout's tracker (if it keeps one) and hands it the locks and held keys.
+    private func startTracking() {
+        tracker = layout.makeKeyStateTracker()
+        guard let tracker else {
+            state.stopTracking()
+            return
+        }
+        tracker.setLocks(state.locks)
+        for code in state.pressedKeys where !code.isLockKey { _ = tracker.keyDown(code) }
+        state.adopt(tracker.state)
     }
 
     /// The presses that have begun and not yet ended or been cancelled, oldest first.
@@ -159,6 +181,7 @@ public final class Dispatcher {
         self.layout = layout
         self.reverseMap = LayoutReverseMap(layout)
         state.rightAltIsLevelThree = layout.rightAltIsLevelThree
+        startTracking()
         active.reserveCapacity(16)
         queue.reserveCapacity(16)
         window.dispatcher = self
@@ -433,13 +456,24 @@ public final class Dispatcher {
         window.focusedResponder ?? window.firstResponder ?? window
     }
 
-    func makeKey(_ code: KeyCode) -> Key {
+    /// The key as the state says now; `typed` is what a tracker said the key-down typed.
+    func makeKey(_ code: KeyCode, typed: String? = nil) -> Key {
         let layoutState = state.layoutState
         var flags = layoutState.modifierFlags
         if code.isKeypad { flags.insert(.numericPad) }
+        let characters = typed ?? tracker?.characters(for: code) ?? layout.characters(for: code, in: layoutState)
         return Key(
-            keyCode: code, characters: layout.characters(for: code, in: layoutState),
+            keyCode: code, characters: characters,
             charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: code), modifierFlags: flags)
+    }
+
+    /// Tells the tracker about keys that went down or up outside a key event (a resync, an
+    /// unplug, a cancelled key): a key counts as up once no device holds it.
+    func trackKeys(released: [KeyCode] = [], held: [KeyCode] = []) {
+        guard let tracker else { return }
+        for code in released where !state.isPressed(code) { tracker.keyUp(code) }
+        for code in held where !code.isLockKey { _ = tracker.keyDown(code) }
+        state.adopt(tracker.state)
     }
 
     func currentIndex() -> KeyCommandIndex {
@@ -472,4 +506,10 @@ public final class Dispatcher {
         record.owner = .responders(handler: nil)
         if recordPool.count < 32 { recordPool.append(record) }
     }
+}
+
+extension KeyCode {
+    /// Caps Lock, Num Lock or Scroll Lock by its code. A tracker is not told of these when a
+    /// resync or a new layout finds them held: its key-down would toggle the lock a second time.
+    var isLockKey: Bool { self == .capsLock || self == .numLock || self == .scrollLock }
 }

@@ -6,6 +6,8 @@ public struct LayoutState: Hashable, Sendable {
     public var numLock: Bool
     /// Whether a level-three shift (AltGr on most European layouts) is held.
     public var levelThree: Bool
+    /// The active layout of a multi-layout keymap, from 0.
+    public var group: Int
 
     /// Creates a layout state.
     ///
@@ -13,10 +15,12 @@ public struct LayoutState: Hashable, Sendable {
     ///   - modifierFlags: Held modifiers and Caps Lock.
     ///   - numLock: Whether Num Lock is on.
     ///   - levelThree: Whether AltGr (level three) is held.
-    public init(modifierFlags: ModifierFlags = [], numLock: Bool = true, levelThree: Bool = false) {
+    ///   - group: The active layout, from 0.
+    public init(modifierFlags: ModifierFlags = [], numLock: Bool = true, levelThree: Bool = false, group: Int = 0) {
         self.modifierFlags = modifierFlags
         self.numLock = numLock
         self.levelThree = levelThree
+        self.group = group
     }
 }
 
@@ -39,11 +43,20 @@ public protocol KeyboardLayout {
 
     /// Whether the Right Alt key acts as a level-three shift (AltGr) instead of as Alt.
     var rightAltIsLevelThree: Bool { get }
+
+    /// A tracker that keeps the live modifier, lock and layout state as this layout's keymap
+    /// defines it, or `nil` (the default): the dispatcher then derives modifiers and locks from
+    /// the key codes (Shift keys shift, Caps Lock locks). A dispatcher makes one when its layout
+    /// is set.
+    func makeKeyStateTracker() -> (any KeyStateTracker)?
 }
 
 extension KeyboardLayout {
     /// `false`: Right Alt is an ordinary Alt key unless a layout says otherwise.
     public var rightAltIsLevelThree: Bool { false }
+
+    /// `nil`: modifiers and locks follow the key codes.
+    public func makeKeyStateTracker() -> (any KeyStateTracker)? { nil }
 
     /// The characters a key types with no modifier applied (keypad keys as with Num Lock on).
     ///

@@ -48,6 +48,10 @@ public struct KeyboardState: Sendable {
     private var holders: [UInt8] = Array(repeating: 0, count: KeyboardState.codeLimit)
     private var held: ModifierFlags = []
     private var levelThreeCount = 0
+    private var group = 0
+    /// Whether a ``KeyStateTracker`` owns the modifiers, locks and level (see ``adopt(_:)``):
+    /// then key codes only say which keys are down.
+    public private(set) var isTrackedByLayout = false
 
     /// The lock state. Caps Lock, Num Lock and Scroll Lock toggle on their key-down; input sources
     /// that read the state elsewhere (keyboard LEDs) may set it.
@@ -68,7 +72,31 @@ public struct KeyboardState: Sendable {
 
     /// The state a layout needs: modifiers, Num Lock, level three.
     public var layoutState: LayoutState {
-        LayoutState(modifierFlags: modifierFlags, numLock: locks.contains(.numLock), levelThree: levelThreeCount > 0)
+        LayoutState(
+            modifierFlags: modifierFlags, numLock: locks.contains(.numLock), levelThree: levelThreeCount > 0,
+            group: group)
+    }
+
+    /// Takes the modifiers, locks, level and layout from a ``KeyStateTracker``; from then on the
+    /// key codes no longer change them (a Caps Lock key-down toggles nothing by itself).
+    ///
+    /// - Parameter tracked: The tracker's state.
+    public mutating func adopt(_ tracked: TrackedKeyState) {
+        isTrackedByLayout = true
+        held = tracked.modifierFlags.subtracting(.alphaShift)
+        locks = tracked.locks
+        levelThreeCount = tracked.levelThree ? 1 : 0
+        group = tracked.group
+    }
+
+    /// Goes back to modifiers and locks derived from the key codes (the layout has no tracker).
+    public mutating func stopTracking() {
+        guard isTrackedByLayout else { return }
+        isTrackedByLayout = false
+        group = 0
+        held = []
+        levelThreeCount = 0
+        for code in pressedKeys { updateModifiers(for: code, delta: 1) }
     }
 
     /// Whether a key is down on any device.
@@ -181,8 +209,10 @@ public struct KeyboardState: Sendable {
     public mutating func releaseAll() {
         for slot in devices.indices { devices[slot].keys.removeAll(keepingCapacity: true) }
         for index in holders.indices where holders[index] != 0 { holders[index] = 0 }
-        held = []
-        levelThreeCount = 0
+        if !isTrackedByLayout {
+            held = []
+            levelThreeCount = 0
+        }
     }
 
     private mutating func deviceSlot(_ device: DeviceID) -> Int {
@@ -196,6 +226,7 @@ public struct KeyboardState: Sendable {
     private mutating func press(_ code: KeyCode) {
         let index = Int(code.rawValue)
         holders[index] &+= 1
+        if isTrackedByLayout { return }
         switch code {
         case .capsLock: locks.formSymmetricDifference(.capsLock)
         case .numLock: locks.formSymmetricDifference(.numLock)
@@ -213,6 +244,7 @@ public struct KeyboardState: Sendable {
     }
 
     private mutating func updateModifiers(for code: KeyCode, delta: Int) {
+        if isTrackedByLayout { return }
         if code == .rightAlt && rightAltIsLevelThree {
             levelThreeCount += delta
             return
