@@ -44,7 +44,9 @@ public final class TraceSession {
     private var lastTime: Double = 0
     /// Events reported before ``start(input:layout:note:t:)``: they follow the `session` event.
     private var heldUntilStart: [TraceEvent]? = []
-    private let xkb: XKBKeyboardLayout?
+    /// The dispatcher's layout when xkbcommon's (for keysym names); read again at start, after
+    /// the app chose its input (a terminal's layout is not xkbcommon's).
+    private var xkb: XKBKeyboardLayout?
 
     /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
     /// Nothing reaches `onEvent` until ``start(input:layout:note:t:)``: what happens before is
@@ -82,6 +84,8 @@ public final class TraceSession {
     ///   - t: The start time.
     public func start(input: String, layout: String, note: String? = nil, t: Double = 0) {
         lastTime = t
+        xkb = dispatcher.layout as? XKBKeyboardLayout
+        keysyms.removeAll()
         let held = heldUntilStart ?? []
         heldUntilStart = nil
         emit(TraceEvent(t: t, .session(input: input, scene: name, layout: layout, note: note)))
@@ -211,6 +215,7 @@ public final class TraceSession {
         var cacheKey = UInt64(code.rawValue) << 40 | UInt64(state.modifierFlags.rawValue)
         if state.numLock { cacheKey |= 1 << 38 }
         if state.levelThree { cacheKey |= 1 << 39 }
+        cacheKey |= UInt64(min(max(state.group, 0), 3)) << 36  // xkbcommon has at most 4 layouts
         if let name = keysyms[cacheKey] { return name }
         let name = xkb.keysymName(for: code, in: state)
         keysyms[cacheKey] = name

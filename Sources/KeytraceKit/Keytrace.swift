@@ -362,11 +362,12 @@ public enum Keytrace {
         do { try app.openInput() } catch { throw KeytraceError("\(error)") }
         let input = app.input ?? .keyboards
         view?.inputNote = input.rawValue
+        if input == .terminal { view?.layoutName = "terminal" }
         session.keepsHistory = live
         output.isMuted = live
         if input == .terminal { session.deviceNames[.primary] = "terminal" }
         session.start(
-            input: input.rawValue, layout: "\(app.layout.name) (\(app.layoutSource.rawValue))",
+            input: input.rawValue, layout: app.layoutDescription,
             note: input == .terminal ? app.inputNote : nil)
 
         if let path = options.recordPath {

@@ -158,7 +158,7 @@ MainActor.assumeIsolated {
         ? "terminal" : "\(app.loop.keyboards.count) keyboard\(app.loop.keyboards.count == 1 ? "" : "s")"
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
     trace?.session.start(
-        input: input.rawValue, layout: "\(app.layout.name) (\(app.layoutSource.rawValue))", note: app.inputNote)
+        input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     do { try app.run() } catch { fail("\(error)") }
     trace?.output.flush()
 }

@@ -93,7 +93,8 @@ final class PseudoTerminal {
             terminal.read(until: "kitty keyboard protocol: real presses") { sent in
                 sent.contains("\u{1b}[?u\u{1b}[c") ? "\u{1b}[?0u\u{1b}[?62;22c" : nil
             })
-        #expect(terminal.text.contains("\u{1b}[>11u"), "flags 1+2+8 pushed: event types and every key as a code")
+        #expect(
+            terminal.text.contains("\u{1b}[>27u"), "flags 1+2+8+16 pushed: event types, every key as a code, its text")
         terminal.write("\u{1b}[97u")  // a pressed
         #expect(terminal.read(until: "down KeyA"))
         #expect(!terminal.text.contains("up KeyA"), "no release until the terminal sends one")

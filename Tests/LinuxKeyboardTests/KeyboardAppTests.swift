@@ -244,6 +244,36 @@ final class LoadingRow: FocusNode {
         #expect(written.hasSuffix("\u{1b}[?2004l"), "bracketed paste is switched off again, last")
     }
 
+    @Test("terminal input on a de system: the terminal's own text (z stays z, é and ф arrive), Ctrl+Z still a shortcut")
+    func terminalKeepsItsText() async throws {
+        let terminal = try PseudoTerminal()
+        let window = Window(identifier: "form")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let field = TextInputNode(identifier: "name", frame: Rect(x: 0, y: 0, width: 20, height: 1))
+        window.addChild(root)
+        root.addChild(field)
+        var undone = 0
+        root.keyCommands = [KeyCommand("z", modifierFlags: .control, action: "undo", title: "Undo")]
+        root.performableActions = ["undo"]
+        root.onAction = { _, _ in undone += 1 }
+        var configuration = Kiosk().configuration(terminal)
+        configuration.keymap = KeymapNames(layout: "de")
+        let app = try KeyboardApp(window: window, root: root, configuration: configuration)
+        let player = Thread {
+            terminal.answerQuery()
+            usleep(100_000)
+            terminal.type("zyé\"ф\u{1a}")
+            usleep(100_000)
+            terminal.type("\u{3}")
+        }
+        player.start()
+        try await app.run()
+        #expect(field.text == "zyé\"ф", "no character went through the de layout again")
+        #expect(undone == 1, "Ctrl+Z from the terminal matched the command on z")
+        #expect(app.dispatcher.layout.name == "terminal" && app.layoutDescription == "terminal")
+        #expect(app.layout.name == "de", "the system's layout stays known")
+    }
+
     @Test("with run() async, a task that moves focus between key events gets a frame drawn without any key")
     func frameAfterTask() async throws {
         let terminal = try PseudoTerminal()

@@ -22,7 +22,36 @@ import Testing
         #expect(decode("A") == tap("ShiftLeft", "KeyA"))
         #expect(decode("?") == tap("ShiftLeft", "Slash"))
         #expect(decode(" ") == tap("Space"))
-        #expect(decode("é").isEmpty, "a character no US key types is dropped")
+        #expect(decode("é") == tap("Unidentified"), "a character no US key types has no position")
+    }
+
+    @Test("what a key typed travels with it as the terminal sent it: UTF-8, kitty's associated text, never a control")
+    func textTravels() {
+        func texts(_ input: String, kitty: Bool = false) -> [String?] {
+            var decoder = TerminalKeyDecoder(reportsEventTypes: kitty)
+            return decoder.decode(Array(input.utf8)).filter { $0.action != .up && !$0.code.isModifier }.map(\.text)
+        }
+        #expect(texts("aA?é ф日") == ["a", "A", "?", "é", " ", "ф", "日"])
+        #expect(texts("\u{1}\t\r\u{7f}") == [nil, nil, nil, nil], "Ctrl+A, Tab, Return, Backspace: the layout says")
+        #expect(texts("\u{1b}a") == ["a"], "Alt+a keeps its text")
+        // Kitty: Shift+2 on a German keyboard reports the key 2 with the text " (34).
+        var kitty = TerminalKeyDecoder(reportsEventTypes: true)
+        let shifted = kitty.decode(Array("\u{1b}[50;2;34u".utf8)).filter { !$0.code.isModifier }
+        #expect(shifted.map(\.code) == [.digit2] && shifted.first?.text == "\"")
+        // The é key of a French keyboard: its code point, no US position.
+        #expect(texts("\u{1b}[233u", kitty: true) == ["é"])
+        #expect(texts("\u{1b}[233;1:3u", kitty: true) == [], "a release types nothing")
+        #expect(texts("\u{1b}[97;1;7u", kitty: true) == [nil], "a control character never arrives as text")
+        #expect(texts("\u{1b}[57399u", kitty: true) == [nil], "keypad 0: a functional key, the layout says")
+    }
+
+    @Test("invalid UTF-8 and C1 control characters are no keys")
+    func invalidText() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.decode([0xC3]).isEmpty, "a cut-off character")
+        #expect(decoder.decode([0xC3, 0x28]).map(\.code) == [.leftShift, .digit9, .digit9, .leftShift], "( survives")
+        #expect(decoder.decode([0xC2, 0x9B]).isEmpty, "U+009B, the C1 CSI")
+        #expect(decoder.decode([0xBF, 0x61]).map(\.code) == [.a, .a], "a stray continuation byte, then a")
     }
 
     @Test("a bracketed paste is one paste event with its text, whole or a byte at a time; keys around it stay keys")

@@ -118,6 +118,13 @@ public final class KeyboardApp {
     public let layout: XKBKeyboardLayout
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
+
+    /// The layout keys go through, for a status line or a trace: the keymap and where its names
+    /// came from (`de (environment)`), or `terminal` once the input is a terminal, whose
+    /// characters arrive already typed on the terminal's own layout.
+    public var layoutDescription: String {
+        input == .terminal ? "terminal" : "\(layout.name) (\(layoutSource.rawValue))"
+    }
     /// The event loop; ``KeyboardEventLoop/watch(_:handler:)`` adds an app's own descriptors.
     public let loop: KeyboardEventLoop
     /// The input read, once ``openInput()`` chose it.
@@ -233,7 +240,10 @@ public final class KeyboardApp {
                 terminal.reportsEventTypes
                 ? "kitty keyboard protocol: real presses, repeats and releases"
                 : "no kitty keyboard protocol: each key is a press followed at once by a release"
-            note = [note, events].compactMap { $0 }.joined(separator: "; ")
+            note = [note, events, "characters as the terminal typed them"].compactMap { $0 }.joined(separator: "; ")
+            // The terminal already typed the characters on its own layout: they must not go
+            // through the system's layout again (see TerminalKeyboardLayout).
+            dispatcher.layout = TerminalKeyboardLayout()
         }
         input = useTerminal ? .terminal : .keyboards
         if !useTerminal {

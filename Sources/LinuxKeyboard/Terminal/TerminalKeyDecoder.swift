@@ -10,8 +10,11 @@ public import ResponderChain
 ///   `ESC` + a character for Alt): only "this key was typed". Each becomes the modifiers going
 ///   down, the key going down, and everything going up again at once.
 ///
-/// Characters map to US key positions (a terminal sends characters, not positions); the layout
-/// then turns positions back into characters. Pure Swift; no terminal needed.
+/// Characters map to US key positions (a terminal sends characters, not positions), so key
+/// commands match; what a key typed travels with it as ``Event/text`` (the terminal's own text,
+/// typed on the terminal's layout: `é`, `ф`, `"` from Shift+2 on a German keyboard), so it never
+/// goes through another layout. A character with no US position comes as
+/// `KeyCode.unidentified` with its text. Pure Swift; no terminal needed.
 public struct TerminalKeyDecoder: Sendable {
     /// One decoded key event.
     public struct Event: Hashable, Sendable {
@@ -21,6 +24,9 @@ public struct TerminalKeyDecoder: Sendable {
         public var action: KeyAction
         /// The modifiers a kitty-protocol event reported, used to repair lost modifier releases.
         var modifiers: ModifierFlags? = nil
+        /// What the key typed, as the terminal sent it (on a key-down or repeat of a text key);
+        /// `nil` for keys that type nothing of their own (arrows, Tab, Ctrl+letter).
+        public var text: String?
         /// For a bracketed paste, the text pasted (then ``code`` and ``action`` mean nothing);
         /// `nil` for a key.
         public var pastedText: String?
@@ -30,9 +36,11 @@ public struct TerminalKeyDecoder: Sendable {
         /// - Parameters:
         ///   - code: The key.
         ///   - action: Down, repeat or up.
-        public init(code: KeyCode, action: KeyAction) {
+        ///   - text: What it typed, as the terminal sent it.
+        public init(code: KeyCode, action: KeyAction, text: String? = nil) {
             self.code = code
             self.action = action
+            self.text = text
         }
 
         /// Creates a paste event.
@@ -44,10 +52,11 @@ public struct TerminalKeyDecoder: Sendable {
             self.pastedText = pastedText
         }
 
-        init(code: KeyCode, action: KeyAction, modifiers: ModifierFlags?) {
+        init(code: KeyCode, action: KeyAction, modifiers: ModifierFlags?, text: String? = nil) {
             self.code = code
             self.action = action
             self.modifiers = modifiers
+            self.text = text
         }
     }
 
@@ -206,12 +215,26 @@ public struct TerminalKeyDecoder: Sendable {
             return (length + 1, addingAlt(decoded))
         }
         if byte < 0x20 || byte == 0x7f { return (1, control(byte)) }
-        // UTF-8 text: one character.
-        let length = byte < 0x80 ? 1 : byte < 0xe0 ? 2 : byte < 0xf0 ? 3 : 4
+        // UTF-8 text: one character. A byte that cannot start one, or a character cut short by
+        // a byte that cannot continue it, is dropped alone, so what follows still decodes.
+        let length: Int
+        switch byte {
+        case 0..<0x80: length = 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return (1, [])
+        }
+        for offset in 1..<max(length, 1) where start + offset < bytes.count {
+            if !(0x80...0xBF).contains(bytes[start + offset]) { return (offset, []) }
+        }
         guard start + length <= bytes.count else { return endOfInput ? (bytes.count - start, []) : nil }
-        let text = String(decoding: bytes[start..<start + length], as: UTF8.self)
-        guard let (code, shift) = usPosition(of: text) else { return (length, []) }
-        return (length, tap(code, shift ? [.shift] : []))
+        // Invalid UTF-8, or a C1 control character, is no key.
+        guard let text = String(validating: bytes[start..<start + length], as: UTF8.self),
+            let scalar = text.unicodeScalars.first, text.unicodeScalars.count == 1, isText(scalar)
+        else { return (length, []) }
+        guard let (code, shift) = usPosition(of: text) else { return (length, tap(.unidentified, [], text: text)) }
+        return (length, tap(code, shift ? [.shift] : [], text: text))
     }
 
     static func control(_ byte: UInt8) -> [Event] {
@@ -269,19 +292,50 @@ public struct TerminalKeyDecoder: Sendable {
         let modifierField = fields.count > 1 ? (fields[1].first.flatMap { $0 } ?? 1) : 1
         let eventType = fields.count > 1 && fields[1].count > 1 ? (fields[1][1] ?? 1) : events ? 1 : nil
         let modifiers = modifierFlags(max(modifierField, 1) - 1)
-        let code: KeyCode?
+        // The kitty protocol's associated text (flag 16): code points, `:`-separated.
+        var text = fields.count > 2 ? Self.text(fromCodePoints: fields[2]) : nil
+        var code: KeyCode?
         switch final {
-        case UInt8(ascii: "u"): code = kittyKey(number)
+        case UInt8(ascii: "u"):
+            code = kittyKey(number)
+            // A text key with no US position (é on a French keyboard): its own character.
+            if code == nil, let scalar = UnicodeScalar(number), Self.isText(scalar) {
+                code = .unidentified
+                if text == nil && modifiers.isDisjoint(with: [.control, .alternate, .command]) {
+                    text = String(scalar)
+                }
+            }
         case UInt8(ascii: "~"): code = tildeKey(number)
         case UInt8(ascii: "Z"):
             return (length, tap(.tab, modifiers.union(.shift)))
         default: code = letterKey(final)
         }
         guard let code else { return (length, []) }
-        guard let eventType else { return (length, tap(code, modifiers)) }
+        guard let eventType else { return (length, tap(code, modifiers, text: text)) }
         // The kitty protocol with event types: one real event, modifiers sent as keys of their own.
         let action: KeyAction = eventType == 2 ? .repeat : eventType == 3 ? .up : .down
-        return (length, [Event(code: code, action: action, modifiers: modifiers)])
+        return (length, [Event(code: code, action: action, modifiers: modifiers, text: action == .up ? nil : text)])
+    }
+
+    /// Text from the kitty protocol's code points; `nil` when there are none or one is not a
+    /// printable character (a control character must not arrive as text).
+    static func text(fromCodePoints points: [Int?]) -> String? {
+        var text = ""
+        for point in points {
+            guard let point, let scalar = UnicodeScalar(point), isText(scalar) else { return nil }
+            text.unicodeScalars.append(scalar)
+            if text.unicodeScalars.count > 16 { return nil }
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Whether a code point is a character a key types: not a control character, not the
+    /// private-use numbers the kitty protocol gives its functional keys.
+    static func isText(_ scalar: UnicodeScalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F..<0xA0, 0xE000...0xF8FF: return false
+        default: return true
+        }
     }
 
     /// A numeric parameter: decimal digits, at most seven of them (no key, modifier or event
@@ -380,14 +434,14 @@ public struct TerminalKeyDecoder: Sendable {
 
     /// The modifiers down, the key down and up, the modifiers up: a key the terminal only
     /// reported as typed.
-    static func tap(_ code: KeyCode, _ modifiers: ModifierFlags) -> [Event] {
+    static func tap(_ code: KeyCode, _ modifiers: ModifierFlags, text: String? = nil) -> [Event] {
         var keys: [KeyCode] = []
         if modifiers.contains(.control) { keys.append(.leftControl) }
         if modifiers.contains(.alternate) { keys.append(.leftAlt) }
         if modifiers.contains(.shift) { keys.append(.leftShift) }
         if modifiers.contains(.command) { keys.append(.leftMeta) }
         return keys.map { Event(code: $0, action: .down) } + [
-            Event(code: code, action: .down), Event(code: code, action: .up),
+            Event(code: code, action: .down, text: text), Event(code: code, action: .up),
         ]
             + keys.reversed().map { Event(code: $0, action: .up) }
     }

@@ -30,7 +30,8 @@ public final class TerminalKeyboard {
     private var buffer = [UInt8](repeating: 0, count: 4096)
 
     /// Takes over the terminal: raw mode and, when the terminal answers the query, the kitty
-    /// keyboard protocol (flags: disambiguate, report event types, report all keys).
+    /// keyboard protocol (flags: disambiguate, report event types, report all keys, report
+    /// associated text).
     ///
     /// - Parameters:
     ///   - input: The terminal's input descriptor; standard input by default.
@@ -94,7 +95,7 @@ public final class TerminalKeyboard {
             if let text = event.pastedText {
                 dispatcher.insertText(text, timestamp: time)
             } else {
-                dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time))
+                dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time, text: event.text))
             }
         }
         return !reachedEnd
@@ -167,7 +168,7 @@ public final class TerminalKeyboard {
             guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &chunk), count > 0 else { break }
             reply += chunk[0..<count]
             if let answer = Self.kittyAnswer(reply) {
-                if answer { TerminalCalls.write(outputDescriptor, Array("\u{1b}[>11u".utf8)) }
+                if answer { TerminalCalls.write(outputDescriptor, Array("\u{1b}[>27u".utf8)) }
                 return answer
             }
         }

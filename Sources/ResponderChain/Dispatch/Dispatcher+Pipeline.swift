@@ -17,6 +17,8 @@ extension Dispatcher {
                 state.adopt(tracker.state)
             }
         }
+        // A source that knows the text (a terminal) has the last word on what the key typed.
+        if transition == .pressed, let text = event.text { typed = text }
         let slot =
             transition == .repeated || transition == .released
             ? activeIndex(device: event.device, code: event.code) : nil

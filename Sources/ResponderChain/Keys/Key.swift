@@ -97,18 +97,26 @@ public struct KeyEvent: Hashable, Sendable {
     public var action: KeyAction
     /// When it happened, in seconds (the source's clock; evdev time for Linux devices).
     public var timestamp: Double
+    /// What the key typed, when the source knows it better than the layout: a terminal sends
+    /// text already typed on its own layout (`é`, `ф`), which must not go through the system's
+    /// layout again. `nil` (keyboards, recordings): the layout says.
+    public var text: String?
 
     /// Creates a key event.
     ///
     /// - Parameters:
-    ///   - code: The physical key.
+    ///   - code: The physical key (``KeyCode/unidentified`` for text with no key position).
     ///   - action: Down, repeat or up.
     ///   - device: The device; ``DeviceID/primary`` by default.
     ///   - timestamp: The time in seconds.
-    public init(_ code: KeyCode, _ action: KeyAction, device: DeviceID = .primary, timestamp: Double = 0) {
+    ///   - text: What the key typed, when the source says (a terminal); `nil` for the layout's.
+    public init(
+        _ code: KeyCode, _ action: KeyAction, device: DeviceID = .primary, timestamp: Double = 0, text: String? = nil
+    ) {
         self.device = device
         self.code = code
         self.action = action
         self.timestamp = timestamp
+        self.text = text
     }
 }

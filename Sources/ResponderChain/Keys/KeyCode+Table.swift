@@ -13,6 +13,7 @@ extension KeyCode {
     }
 
     static let table: [TableRow] = [
+        TableRow(evdev: 0, hid: 0, w3c: "Unidentified", evdevName: "RESERVED"),
         TableRow(evdev: 1, hid: 0x070029, w3c: "Escape", evdevName: "ESC"),
         TableRow(evdev: 2, hid: 0x07001e, w3c: "Digit1", evdevName: "1"),
         TableRow(evdev: 3, hid: 0x07001f, w3c: "Digit2", evdevName: "2"),

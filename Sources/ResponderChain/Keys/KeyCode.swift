@@ -83,6 +83,9 @@ extension KeyCode {
 // MARK: - Named keys
 
 extension KeyCode {
+    /// No key position (`KEY_RESERVED`, W3C `Unidentified`): a character a terminal sent that
+    /// no key of the US layout types (`é`, `ф`); its ``KeyEvent/text`` says what it typed.
+    public static let unidentified = KeyCode(0)
     /// Escape (`KEY_ESC`).
     public static let escape = KeyCode(1)
     /// The digit 1 on the main block (`KEY_1`).
