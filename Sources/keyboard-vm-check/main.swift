@@ -144,7 +144,7 @@ if scenario == "grab", let first = opened.first {
     do {
         let device = try InputDevice(path: first.path)
         let other = Dispatcher(window: Window())
-        bystander = (device, EvdevDecoder(device: DeviceID(rawValue: 99), dispatcher: other), other)
+        bystander = (device, EvdevDecoder(device: DeviceID(rawValue: 99), sink: other, isLive: true), other)
     } catch { fail("a second reader could not open \(first.path): \(error)") }
 }
 var ledsAtStart: [LockState] = []

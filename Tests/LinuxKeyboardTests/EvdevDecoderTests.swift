@@ -48,17 +48,18 @@ import Testing
         #expect(dispatcher.keyboardState.pressedKeys.isEmpty, "nothing stuck")
     }
 
-    @Test("SYN_DROPPED discards up to the next SYN_REPORT, then resyncs from the device's state")
+    @Test("SYN_DROPPED on a live device discards frames until the device gives its own state")
     func dropped() {
         let (dispatcher, field) = make()
-        let decoder = EvdevDecoder(device: DeviceID(rawValue: 3), dispatcher: dispatcher)
-        decoder.resync = { [.b] }
+        let decoder = EvdevDecoder(device: DeviceID(rawValue: 3), sink: dispatcher, isLive: true)
         decoder.decode(type: 1, code: KeyCode.a.rawValue, value: 1, time: 0)
         decoder.decode(type: 0, code: 0, value: 0, time: 0)
         decoder.decode(type: 1, code: KeyCode.c.rawValue, value: 1, time: 1)
         decoder.decode(type: 0, code: 3, value: 0, time: 1)
         decoder.decode(type: 1, code: KeyCode.a.rawValue, value: 0, time: 1)
         decoder.decode(type: 0, code: 0, value: 0, time: 2)
+        #expect(field.presses.filter { $0.key.keyCode == .a }.map(\.phase) == [.began], "nothing until the state")
+        decoder.resynchronize(pressedKeys: [.b], time: 2)
         #expect(decoder.drops == 1)
         #expect(field.presses.filter { $0.key.keyCode == .a }.map(\.phase) == [.began, .cancelled], "a found released")
         #expect(field.presses.filter { $0.key.keyCode == .c }.isEmpty, "the dropped frame never arrives")
@@ -69,10 +70,49 @@ import Testing
     @Test("a device removal cancels what it held")
     func removal() {
         let (dispatcher, field) = make()
-        let decoder = EvdevDecoder(device: DeviceID(rawValue: 2), dispatcher: dispatcher)
+        let decoder = EvdevDecoder(device: DeviceID(rawValue: 2), sink: dispatcher)
         decoder.decode(type: 1, code: KeyCode.x.rawValue, value: 1, time: 0)
         decoder.decode(type: 0, code: 0, value: 0, time: 0)
         decoder.deviceRemoved(time: 1)
         #expect(field.presses.map(\.phase) == [.began, .cancelled])
+    }
+
+    /// A sink that keeps what it receives: the decoder's output as values, no dispatcher.
+    final class Collected: KeyInputSink {
+        var inputs: [KeyInput] = []
+        func receive(_ input: KeyInput) { inputs.append(input) }
+    }
+
+    @Test("input runs one way: the decoder and the repeater hand values to a sink and read nothing back")
+    func oneWay() {
+        let collected = Collected()
+        let repeater = SoftwareRepeater(timing: RepeatTiming(delay: 0.5, interval: 0.25), next: collected)
+        let device = DeviceID(rawValue: 7)
+        let decoder = EvdevDecoder(device: device, sink: repeater, isLive: true)
+        decoder.dropsKernelRepeats = true
+        func frame(_ key: KeyCode, _ value: Int32, at time: Double, kernel: Bool = false) {
+            decoder.decode(type: 1, code: key.rawValue, value: value, time: time)
+            decoder.decode(type: 0, code: 0, value: kernel ? 1 : 0, time: time)
+        }
+        frame(.a, 1, at: 1)
+        frame(.a, 2, at: 1.3, kernel: true)  // a kernel repeat: dropped, the repeater makes them
+        repeater.fire(now: 1.5)
+        decoder.decode(type: 0, code: 3, value: 0, time: 1.6)  // SYN_DROPPED
+        frame(.b, 1, at: 1.6)  // discarded: the device's state comes next
+        #expect(repeater.fire(now: 1.75), "still repeating: the resync has not said a is up")
+        decoder.resynchronize(pressedKeys: [.b], time: 1.8)
+        #expect(!repeater.fire(now: 2), "the resync found a released: no more repeats")
+        frame(.b, 0, at: 2.1, kernel: true)
+        decoder.deviceRemoved(time: 2.2)
+        #expect(
+            collected.inputs == [
+                .key(KeyEvent(.a, .down, device: device, timestamp: 1)),
+                .key(KeyEvent(.a, .repeat, device: device, timestamp: 1.5)),
+                .key(KeyEvent(.a, .repeat, device: device, timestamp: 1.75)),
+                .resynchronize(device: device, pressedKeys: [.b], timestamp: 1.8),
+                .cancelKey(.b, device: device, timestamp: 2.1),
+                .deviceRemoved(device, timestamp: 2.2),
+            ])
+        #expect(decoder.keysReleasedByKernel == [.b])
     }
 }

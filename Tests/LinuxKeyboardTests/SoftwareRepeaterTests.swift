@@ -16,9 +16,8 @@ import Testing
         window.addChild(field)
         field.becomeFirstResponder()
         dispatcher = Dispatcher(window: window)
-        decoder = EvdevDecoder(device: DeviceID(rawValue: 4), dispatcher: dispatcher)
-        repeater = SoftwareRepeater(timing: RepeatTiming(delay: 0.5, interval: 0.25), dispatcher: dispatcher)
-        decoder.repeater = repeater
+        repeater = SoftwareRepeater(timing: RepeatTiming(delay: 0.5, interval: 0.25), next: dispatcher)
+        decoder = EvdevDecoder(device: DeviceID(rawValue: 4), sink: repeater)
         decoder.dropsKernelRepeats = true
     }
 
@@ -98,10 +97,10 @@ import Testing
         #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
     }
 
-    @Test("a key the dispatcher no longer holds never repeats")
+    @Test("a lost keyboard, passed through the repeater, stops the repeat and cancels the press")
     func notHeld() {
         frame(.a, 1, at: 0)
-        dispatcher.keyboardLost(timestamp: 0.1)
+        repeater.receive(.keyboardLost(timestamp: 0.1))
         #expect(!repeater.fire(now: 0.5))
         #expect(repeater.nextDeadline == nil)
         #expect(phases(.a) == [.began, .cancelled])

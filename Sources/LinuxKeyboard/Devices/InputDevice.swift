@@ -160,8 +160,9 @@ public final class InputDevice {
     }
 
     /// Reads every event available now and decodes it. After a `SYN_DROPPED`, libevdev's sync
-    /// mode brings its state up to date and the decoder resyncs from it: keys found released end
-    /// `cancelled`, keys found held are recorded without a `began`. Uses `libevdev_next_event`.
+    /// mode brings its state up to date and the device gives it to the decoder
+    /// (``EvdevDecoder/resynchronize(pressedKeys:time:)``): keys found released end `cancelled`,
+    /// keys found held are recorded without a `began`. Uses `libevdev_next_event`.
     ///
     /// - Parameter decoder: The decoder for this device.
     /// - Returns: Whether the device is still there.
@@ -189,10 +190,9 @@ public final class InputDevice {
                 }
             } else if rc == -Syscalls.again {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
-                    // The sync is complete: resync from libevdev's state, then read normally again.
-                    let held = pressedKeys
-                    decoder.resync = { held }
-                    decoder.decode(type: EvdevDecoder.eventSync, code: EvdevDecoder.syncReport, value: 0, time: time)
+                    // The sync is complete: the decoder resyncs from libevdev's state, then
+                    // events are read normally again.
+                    decoder.resynchronize(pressedKeys: pressedKeys, time: time)
                     flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
                     continue
                 }

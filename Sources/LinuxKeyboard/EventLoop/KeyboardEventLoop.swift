@@ -237,7 +237,7 @@ public final class KeyboardEventLoop {
         _ = Syscalls.epollAdd(epoll, wake, token: Self.wakeToken)
         switch options.repeatMode {
         case .automatic(let timing), .software(let timing):
-            repeater = SoftwareRepeater(timing: timing, dispatcher: dispatcher)
+            repeater = SoftwareRepeater(timing: timing, next: dispatcher)
         case .off:
             repeater = nil
         }
@@ -579,8 +579,7 @@ public final class KeyboardEventLoop {
         let token = nextToken
         nextToken += 1
         let id = DeviceID(rawValue: UInt32(truncatingIfNeeded: token))
-        let decoder = EvdevDecoder(device: id, dispatcher: dispatcher)
-        decoder.resync = { [unowned device] in device.pressedKeys }
+        let decoder = EvdevDecoder(device: id, sink: dispatcher, isLive: true)
         let source: RepeatSource
         switch options.repeatMode {
         case .automatic where device.hasKernelRepeat:
@@ -588,7 +587,7 @@ public final class KeyboardEventLoop {
         case .automatic, .software:
             source = .software
             decoder.dropsKernelRepeats = true
-            decoder.repeater = repeater
+            if let repeater { decoder.sink = repeater }
         case .off:
             source = .none
             decoder.dropsKernelRepeats = true
@@ -610,7 +609,7 @@ public final class KeyboardEventLoop {
         // Keys already held when the device was opened are recorded without a `began`.
         let held = device.pressedKeys
         if !held.isEmpty {
-            dispatcher.resynchronize(device: id, pressedKeys: held, timestamp: Syscalls.monotonicNow())
+            decoder.resynchronize(pressedKeys: held, time: Syscalls.monotonicNow())
         }
         return .opened
     }

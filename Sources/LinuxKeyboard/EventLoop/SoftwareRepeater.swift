@@ -36,27 +36,30 @@ public enum RepeatMode: Hashable, Sendable {
 
 /// Makes auto-repeat in software, the way xkbcommon-based compositors do: the most recently
 /// pressed non-modifier key repeats while it is held; pressing another key moves the repeat to
-/// that key; releasing it, a resync that finds it released, or removing its device stops it.
+/// that key; releasing it, a resync that finds it released, removing its device or losing the
+/// keyboard stops it.
 ///
-/// The repeater only keeps time: the owner asks ``nextDeadline`` how long it may sleep and calls
-/// ``fire(now:)`` when it wakes. After a stall it delivers one repeat, not a burst. Not
-/// `Sendable`: it belongs to the event loop's thread.
+/// A ``KeyInputSink`` between the decoders and the dispatcher: it watches the input it passes
+/// on to ``next`` and adds `.repeat` key events when they are due. It only keeps time: the
+/// owner asks ``nextDeadline`` how long it may sleep and calls ``fire(now:)`` when it wakes.
+/// After a stall it delivers one repeat, not a burst. Not `Sendable`: it belongs to the event
+/// loop's thread.
 @MainActor
-public final class SoftwareRepeater {
+public final class SoftwareRepeater: KeyInputSink {
     /// The timing.
     public var timing: RepeatTiming
-    /// The dispatcher repeats go to.
-    public let dispatcher: Dispatcher
+    /// Where input and repeats go (the dispatcher).
+    public let next: any KeyInputSink
     private var current: (key: KeyCode, device: DeviceID, next: Double)?
 
     /// Creates a repeater.
     ///
     /// - Parameters:
     ///   - timing: Delay and interval.
-    ///   - dispatcher: Where repeats go.
-    public init(timing: RepeatTiming, dispatcher: Dispatcher) {
+    ///   - next: Where input and repeats go.
+    public init(timing: RepeatTiming, next: any KeyInputSink) {
         self.timing = timing
-        self.dispatcher = dispatcher
+        self.next = next
     }
 
     /// The key repeating now (or waiting for its first repeat), and its device.
@@ -68,40 +71,36 @@ public final class SoftwareRepeater {
     /// then the owner may sleep until input arrives.
     public var nextDeadline: Double? { current?.next }
 
-    /// A key went down.
+    /// Notes what the input does to the repeat, then passes it on: a key-down (not a modifier or
+    /// lock key) starts repeating after the delay; its key-up or cancellation, a resync that
+    /// finds it released, its device going away or the keyboard being lost stop it.
     ///
-    /// - Parameters:
-    ///   - key: The key. Modifier and lock keys do not repeat and leave the repeat alone.
-    ///   - device: Its device.
-    ///   - time: When it went down.
-    public func keyDown(_ key: KeyCode, on device: DeviceID, time: Double) {
-        guard !key.isModifier else { return }
-        current = (key, device, time + timing.delay)
+    /// - Parameter input: The input.
+    public func receive(_ input: KeyInput) {
+        switch input {
+        case .key(let event):
+            switch event.action {
+            case .down where !event.code.isModifier:
+                current = (event.code, event.device, event.timestamp + timing.delay)
+            case .up:
+                stop(event.code, on: event.device)
+            default:
+                break
+            }
+        case .cancelKey(let code, let device, _):
+            stop(code, on: device)
+        case .resynchronize(let device, let keys, _):
+            if let current, current.device == device, !keys.contains(current.key) { self.current = nil }
+        case .deviceRemoved(let device, _):
+            if current?.device == device { current = nil }
+        case .keyboardLost:
+            current = nil
+        }
+        next.receive(input)
     }
 
-    /// A key went up (or was cancelled): if it was repeating, the repeat stops.
-    ///
-    /// - Parameters:
-    ///   - key: The key.
-    ///   - device: Its device.
-    public func keyUp(_ key: KeyCode, on device: DeviceID) {
+    private func stop(_ key: KeyCode, on device: DeviceID) {
         if let current, current.key == key, current.device == device { self.current = nil }
-    }
-
-    /// A device went away: its repeat stops.
-    ///
-    /// - Parameter device: The device.
-    public func deviceRemoved(_ device: DeviceID) {
-        if current?.device == device { current = nil }
-    }
-
-    /// A resync found these keys held: a repeating key not among them stops.
-    ///
-    /// - Parameters:
-    ///   - device: The device.
-    ///   - pressedKeys: The keys held now.
-    public func resynchronized(device: DeviceID, pressedKeys: [KeyCode]) {
-        if let current, current.device == device, !pressedKeys.contains(current.key) { self.current = nil }
     }
 
     /// Delivers the repeat that is due, if any, as a `.repeat` key event.
@@ -111,14 +110,9 @@ public final class SoftwareRepeater {
     @discardableResult
     public func fire(now: Double) -> Bool {
         guard let repeating = current, now >= repeating.next else { return false }
-        // Never repeat a key the dispatcher no longer holds (a window switch swallowed it, say).
-        guard dispatcher.keyboardState.isPressed(repeating.key, on: repeating.device) else {
-            current = nil
-            return false
-        }
         let late = now - repeating.next
         current?.next = late > timing.interval ? now + timing.interval : repeating.next + timing.interval
-        dispatcher.handle(KeyEvent(repeating.key, .repeat, device: repeating.device, timestamp: now))
+        next.receive(.key(KeyEvent(repeating.key, .repeat, device: repeating.device, timestamp: now)))
         return true
     }
 }

@@ -1,22 +1,23 @@
 public import ResponderChain
 
-/// Turns one device's raw evdev events into dispatcher input, frame by frame: the decoding path
-/// shared by live devices and recording replays.
+/// Turns one device's raw evdev events into ``KeyInput`` values, frame by frame, and hands them
+/// to a ``KeyInputSink`` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
+/// decoding path shared by live devices and recording replays. Input runs one way: the decoder
+/// reads nothing back from where it sends.
 ///
-/// - Key events are held until the frame's `SYN_REPORT`, then handed to the dispatcher in order
-///   (value 1 down, 2 repeat, 0 up).
+/// - Key events are held until the frame's `SYN_REPORT`, then handed on in order (value 1 down,
+///   2 repeat, 0 up).
 /// - A frame closed by `SYN_REPORT` **value 1** was made by the kernel, not by a person: its
 ///   repeats are auto-repeats, and its releases are the ones the input core synthesises when a
-///   device is unplugged. Those releases become `Dispatcher.cancelKey(_:on:timestamp:)`,
-///   so the presses end `cancelled`, not `ended`.
-/// - `SYN_DROPPED` discards the frame in progress. For a live device, everything up to the next
-///   `SYN_REPORT` is discarded too, and the decoder asks ``resync`` for the keys the device holds
-///   (libevdev's sync state) and hands them to `Dispatcher.resynchronize(device:pressedKeys:timestamp:)`.
-///   For a recording (``resync`` is `nil`), the frame after the drop is the state delta that
-///   libevdev's sync mode produced when it was recorded (what ``EvemuRecorder`` writes): the keys
-///   it reports down are added to the held keys, those it reports up are removed, and the result
-///   goes to the same resynchronisation. Either way a key found released ends `cancelled`, and a
-///   key found held gets no invented `began`.
+///   device is unplugged. Those releases become ``KeyInput/cancelKey(_:device:timestamp:)``, so
+///   the presses end `cancelled`, not `ended`.
+/// - `SYN_DROPPED` discards the frame in progress. For a live device (``isLive``), everything
+///   up to the device's own state is discarded too: the device reads libevdev's synced state and
+///   gives it to ``resynchronize(pressedKeys:time:)``. For a recording, the frame after the drop
+///   is the state delta that libevdev's sync mode produced when it was recorded (what
+///   ``EvemuRecorder`` writes): the keys it reports down are added to the held keys, those it
+///   reports up are removed. Either way the result is a ``KeyInput/resynchronize(device:pressedKeys:timestamp:)``:
+///   a key found released ends `cancelled`, and a key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
 ///   ``SoftwareRepeater`` then makes the repeats instead (never both).
 @MainActor
@@ -32,19 +33,19 @@ public final class EvdevDecoder {
 
     /// The device the events belong to.
     public let device: DeviceID
-    /// The dispatcher the decoded input goes to.
-    public let dispatcher: Dispatcher
-    /// After a drop: the keys the device holds now (a live device). `nil` for a recording: then
-    /// the frame after the drop is read as the sync delta.
-    public var resync: (() -> [KeyCode]?)?
+    /// Where the decoded input goes.
+    public var sink: any KeyInputSink
+    /// Whether the events come from a live device, which resynchronizes itself after a drop;
+    /// `false` for a recording, whose frame after a drop is the sync delta.
+    public let isLive: Bool
     /// Whether kernel auto-repeat events (value 2) are ignored, because repeats are made in
     /// software or switched off.
     public var dropsKernelRepeats = false
-    /// The software repeater told about key-downs and key-ups, when repeats are made in software.
-    public var repeater: SoftwareRepeater?
 
     private var frame: [(code: UInt16, value: Int32)] = []
     private var dropping = false
+    /// The keys down as the frames handed on say.
+    private var held: [KeyCode] = []
 
     /// How many frames were decoded, and how many were discarded after drops.
     public private(set) var framesDecoded = 0
@@ -58,11 +59,15 @@ public final class EvdevDecoder {
     ///
     /// - Parameters:
     ///   - device: The device.
-    ///   - dispatcher: The dispatcher.
-    public init(device: DeviceID, dispatcher: Dispatcher) {
+    ///   - sink: Where its input goes.
+    ///   - isLive: A live device (it calls ``resynchronize(pressedKeys:time:)`` after a drop),
+    ///     or a recording.
+    public init(device: DeviceID, sink: any KeyInputSink, isLive: Bool = false) {
         self.device = device
-        self.dispatcher = dispatcher
+        self.sink = sink
+        self.isLive = isLive
         frame.reserveCapacity(16)
+        held.reserveCapacity(16)
     }
 
     /// Decodes one event.
@@ -74,7 +79,7 @@ public final class EvdevDecoder {
     ///   - time: The event time in seconds.
     public func decode(type: UInt16, code: UInt16, value: Int32, time: Double) {
         switch type {
-        case Self.eventKey where !dropping || resync == nil:
+        case Self.eventKey where !(dropping && isLive):
             if code < 0x300 { frame.append((code, value)) }
         case Self.eventSync where code == Self.syncDropped:
             drops += 1
@@ -82,12 +87,10 @@ public final class EvdevDecoder {
             dropping = true
         case Self.eventSync where code == Self.syncReport:
             if dropping {
+                // A live device's frames are discarded until its own state comes in.
+                guard !isLive else { return }
                 dropping = false
-                let keys = resync.map { $0() } ?? heldAfterDelta()
-                if let keys {
-                    dispatcher.resynchronize(device: device, pressedKeys: keys, timestamp: time)
-                    repeater?.resynchronized(device: device, pressedKeys: keys)
-                }
+                hand(heldAfterDelta(), time: time)
                 frame.removeAll(keepingCapacity: true)
                 return
             }
@@ -104,22 +107,38 @@ public final class EvdevDecoder {
         decode(type: event.type, code: event.code, value: event.value, time: event.time)
     }
 
+    /// The device's state after a drop (libevdev's sync mode): the keys down now. Frames resume.
+    ///
+    /// - Parameters:
+    ///   - pressedKeys: The keys the device reports down.
+    ///   - time: When it was read.
+    public func resynchronize(pressedKeys: [KeyCode], time: Double) {
+        dropping = false
+        frame.removeAll(keepingCapacity: true)
+        hand(pressedKeys, time: time)
+    }
+
     /// The device is gone: its presses are cancelled.
     ///
     /// - Parameter time: When it went, in seconds.
     public func deviceRemoved(time: Double) {
         frame.removeAll(keepingCapacity: true)
-        repeater?.deviceRemoved(device)
-        dispatcher.deviceRemoved(device, timestamp: time)
+        held.removeAll(keepingCapacity: true)
+        sink.receive(.deviceRemoved(device, timestamp: time))
+    }
+
+    private func hand(_ keys: [KeyCode], time: Double) {
+        held = keys
+        sink.receive(.resynchronize(device: device, pressedKeys: keys, timestamp: time))
     }
 
     /// The held keys after applying the frame after a drop as a state delta.
     private func heldAfterDelta() -> [KeyCode] {
-        var held = Set(dispatcher.keyboardState.pressedKeys(on: device))
+        var keys = Set(held)
         for (code, value) in frame {
-            if value == 0 { held.remove(KeyCode(code)) } else { held.insert(KeyCode(code)) }
+            if value == 0 { keys.remove(KeyCode(code)) } else { keys.insert(KeyCode(code)) }
         }
-        return held.sorted()
+        return keys.sorted()
     }
 
     private func flush(synthesized: Bool, time: Double) {
@@ -130,17 +149,17 @@ public final class EvdevDecoder {
             switch value {
             case 0 where synthesized:
                 keysReleasedByKernel.append(key)
-                repeater?.keyUp(key, on: device)
-                dispatcher.cancelKey(key, on: device, timestamp: time)
+                held.removeAll { $0 == key }
+                sink.receive(.cancelKey(key, device: device, timestamp: time))
             case 0:
-                repeater?.keyUp(key, on: device)
-                dispatcher.handle(KeyEvent(key, .up, device: device, timestamp: time))
+                held.removeAll { $0 == key }
+                sink.receive(.key(KeyEvent(key, .up, device: device, timestamp: time)))
             case 1:
-                dispatcher.handle(KeyEvent(key, .down, device: device, timestamp: time))
-                repeater?.keyDown(key, on: device, time: time)
+                if !held.contains(key) { held.append(key) }
+                sink.receive(.key(KeyEvent(key, .down, device: device, timestamp: time)))
             default:
                 if dropsKernelRepeats { continue }
-                dispatcher.handle(KeyEvent(key, .repeat, device: device, timestamp: time))
+                sink.receive(.key(KeyEvent(key, .repeat, device: device, timestamp: time)))
             }
         }
         frame.removeAll(keepingCapacity: true)
@@ -175,7 +194,7 @@ extension EvemuRecording {
         into dispatcher: Dispatcher, device: DeviceID = DeviceID(rawValue: 1), speed: ReplaySpeed = .asFastAsPossible,
         sleep: ((Double) -> Void)? = nil
     ) -> EvdevDecoder {
-        let decoder = EvdevDecoder(device: device, dispatcher: dispatcher)
+        let decoder = EvdevDecoder(device: device, sink: dispatcher)
         guard case .recorded(let scale) = speed, scale > 0 else {
             for event in events { decoder.decode(event) }
             return decoder
