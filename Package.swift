@@ -28,10 +28,13 @@ let package = Package(
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         .systemLibrary(
             name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
+        // Seat access as an ordinary user (seatd, or logind through libseat), as cage and weston do.
+        .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
         .target(
-            name: "LinuxKeyboard", dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CLinuxEvents"]),
+            name: "LinuxKeyboard",
+            dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CSeat", "CLinuxEvents"]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
         .target(name: "DispatchTrace", dependencies: ["ResponderChain", "LinuxKeyboard"]),

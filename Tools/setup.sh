@@ -29,6 +29,7 @@ ensure_swift() {
 }
 
 # What the package needs to build: the Linux input module's C libraries (found through
-# pkg-config), the XKB data its keymaps compile from, and libX11's compose tables (dead keys).
+# pkg-config; libseat for seat access as an ordinary user), the XKB data its keymaps compile
+# from, and libX11's compose tables (dead keys).
 # The core needs none of them.
-build_packages=(pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libx11-data)
+build_packages=(pkg-config libevdev-dev libudev-dev libxkbcommon-dev xkb-data libx11-data libseat-dev)

@@ -3,7 +3,7 @@ public import LinuxKeyboard
 extension TraceSession {
     /// Reports a `KeyboardApp` change that the dispatcher and the focus system do not trace
     /// themselves: a keyboard opened (named from then on in `key` events), a device that failed,
-    /// hot-plug unavailable. Removals, focus and first-responder changes come through their own
+    /// hot-plug unavailable, the seat disabled or enabled again. Removals, focus and first-responder changes come through their own
     /// records; a resize is not traced.
     ///
     /// - Parameter change: The change, from `KeyboardApp.onChange`.
@@ -18,6 +18,12 @@ extension TraceSession {
             emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
         case .hotPlugUnavailable(let message):
             emit(TraceEvent(t: t, .device(change: "hotPlugUnavailable", name: "", path: nil, detail: message)))
+        case .seatDisabled(let cancelled):
+            // Presses are cancelled through the dispatcher's own records; this says why.
+            let detail = "another session has the seat; \(cancelled.count) held key(s) cancelled"
+            emit(TraceEvent(t: t, .device(change: "seatDisabled", name: "seat", path: nil, detail: detail)))
+        case .seatEnabled:
+            emit(TraceEvent(t: t, .device(change: "seatEnabled", name: "seat", path: nil, detail: nil)))
         case .keyboardRemoved, .focusMoved, .firstResponderChanged, .resized:
             break
         }

@@ -100,6 +100,16 @@ case "dead-key":
 case "leds-initial":
     options.devices = ["kernel-vm LED keyboard"]
     options.grab = true
+// Seats: as an ordinary user through seatd (libseat); a VT switch; two seats on one machine.
+case "seat-user", "seat-vt":
+    options.devices = [ps2]
+    options.seatAccess = .required
+case "seat-denied":
+    options.seatAccess = .automatic
+case "two-seats":
+    options.seatAccess = .direct
+    options.seatName = ProcessInfo.processInfo.environment["VM_CHECK_SEAT"] ?? "seat0"
+    options.hotPlug = true
 default: fail("unknown scenario")
 }
 
@@ -119,7 +129,7 @@ var hotPlugged: KeyboardEventLoop.Keyboard?
 loop.onChange = { change in
     changes.append(change)
     print("change: \(change)")
-    if started, case .added(let keyboard) = change {
+    if started, !scenario.hasPrefix("seat"), case .added(let keyboard) = change {
         hotPlugged = keyboard
         if let attributes = try? FileManager.default.attributesOfItem(atPath: keyboard.path),
             let created = attributes[.modificationDate] as? Date
@@ -132,7 +142,44 @@ loop.onChange = { change in
     }
 }
 var idleWakeups = 0
-loop.afterDispatch = { if log.lines.isEmpty { idleWakeups += 1 } }
+var signalledHeld = false
+var seatChanges: [String] = []
+loop.afterDispatch = {
+    if log.lines.isEmpty { idleWakeups += 1 }
+    if scenario == "seat-vt", !signalledHeld, log.lines.contains("began KeyA a") {
+        signalledHeld = true
+        signal("held")
+    }
+}
+if scenario == "seat-vt" {
+    let report = loop.onChange
+    loop.onChange = { change in
+        report?(change)
+        switch change {
+        case .seatDisabled(let keys):
+            seatChanges.append("disabled \(keys.map(\.name))")
+            signal("disabled")
+        case .seatEnabled: seatChanges.append("enabled")
+        case .added where seatChanges.last == "enabled":
+            seatChanges.append("reopened")
+            signal("enabled")
+        default: break
+        }
+    }
+}
+if scenario == "seat-denied" {
+    do {
+        try loop.start()
+        fail("an ordinary user without seatd must not read \(loop.keyboards.map(\.path))")
+    } catch {
+        print("denied: \(error)")
+        guard error.message.contains("input group"), error.message.contains("seatd") else {
+            fail("the permission error must name both fixes (the input group, seatd): \(error)")
+        }
+        print("PASS seat-denied")
+        exit(0)
+    }
+}
 do { try loop.start() } catch { fail("\(error)") }
 started = true
 let opened = loop.keyboards
@@ -153,7 +200,7 @@ if scenario == "leds" {
     ledsAtStart = opened.map { (try? InputDevice(path: $0.path))?.lockLEDs ?? [.scrollLock] }
 }
 
-signal("ready")
+signal(scenario == "two-seats" ? "ready-\(options.seatName ?? "")" : "ready")
 if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Double.init) {
     usleep(UInt32(pause * 1_000_000))
 }
@@ -170,7 +217,9 @@ if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Dou
     case "xkb-nocaps": return lines.contains("ended KeyA")
     case "xkb-groups": return lines.contains("ended KeyB")
     case "dead-key": return lines.contains("ended KeyE")
-    case "leds-initial": return true
+    case "leds-initial", "seat-denied": return true
+    case "seat-user": return lines.contains("ended KeyI")
+    case "seat-vt": return lines.contains("ended KeyB")
     case "repeat-kernel", "repeat-software": return lines.contains("ended KeyA")
     default: return false
     }
@@ -271,6 +320,26 @@ case "xkb-groups":
 case "dead-key":
     guard lines.contains("began Equal "), lines.contains("began KeyE é") else { fail("´ then e must type é on de") }
     print("de dead key: ´ then e typed é")
+case "seat-user":
+    guard let seat = loop.seat else { fail("no seat") }
+    guard getuid() != 0 else { fail("must run as an ordinary user") }
+    let expected = ["began KeyH h", "ended KeyH", "began KeyI i", "ended KeyI"]
+    guard lines == expected else { fail("expected \(expected)") }
+    print("seat: uid \(getuid()) read the PS/2 keyboard through \(seat.backend) on \(seat.name)")
+case "seat-vt":
+    print("seat changes: \(seatChanges)")
+    guard seatChanges.first == "disabled [\"KeyA\"]", seatChanges.contains("reopened") else {
+        fail("chvt must disable the seat with A held, and chvt back enable it: \(seatChanges)")
+    }
+    guard lines.contains("cancelled KeyA"), !lines.contains("ended KeyA") else { fail("A must end cancelled") }
+    guard lines.contains("began KeyB b") else { fail("input must resume after the switch back") }
+    print("VT switch: A held was cancelled; after the switch back B typed b")
+case "two-seats":
+    let seatName = options.seatName ?? ""
+    let typed = lines.filter { $0.hasPrefix("began") }
+    print("\(seatName) typed: \(typed)")
+    let expected = seatName == "seat1" ? ["began KeyX x"] : ["began KeyY y"]
+    guard typed == expected else { fail("\(seatName) must see only its own keyboard's key: \(expected)") }
 case "leds-initial":
     let locks = dispatcher.keyboardState.locks
     let leds = opened.map { (try? InputDevice(path: $0.path))?.lockLEDs ?? [] }

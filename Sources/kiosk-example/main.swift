@@ -10,7 +10,7 @@ import TerminalCanvas
 
 let usage = """
     usage: kiosk-example [--keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
-                         [--variant NAME] [--trace FILE]
+                         [--variant NAME] [--trace FILE] [--seat NAME]
       --keyboards     read the keyboards through evdev (default: them when readable, else the terminal)
       --terminal      read the terminal
       --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
@@ -18,6 +18,7 @@ let usage = """
       --layout NAME   the keyboard layout (default: XKB_DEFAULT_LAYOUT, /etc/default/keyboard, us)
       --variant NAME  the layout's variant
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
+      --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
     """
 
 func fail(_ message: String, status: Int32 = 2) -> Never {
@@ -46,6 +47,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
         case "--layout": configuration.keymap.layout = value(after: argument)
         case "--variant": configuration.keymap.variant = value(after: argument)
         case "--trace": tracePath = value(after: argument)
+        case "--seat": configuration.seatName = value(after: argument)
         case "--help", "-h":
             print(usage)
             exit(0)
@@ -121,6 +123,15 @@ MainActor.assumeIsolated {
         return .ignored
     }
 
+    @MainActor func endSuperHold() {
+        superHold?.cancel()
+        superHold = nil
+        if helpFromSuper {
+            kiosk.showsHelp = false
+            helpFromSuper = false
+        }
+    }
+
     app.onChange = { change in
         trace?.session.report(change)
         switch change {
@@ -128,12 +139,7 @@ MainActor.assumeIsolated {
             kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
         case .keyboardRemoved(let keyboard, let cancelled):
             // A Super held on the keyboard that went away never comes up: no overlay from it.
-            superHold?.cancel()
-            superHold = nil
-            if helpFromSuper {
-                kiosk.showsHelp = false
-                helpFromSuper = false
-            }
+            endSuperHold()
             let keys =
                 app.dispatcher.isSecureEntry ? "\(cancelled.count)" : cancelled.map(\.name).joined(separator: " ")
             kiosk.message =
@@ -144,6 +150,15 @@ MainActor.assumeIsolated {
             kiosk.message = "A keyboard could not be used: \(message)"
         case .hotPlugUnavailable(let message):
             kiosk.message = "Keyboards plugged in later will not be seen: \(message)"
+        case .seatDisabled(let cancelled):
+            endSuperHold()
+            kiosk.message =
+                "Paused: another session has the keyboards."
+                + (cancelled.isEmpty
+                    ? "" : " Press cancelled (\(cancelled.count) key\(cancelled.count == 1 ? "" : "s")).")
+            app.setNeedsFrame()
+        case .seatEnabled:
+            kiosk.message = "Welcome back: the keyboards are ours again."
         case .resized:
             shown = nil
         case .focusMoved, .firstResponderChanged:

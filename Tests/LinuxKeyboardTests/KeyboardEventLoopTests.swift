@@ -20,6 +20,32 @@ import Testing
         #expect(loop.keyboards.isEmpty)
     }
 
+    @Test("no seat manager: a required seat fails naming seatd and how to start it; an automatic one opens directly")
+    func seatUnreachable() throws {
+        // seatd is asked at a socket that cannot exist, so the answer is the same on any machine.
+        setenv("SEATD_SOCK", "/nonexistent/seatd.sock", 1)
+        defer { unsetenv("SEATD_SOCK") }
+        #expect {
+            _ = try Seat(backends: ["seatd"])
+        } throws: { error in
+            let message = (error as? InputError)?.message ?? ""
+            return message.contains("seatd is not running") && message.contains("seatd -g")
+        }
+        var options = KeyboardEventLoop.Options(devices: ["/dev/input/event999"], hotPlug: false)
+        options.seatAccess = .required
+        let required = try KeyboardEventLoop(dispatcher: Dispatcher(window: Window()), options: options)
+        setenv("LIBSEAT_BACKEND", "seatd", 1)
+        defer { unsetenv("LIBSEAT_BACKEND") }
+        #expect(throws: InputError.self) { try required.start() }
+        #expect(required.seat == nil && required.seatUnavailable?.message.contains("seatd") == true)
+        options.seatAccess = .automatic
+        let automatic = try KeyboardEventLoop(dispatcher: Dispatcher(window: Window()), options: options)
+        #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) {
+            try automatic.start()
+        }
+        #expect(automatic.seat == nil && automatic.seatUnavailable != nil, "no seat: the device was opened directly")
+    }
+
     @Test("a device name nothing matches says what was asked for and where to look")
     func unmatchedName() throws {
         let loop = try KeyboardEventLoop(

@@ -60,6 +60,11 @@ public final class KeyboardApp {
         public var repeatMode: RepeatMode = .automatic(.standard)
         /// Whether keyboards plugged in later are read.
         public var hotPlug = true
+        /// How keyboards are opened: through libseat when seatd or logind can be reached (an
+        /// ordinary user; paused while another VT or session has the seat), else directly.
+        public var seatAccess: KeyboardEventLoop.SeatAccess = .automatic
+        /// The seat whose keyboards are read (udev's `ID_SEAT`; `nil`: libseat's seat, else `seat0`).
+        public var seatName: String?
         /// Whether the terminal is opened for drawing (raw mode, ``KeyboardApp/terminal``) when it
         /// is not the input; keys typed into it are then ignored, except Ctrl-C.
         public var usesTerminalForOutput = true
@@ -102,6 +107,11 @@ public final class KeyboardApp {
         case hotPlugUnavailable(message: String)
         /// The terminal changed size.
         case resized(columns: Int, rows: Int)
+        /// The seat was taken away (a switch to another VT or session): every press was
+        /// cancelled, nothing is read until it comes back.
+        case seatDisabled(cancelledKeys: [KeyCode])
+        /// The seat is back; its keyboards are opened again.
+        case seatEnabled
     }
 
     /// The window.
@@ -174,6 +184,8 @@ public final class KeyboardApp {
             repeatMode: configuration.repeatMode)
         options.opensKeyboards = configuration.input != .terminal
         options.locksFromLEDs = configuration.initialLocks == nil
+        options.seatAccess = configuration.seatAccess
+        options.seatName = configuration.seatName
         do { loop = try KeyboardEventLoop(dispatcher: dispatcher, options: options) } catch { throw .input(error) }
         loop.onChange = { [unowned self] change in self.deviceChanged(change) }
         loop.afterDispatch = { [unowned self] in self.frame() }
@@ -369,6 +381,8 @@ public final class KeyboardApp {
         case .removed(let keyboard, let cancelled): post(.keyboardRemoved(keyboard, cancelledKeys: cancelled))
         case .failed(let path, let error): post(.deviceFailed(path: path, message: error.message))
         case .hotPlugUnavailable(let error): post(.hotPlugUnavailable(message: error.message))
+        case .seatDisabled(let cancelled): post(.seatDisabled(cancelledKeys: cancelled))
+        case .seatEnabled: post(.seatEnabled)
         }
     }
 

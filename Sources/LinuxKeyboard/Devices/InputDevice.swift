@@ -21,16 +21,36 @@ public final class InputDevice {
     /// - Parameter path: The device path.
     /// - Throws: ``InputError`` naming the path and the fix (permissions, no such device, not an
     ///   evdev device). Uses `open` and `libevdev_new_from_fd`.
-    public init(path: String) throws(InputError) {
-        self.path = path
+    public convenience init(path: String) throws(InputError) {
         let fd: Int32
         switch Syscalls.openForReading(path) {
         case .success(let descriptor): fd = descriptor
         case .failure(let error): throw InputError.opening(path, errno: error.code)
         }
+        try self.init(path: path, descriptor: fd, release: nil)
+    }
+
+    /// Opens a device through a seat (libseat): the seat manager opens it for this session, so
+    /// an ordinary user can read it; it is closed through the seat too.
+    ///
+    /// - Parameters:
+    ///   - path: The device path.
+    ///   - seat: The seat.
+    /// - Throws: ``InputError`` naming the path (the seat refused it, or it is not an evdev device).
+    public convenience init(path: String, seat: Seat) throws(InputError) {
+        let (fd, close) = try seat.openDevice(path)
+        try self.init(path: path, descriptor: fd, release: close)
+    }
+
+    private let release: (() -> Void)?
+
+    private init(path: String, descriptor fd: Int32, release: (() -> Void)?) throws(InputError) {
+        self.path = path
+        self.release = release
         var handle: OpaquePointer?
         let rc = libevdev_new_from_fd(fd, &handle)
         guard rc == 0, let handle else {
+            release?()
             Syscalls.close(fd)
             throw InputError(
                 errno: -rc, operation: "open", path: path,
@@ -47,6 +67,7 @@ public final class InputDevice {
     deinit {
         if isGrabbed { _ = libevdev_grab(device, LIBEVDEV_UNGRAB) }
         libevdev_free(device)
+        release?()
         Syscalls.close(fileDescriptor)
     }
 

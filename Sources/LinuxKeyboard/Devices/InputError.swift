@@ -50,7 +50,8 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
         case permissionDenied:
             message =
                 "permission denied. Run as root, add your user to the input group "
-                + "(sudo usermod -aG input $USER, then log in again), or install a udev rule that grants access"
+                + "(sudo usermod -aG input $USER, then log in again), or run seatd (sudo seatd -g video, with "
+                + "your user in the video group) so that keyboards open through libseat"
         case noSuchFile:
             message = "no such device file. List keyboards with `keytrace --list-devices` or `ls /dev/input/by-id`"
         case noSuchDevice:

@@ -16,6 +16,8 @@ public struct DiscoveredDevice: Hashable, Sendable {
     /// The stable names udevd made for it (`/dev/input/by-id/…-event-kbd`, `/dev/input/by-path/…`),
     /// which survive a re-plug; empty without udevd.
     public var links: [String] = []
+    /// The seat udev assigned (`ID_SEAT`), or `nil`: then it is on `seat0`.
+    public var seat: String?
 }
 
 /// Finds input devices and keyboards with libudev (subsystem `input`, `/dev/input/event*`).
@@ -73,6 +75,21 @@ public enum KeyboardDiscovery {
         return keyboards
     }
 
+    /// The seat a device node is on: udev's `ID_SEAT`, or `seat0` when it has none (or udev
+    /// does not know the node). Uses `udev_device_new_from_devnum`.
+    ///
+    /// - Parameter path: The device node, or a link to it.
+    /// - Returns: The seat's name.
+    public static func seat(of path: String) -> String {
+        guard let number = Syscalls.characterDeviceNumber(path), let udev = udev_new() else { return "seat0" }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_devnum(udev, Int8(UInt8(ascii: "c")), number) else { return "seat0" }
+        defer { udev_device_unref(device) }
+        guard let value = udev_device_get_property_value(device, "ID_SEAT").map({ String(cString: $0) }), !value.isEmpty
+        else { return "seat0" }
+        return value
+    }
+
     private static func describe(_ device: OpaquePointer, path: String) -> DiscoveredDevice {
         func property(_ name: String) -> String? {
             udev_device_get_property_value(device, name).map { String(cString: $0) }
@@ -88,6 +105,7 @@ public enum KeyboardDiscovery {
             link = udev_list_entry_get_next(current)
         }
         result.links.sort()
+        result.seat = property("ID_SEAT").flatMap { $0.isEmpty ? nil : $0 }
         if udev_device_get_is_initialized(device) != 0, property("ID_INPUT") == "1" {
             result.taggedByUdev = true
             if property("ID_INPUT_KEYBOARD") == "1" {

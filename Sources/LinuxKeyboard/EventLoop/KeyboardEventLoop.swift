@@ -37,6 +37,13 @@ public final class KeyboardEventLoop {
         /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the dispatcher's
         /// lock state.
         public var syncLEDs: Bool
+        /// How keyboards are opened: through libseat (an ordinary user under seatd or logind,
+        /// paused on a VT switch) or directly.
+        public var seatAccess: SeatAccess = .automatic
+        /// The seat whose keyboards are read: udev's `ID_SEAT` (a device without one is on
+        /// `seat0`), so that one machine can serve several kiosk stations. `nil`: the seat libseat
+        /// opened, else `seat0`. Devices named by path in ``devices`` are read whatever their seat.
+        public var seatName: String?
         /// Whether the first keyboard opened gives the dispatcher its lock state from its LEDs
         /// (Num Lock stays on when the console had it on), as a compositor starting on a VT does.
         /// Turn it off when the app sets the locks itself (`Dispatcher.setLocks(_:)`).
@@ -113,6 +120,21 @@ public final class KeyboardEventLoop {
         case failed(path: String, InputError)
         /// Hot-plug is unavailable; keyboards plugged in later will not be seen.
         case hotPlugUnavailable(InputError)
+        /// The seat was taken away (a switch to another VT or session): every keyboard was let
+        /// go and every press cancelled (`cancelledKeys`); nothing is read until it comes back.
+        case seatDisabled(cancelledKeys: [KeyCode])
+        /// The seat is back: the keyboards are opened again (each reported `added`).
+        case seatEnabled
+    }
+
+    /// How keyboards are opened.
+    public enum SeatAccess: Hashable, Sendable {
+        /// Through libseat when a seat manager (seatd, or logind) can be reached, else directly.
+        case automatic
+        /// Through libseat only: start fails when no seat manager can be reached.
+        case required
+        /// Directly (`open`): root, or a user in the `input` group.
+        case direct
     }
 
     /// Stops or wakes the loop, and runs work on its thread, from any thread.
@@ -179,6 +201,7 @@ public final class KeyboardEventLoop {
     private static let wakeToken: UInt64 = 0
     private static let monitorToken: UInt64 = 1
     private static let mainQueueToken = UInt64.max
+    private static let seatToken = UInt64.max - 1
 
     /// The dispatcher the input goes to.
     public let dispatcher: Dispatcher
@@ -205,6 +228,16 @@ public final class KeyboardEventLoop {
     private var started = false
     private var mainQueue: Int32?
     private var sources: AsyncSources?
+    /// The seat, when keyboards are opened through libseat.
+    public private(set) var seat: Seat?
+    /// Why no seat was used, when ``Options/seatAccess`` is automatic and none could be opened.
+    public private(set) var seatUnavailable: InputError?
+    /// Keyboards let go while the seat is disabled, opened again when it comes back.
+    private var suspendedPaths: [String] = []
+    /// Where decoded input goes: the software repeater, or the dispatcher.
+    private var inputSink: any KeyInputSink { repeater ?? dispatcher }
+    /// The seat whose keyboards are read.
+    public var activeSeatName: String { options.seatName ?? seat?.name ?? "seat0" }
 
     /// Creates a loop; nothing is opened until ``start()`` or ``run()-1rm18``.
     ///
@@ -272,6 +305,8 @@ public final class KeyboardEventLoop {
         guard !started else { return }
         started = true
         guard options.opensKeyboards else { return }
+        openSeat()
+        if options.seatAccess == .required, seat == nil, let seatUnavailable { throw seatUnavailable }
         if options.hotPlug {
             do {
                 let monitor = try DeviceMonitor()
@@ -298,8 +333,17 @@ public final class KeyboardEventLoop {
             }
             searched += found.count
             for device in found where matches(name: device.name) {
+                guard (device.seat ?? "seat0") == activeSeatName else { continue }
                 if let error = device.openError {
-                    failures.append(error)
+                    // udev could not say what it is and it could not be opened to look: through
+                    // the seat it may open.
+                    guard seat != nil, error.errno == InputError.permissionDenied else {
+                        failures.append(error)
+                        continue
+                    }
+                    if case .failed(let error) = open(path: device.path, requireKeyboard: true) {
+                        failures.append(error)
+                    }
                     continue
                 }
                 guard let kind = device.kind, kind != .none else { continue }
@@ -307,7 +351,10 @@ public final class KeyboardEventLoop {
             }
         }
         if entries.isEmpty && options.requireKeyboard {
-            if let denied = failures.first(where: { $0.errno == InputError.permissionDenied }) { throw denied }
+            if var denied = failures.first(where: { $0.errno == InputError.permissionDenied }) {
+                if let seatUnavailable { denied.message += " (no seat either: \(seatUnavailable.message))" }
+                throw denied
+            }
             if let busy = failures.first(where: { $0.errno == InputError.busy }) { throw busy }
             if let first = failures.first, !options.devices.isEmpty { throw first }
             if !options.devices.isEmpty {
@@ -515,6 +562,8 @@ public final class KeyboardEventLoop {
                 handleMonitor()
             case Self.mainQueueToken:
                 if let mainQueue { Syscalls.drainMainQueue(mainQueue) }
+            case Self.seatToken:
+                seat?.dispatch()
             default:
                 if let watcher = watchers[item.token] {
                     watcher.handler()
@@ -522,6 +571,9 @@ public final class KeyboardEventLoop {
                 }
                 guard let entry = entries[item.token] else { continue }
                 if entry.device.readAvailable(into: entry.decoder) == .removed || item.hangUp {
+                    // Under a seat, a revoked device reads like an unplugged one, and libseat's
+                    // "disabled" follows just after: wait for it while the node is still there.
+                    if seatDisabledMeanwhile(path: entry.keyboard.path) { continue }
                     remove(token: item.token)
                 }
             }
@@ -537,6 +589,11 @@ public final class KeyboardEventLoop {
             switch change {
             case .added(let path):
                 guard !entries.values.contains(where: { $0.keyboard.path == path }) else { continue }
+                if let seat, !seat.isEnabled {
+                    suspendedPaths.append(path)  // opened when the seat comes back
+                    continue
+                }
+                if !selects(node: path) && KeyboardDiscovery.seat(of: path) != activeSeatName { continue }
                 if !options.devices.isEmpty && !selects(node: path) {
                     // Named selections are matched once the device is open.
                     guard options.devices.contains(where: { !$0.hasPrefix("/") }) else { continue }
@@ -563,10 +620,70 @@ public final class KeyboardEventLoop {
         case failed(InputError)
     }
 
+    /// Opens the seat when the options allow; records why not otherwise.
+    private func openSeat() {
+        guard options.seatAccess != .direct else { return }
+        do {
+            let seat = try Seat()
+            seat.onDisable = { [unowned self] in self.seatDisabled() }
+            seat.onEnable = { [unowned self] in self.seatEnabled() }
+            _ = Syscalls.epollAdd(epoll, seat.fileDescriptor, token: Self.seatToken)
+            self.seat = seat
+        } catch {
+            seatUnavailable = error
+        }
+    }
+
+    /// After a read found a device gone: whether the seat was disabled (the device was revoked,
+    /// not unplugged). Waits up to 0.2 s for libseat's message while the device node remains.
+    private func seatDisabledMeanwhile(path: String) -> Bool {
+        guard let seat else { return false }
+        seat.dispatch()
+        if !seat.isEnabled { return true }
+        guard Syscalls.exists(path) else { return false }
+        let deadline = Syscalls.monotonicNow() + 0.2
+        while seat.isEnabled, Syscalls.monotonicNow() < deadline {
+            _ = TerminalCalls.waitReadable(seat.fileDescriptor, milliseconds: 20)
+            seat.dispatch()
+        }
+        return !seat.isEnabled
+    }
+
+    /// The seat was taken away: every keyboard is let go (its descriptor is revoked already) and
+    /// every press cancelled; their paths are kept for when the seat comes back.
+    private func seatDisabled() {
+        let cancelled = dispatcher.keyboardState.pressedKeys
+        for (token, entry) in entries {
+            Syscalls.epollRemove(epoll, entry.device.fileDescriptor)
+            if !suspendedPaths.contains(entry.keyboard.path) { suspendedPaths.append(entry.keyboard.path) }
+            entries[token] = nil
+        }
+        inputSink.receive(.keyboardLost(timestamp: Syscalls.monotonicNow()))
+        onChange?(.seatDisabled(cancelledKeys: cancelled))
+    }
+
+    /// The seat is back: the keyboards let go are opened again.
+    private func seatEnabled() {
+        onChange?(.seatEnabled)
+        let paths = suspendedPaths
+        suspendedPaths.removeAll()
+        for path in paths where Syscalls.exists(path) {
+            if case .failed(let error) = open(path: path, requireKeyboard: true) {
+                onChange?(.failed(path: path, error))
+            }
+        }
+    }
+
     /// Opens and registers a device.
     private func open(path: String, requireKeyboard: Bool, filterByName: Bool = false) -> OpenResult {
         let device: InputDevice
-        do { device = try InputDevice(path: path) } catch { return .failed(error) }
+        do {
+            if let seat {
+                device = try InputDevice(path: path, seat: seat)
+            } else {
+                device = try InputDevice(path: path)
+            }
+        } catch { return .failed(error) }
         let kind = device.kind
         if requireKeyboard && kind == .none { return .skipped }
         if filterByName && !selects(node: path) && !matches(name: device.name) { return .skipped }

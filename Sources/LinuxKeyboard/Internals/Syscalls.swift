@@ -26,6 +26,13 @@ enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// The device number of a character device node (following links), or `nil`.
+    static func characterDeviceNumber(_ path: String) -> dev_t? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return nil }
+        return info.st_rdev
+    }
+
     /// The path with every symbolic link resolved (`realpath`); `nil` when it does not exist.
     static func resolvedPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
