@@ -29,6 +29,8 @@ public struct KeytraceOptions: Sendable {
     public var devices: [String] = []
     /// Whether keyboards are grabbed.
     public var grab = false
+    /// The seat whose keyboards are read (`--seat`).
+    public var seatName: String?
     /// Whether the terminal is read even when keyboards are readable.
     public var terminal = false
     /// xkb names; unset ones come from the environment, `/etc/default/keyboard`, or `us`.
@@ -89,7 +91,8 @@ extension KeytraceOptions {
     var givenFlags: [String] {
         let flags: [(String, Bool)] = [
             ("--scene", scenePath != nil), ("--keys", keys != nil), ("--replay", replayPath != nil),
-            ("--real-time", realTime), ("--device", !devices.isEmpty), ("--grab", grab), ("--terminal", terminal),
+            ("--real-time", realTime), ("--device", !devices.isEmpty), ("--grab", grab), ("--seat", seatName != nil),
+            ("--terminal", terminal),
             ("--layout", keymap.layout != nil), ("--variant", keymap.variant != nil), ("--model", keymap.model != nil),
             ("--xkb-options", keymap.options != nil), ("--rules", keymap.rules != nil), ("--rtl", rightToLeft),
             ("--json", format == .json), ("--plain", format == .plain),
@@ -141,6 +144,10 @@ extension KeytraceOptions {
             throw KeytraceUsageError(
                 "--grab grabs the keyboards, and \(list(notKeyboards)) reads none, so it would be ignored; drop --grab")
         }
+        if seatName != nil && !notKeyboards.isEmpty {
+            throw KeytraceUsageError(
+                "--seat chooses whose keyboards are read, and \(list(notKeyboards)) reads none; drop --seat")
+        }
         if recordPath != nil && !notKeyboards.isEmpty {
             throw KeytraceUsageError(
                 "--record records live keyboards; it does not go with --keys, --replay or --terminal")
@@ -161,6 +168,7 @@ extension KeytraceOptions {
         for (flag, value, fix) in paths where value == "" {
             throw KeytraceUsageError("\(flag) \"\": an empty path; give \(fix)")
         }
+        if seatName == "" { throw KeytraceUsageError("--seat \"\": an empty name; give a seat, e.g. seat0") }
         if devices.contains("") {
             throw KeytraceUsageError("--device \"\": an empty name; give a device path or part of its name")
         }
@@ -319,9 +327,11 @@ public enum Keytrace {
         configuration.input =
             options.terminal
             ? .terminal
-            : (!options.devices.isEmpty || options.grab || options.recordPath != nil) ? .keyboards : .automatic
+            : (!options.devices.isEmpty || options.grab || options.seatName != nil || options.recordPath != nil)
+                ? .keyboards : .automatic
         configuration.devices = options.devices
         configuration.grab = options.grab
+        configuration.seatName = options.seatName
         configuration.keymap = options.keymap
         configuration.usesTerminalForOutput = live
         configuration.fullScreen = live

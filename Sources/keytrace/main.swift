@@ -51,6 +51,13 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .long, help: "Grab the keyboards: their keys stop reaching the console and other programs.")
     var grab = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Read the keyboards of this seat (udev ID_SEAT; default: the seat libseat opened, else seat0).",
+            valueName: "name"))
+    var seat: String?
+
     @Flag(name: .long, help: "Read the terminal even when keyboards are readable.")
     var terminal = false
 
@@ -113,6 +120,7 @@ struct KeytraceCommand: ParsableCommand {
         options.realTime = realTime
         options.devices = device
         options.grab = grab
+        options.seatName = seat
         options.terminal = terminal
         options.keymap = KeymapNames(rules: rules, model: model, layout: layout, variant: variant, options: xkbOptions)
         options.rightToLeft = rtl
