@@ -84,7 +84,9 @@ MainActor.assumeIsolated {
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
     var shown: Canvas?
+    var resuming = false  // between the seat's enable and the next frame
     app.onFrame = {
+        resuming = false
         trace?.output.flush()
         guard let terminal = app.terminal else { return }
         let size = terminal.size ?? (80, 24)
@@ -136,6 +138,8 @@ MainActor.assumeIsolated {
         trace?.session.report(change)
         switch change {
         case .keyboardAdded(let keyboard):
+            // The seat's keyboards coming back are no news after "Welcome back".
+            guard !resuming else { break }
             kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
         case .keyboardRemoved(let keyboard, let cancelled):
             // A Super held on the keyboard that went away never comes up: no overlay from it.
@@ -158,7 +162,9 @@ MainActor.assumeIsolated {
                     ? "" : " Press cancelled (\(cancelled.count) key\(cancelled.count == 1 ? "" : "s")).")
             app.setNeedsFrame()
         case .seatEnabled:
+            resuming = true
             kiosk.message = "Welcome back: the keyboards are ours again."
+            shown = nil  // the console may have been redrawn by someone else: draw it all
         case .resized:
             shown = nil
         case .focusMoved, .firstResponderChanged:

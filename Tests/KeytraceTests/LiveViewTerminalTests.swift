@@ -73,6 +73,8 @@ struct TmuxSession {
             if pane.contains(text) { return pane }
             usleep(50_000)
         }
+        // Also on standard error: the console reporter leaves an issue's text out.
+        FileHandle.standardError.write(Data("the pane never showed \"\(text)\":\n\(pane)\n".utf8))
         Issue.record("the pane never showed \"\(text)\":\n\(pane)")
         return pane
     }

@@ -41,6 +41,10 @@ import Testing
         // The é key of a French keyboard: its code point, no US position.
         #expect(texts("\u{1b}[233u", kitty: true) == ["é"])
         #expect(texts("\u{1b}[233;1:3u", kitty: true) == [], "a release types nothing")
+        // é and è held at once: two taps, not one key repeating.
+        var overlap = TerminalKeyDecoder(reportsEventTypes: true)
+        let both = overlap.decode(Array("\u{1b}[233u\u{1b}[232u\u{1b}[233;1:3u\u{1b}[232;1:3u".utf8))
+        #expect(both.map { "\($0.action) \($0.text ?? "-")" } == ["down é", "up -", "down è", "up -"])
         #expect(texts("\u{1b}[97;1;7u", kitty: true) == [nil], "a control character never arrives as text")
         #expect(texts("\u{1b}[57399u", kitty: true) == [nil], "keypad 0: a functional key, the layout says")
     }

@@ -209,7 +209,12 @@ import Testing
         dispatcher.deviceRemoved(two, timestamp: 1)
         #expect(!dispatcher.keyboardState.modifierFlags.contains(.shift), "unplugged: its Shift is up")
         dispatcher.handle(KeyEvent(.leftControl, .down, device: one))
+        dispatcher.setLocks(.numLock)
         dispatcher.keyboardLost(timestamp: 2)
         #expect(dispatcher.keyboardState.modifierFlags.isEmpty, "a lost keyboard leaves no modifier held")
+        #expect(dispatcher.keyboardState.locks == .numLock, "locks survive")
+        // Control never came up, yet pressing it again is Control (a VT switch with Ctrl+Alt held).
+        dispatcher.handle(KeyEvent(.leftControl, .down, device: one, timestamp: 3))
+        #expect(dispatcher.keyboardState.modifierFlags.contains(.control))
     }
 }

@@ -263,6 +263,8 @@ public final class KeyboardApp {
             note = names.isEmpty ? "no keyboard yet; waiting for one to be plugged in" : names.joined(separator: ", ")
         }
         inputNote = note
+        // A seat manager that took the VT for this session switched it to graphics mode.
+        if loop.seat != nil { terminal?.showTextOnConsole() }
         watchTerminal(asInput: useTerminal)
         do {
             let signals = try SignalPipe([
@@ -382,7 +384,10 @@ public final class KeyboardApp {
         case .failed(let path, let error): post(.deviceFailed(path: path, message: error.message))
         case .hotPlugUnavailable(let error): post(.hotPlugUnavailable(message: error.message))
         case .seatDisabled(let cancelled): post(.seatDisabled(cancelledKeys: cancelled))
-        case .seatEnabled: post(.seatEnabled)
+        case .seatEnabled:
+            // The seat manager took the VT again (graphics mode): what the app draws must show.
+            terminal?.showTextOnConsole()
+            post(.seatEnabled)
         }
     }
 

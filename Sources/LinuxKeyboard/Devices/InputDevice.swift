@@ -163,6 +163,9 @@ public final class InputDevice {
         }
     }
 
+    /// Whether the device has lock LEDs (`EV_LED`): a keypad or a scanner may have none.
+    public var hasLEDs: Bool { libevdev_has_event_type(device, 0x11) != 0 }
+
     /// The lock LEDs lit now, as the kernel reports them (`EVIOCGLED`, read when the device was
     /// opened and updated by its events and ``setLEDs(_:)``).
     public var lockLEDs: LockState {

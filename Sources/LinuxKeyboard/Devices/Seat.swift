@@ -6,7 +6,7 @@ internal import CSeat
 /// another VT, another session): libseat revokes the devices and reports the seat disabled;
 /// when the session comes back it reports it enabled, and the devices must be opened again.
 ///
-/// ``KeyboardEventLoop`` uses one when ``KeyboardEventLoop/Options/seat`` allows: it watches
+/// ``KeyboardEventLoop`` uses one when ``KeyboardEventLoop/Options/seatAccess`` allows: it watches
 /// ``fileDescriptor`` and calls ``dispatch()`` when it is readable. Not `Sendable`: it belongs
 /// to the loop's thread.
 public final class Seat {
@@ -35,6 +35,9 @@ public final class Seat {
     ///   - backends: The backends to try, unless `LIBSEAT_BACKEND` is set (then only it).
     ///   - timeout: How long to wait for the seat to be enabled.
     /// - Throws: ``InputError`` naming each backend tried and why it failed.
+    ///
+    /// Chooses the backend through the `LIBSEAT_BACKEND` environment variable (libseat reads no
+    /// other way): open the seat before the program starts other threads that read the environment.
     public init(backends: [String] = ["seatd", "logind"], timeout: Double = 2) throws(InputError) {
         libseat_set_log_level(LIBSEAT_LOG_LEVEL_SILENT)
         let chosen = getenv("LIBSEAT_BACKEND").map { [String(cString: $0)] } ?? backends

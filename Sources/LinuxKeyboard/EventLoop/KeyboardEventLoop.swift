@@ -278,6 +278,8 @@ public final class KeyboardEventLoop {
 
     isolated deinit {
         entries.removeAll()
+        seat?.onDisable = nil
+        seat?.onEnable = nil
         Syscalls.close(epoll)
     }
 
@@ -518,6 +520,14 @@ public final class KeyboardEventLoop {
     /// twice.
     public func releaseKeyboards() {
         for token in Array(entries.keys) { remove(token: token) }
+        suspendedPaths.removeAll()
+        if let seat {
+            // Nothing is read through the seat any more: a VT switch must not cancel or reopen.
+            Syscalls.epollRemove(epoll, seat.fileDescriptor)
+            seat.onDisable = nil
+            seat.onEnable = nil
+            self.seat = nil
+        }
         if let monitor {
             Syscalls.epollRemove(epoll, monitor.fileDescriptor)
             self.monitor = nil
@@ -589,14 +599,15 @@ public final class KeyboardEventLoop {
             switch change {
             case .added(let path):
                 guard !entries.values.contains(where: { $0.keyboard.path == path }) else { continue }
-                if let seat, !seat.isEnabled {
-                    suspendedPaths.append(path)  // opened when the seat comes back
-                    continue
-                }
                 if !selects(node: path) && KeyboardDiscovery.seat(of: path) != activeSeatName { continue }
                 if !options.devices.isEmpty && !selects(node: path) {
                     // Named selections are matched once the device is open.
                     guard options.devices.contains(where: { !$0.hasPrefix("/") }) else { continue }
+                }
+                if let seat, !seat.isEnabled {
+                    // Opened (and matched by name) when the seat comes back.
+                    if !suspendedPaths.contains(path) { suspendedPaths.append(path) }
+                    continue
                 }
                 if case .failed(let error) = open(path: path, requireKeyboard: true, filterByName: true),
                     error.errno != InputError.busy
@@ -605,6 +616,7 @@ public final class KeyboardEventLoop {
                     onChange?(.failed(path: path, error))
                 }
             case .removed(let path):
+                suspendedPaths.removeAll { $0 == path }
                 // Normally the read already saw ENODEV; this covers a device removed before it was read.
                 if let token = entries.first(where: { $0.value.keyboard.path == path })?.key {
                     remove(token: token)
@@ -625,6 +637,15 @@ public final class KeyboardEventLoop {
         guard options.seatAccess != .direct else { return }
         do {
             let seat = try Seat()
+            // Another seat's station: libseat's seat is not ours (seatd serves seat0 only), and
+            // holding it would lock that seat's own kiosk out.
+            if let wanted = options.seatName, wanted != seat.name {
+                seatUnavailable = InputError(
+                    errno: 0, operation: "open seat", path: nil,
+                    message:
+                        "\(seat.backend) gives \(seat.name), not \(wanted); \(wanted)'s keyboards are opened directly")
+                return
+            }
             seat.onDisable = { [unowned self] in self.seatDisabled() }
             seat.onEnable = { [unowned self] in self.seatEnabled() }
             _ = Syscalls.epollAdd(epoll, seat.fileDescriptor, token: Self.seatToken)
@@ -668,7 +689,10 @@ public final class KeyboardEventLoop {
         let paths = suspendedPaths
         suspendedPaths.removeAll()
         for path in paths where Syscalls.exists(path) {
-            if case .failed(let error) = open(path: path, requireKeyboard: true) {
+            // A device named by path is opened as at start; others must be keyboards matching the
+            // names asked for.
+            let explicit = selects(node: path)
+            if case .failed(let error) = open(path: path, requireKeyboard: !explicit, filterByName: !explicit) {
                 onChange?(.failed(path: path, error))
             }
         }
@@ -716,7 +740,7 @@ public final class KeyboardEventLoop {
             return .failed(InputError(errno: 0, operation: "epoll", path: path, message: "cannot watch the device"))
         }
         entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)
-        if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs {
+        if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs && device.hasLEDs {
             // The first keyboard: its LEDs say what the console (or the last program) left on.
             tookLocksFromLEDs = true
             dispatcher.setLocks(device.lockLEDs)
@@ -758,7 +782,8 @@ public final class KeyboardEventLoop {
     }
 
     private func syncLEDs() {
-        guard options.syncLEDs else { return }
+        // No keyboard yet: the first one to come gives the locks from its LEDs.
+        guard options.syncLEDs, !entries.isEmpty else { return }
         let locks = dispatcher.keyboardState.locks
         guard locks != shownLocks else { return }
         shownLocks = locks

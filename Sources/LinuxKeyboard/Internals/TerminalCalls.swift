@@ -42,6 +42,19 @@ enum TerminalCalls {
         return (Int(size.ws_col), Int(size.ws_row))
     }
 
+    /// Puts a Linux virtual console back into text mode (`KDSETMODE KD_TEXT`) when something
+    /// (a seat manager taking the VT) switched it to graphics mode, in which nothing written to it
+    /// shows. Does nothing on any other terminal (`KDGETMODE` fails there).
+    ///
+    /// - Returns: Whether the console was in graphics mode and is in text mode now.
+    static func showTextOnConsole(_ fd: Int32) -> Bool {
+        let getMode: UInt = 0x4B3B  // KDGETMODE
+        let setMode: UInt = 0x4B3A  // KDSETMODE
+        var mode: Int32 = 0
+        guard ioctl(fd, getMode, &mode) == 0, mode != 0 else { return false }  // 0: KD_TEXT
+        return ioctl(fd, setMode, 0) == 0
+    }
+
     static func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {

@@ -12,7 +12,7 @@ public import ResponderChain
 /// Made by ``XKBKeyboardLayout/makeKeyStateTracker()``; the dispatcher owns it.
 public final class XKBKeyState: KeyStateTracker {
     private let keymap: OpaquePointer
-    private let xkbState: OpaquePointer
+    private var xkbState: OpaquePointer
     private let compose: OpaquePointer?
     private let shift: xkb_mod_index_t
     private let control: xkb_mod_index_t
@@ -141,9 +141,16 @@ public final class XKBKeyState: KeyStateTracker {
 
     /// Every key up, any composition dropped; locked modifiers and the locked layout stay.
     public func reset() {
-        xkb_state_update_mask(
-            xkbState, 0, 0, xkb_state_serialize_mods(xkbState, XKB_STATE_MODS_LOCKED), 0, 0,
-            xkb_state_serialize_layout(xkbState, XKB_STATE_LAYOUT_LOCKED))
+        // A fresh state: xkbcommon's per-key filters of keys that never came up would otherwise
+        // swallow the next press of the same modifier (Ctrl held across a VT switch would never
+        // count as Control again). Locked modifiers and the locked layout carry over.
+        let locked = xkb_state_serialize_mods(xkbState, XKB_STATE_MODS_LOCKED)
+        let layout = xkb_state_serialize_layout(xkbState, XKB_STATE_LAYOUT_LOCKED)
+        if let fresh = xkb_state_new(keymap) {
+            xkb_state_unref(xkbState)
+            xkbState = fresh
+        }
+        xkb_state_update_mask(xkbState, 0, 0, locked, 0, 0, layout)
         if let compose { xkb_compose_state_reset(compose) }
         composing.removeAll()
         refresh()

@@ -312,6 +312,11 @@ public struct TerminalKeyDecoder: Sendable {
         }
         guard let code else { return (length, []) }
         guard let eventType else { return (length, tap(code, modifiers, text: text)) }
+        // Characters without a key position share one code: each press is a tap of its own (two
+        // held at once must not read as one key repeating); their repeats and releases are dropped.
+        if code == .unidentified {
+            return (length, eventType == 1 ? tap(code, modifiers, text: text) : [])
+        }
         // The kitty protocol with event types: one real event, modifiers sent as keys of their own.
         let action: KeyAction = eventType == 2 ? .repeat : eventType == 3 ? .up : .down
         return (length, [Event(code: code, action: action, modifiers: modifiers, text: action == .up ? nil : text)])

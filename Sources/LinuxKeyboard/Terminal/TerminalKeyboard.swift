@@ -71,6 +71,16 @@ public final class TerminalKeyboard {
         restore()
     }
 
+    /// Makes what is written show on a Linux virtual console that a seat manager switched to
+    /// graphics mode (seatd and logind do when they take the VT for a session): back to text
+    /// mode. The keyboard stays off for the console (the app reads it through evdev).
+    ///
+    /// - Returns: Whether the console was in graphics mode.
+    @discardableResult
+    public func showTextOnConsole() -> Bool {
+        TerminalCalls.showTextOnConsole(outputDescriptor)
+    }
+
     /// The terminal's size in columns and rows, if it reports one.
     public var size: (columns: Int, rows: Int)? {
         TerminalCalls.size(outputDescriptor) ?? TerminalCalls.size(inputDescriptor)

@@ -119,6 +119,8 @@ extension Dispatcher {
             defer { slot += 1 }
             let press = active[slot].press
             if let event, press.device == event.device && press.key.keyCode == event.code { continue }
+            // A key with no position carries its source's text, which no modifier changes.
+            if press.key.keyCode == .unidentified { continue }
             let key = makeKey(press.key.keyCode)
             guard key != press.key else { continue }
             active[slot].press.key = key

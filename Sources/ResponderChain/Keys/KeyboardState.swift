@@ -53,8 +53,9 @@ public struct KeyboardState: Sendable {
     /// then key codes only say which keys are down.
     public private(set) var isTrackedByLayout = false
 
-    /// The lock state. Caps Lock, Num Lock and Scroll Lock toggle on their key-down; input sources
-    /// that read the state elsewhere (keyboard LEDs) may set it.
+    /// The lock state. Caps Lock, Num Lock and Scroll Lock toggle on their key-down, unless a
+    /// layout tracks the state (``adopt(_:)``): then the keymap says; input sources that read the
+    /// state elsewhere (keyboard LEDs) may set it.
     public var locks: LockState = []
 
     /// Whether Right Alt counts as AltGr (level three) rather than Alt, as the layout says.
