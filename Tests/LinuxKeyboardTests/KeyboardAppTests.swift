@@ -218,25 +218,36 @@ final class LoadingRow: FocusNode {
         #expect(action.__sigaction_handler.sa_handler == nil, "after run(), SIGINT has its default action again")
     }
 
-    @Test("a bracketed paste from the terminal lands in the focused text field; the paste mode is switched off at exit")
-    func paste() async throws {
-        let terminal = try PseudoTerminal()
+    /// A window with one text field in a focus root.
+    static func form() -> (Window, FocusNode, TextInputNode) {
         let window = Window(identifier: "form")
         let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
         let field = TextInputNode(identifier: "name", frame: Rect(x: 0, y: 0, width: 20, height: 1))
         window.addChild(root)
         root.addChild(field)
-        var configuration = Kiosk().configuration(terminal)
-        configuration.fullScreen = true
-        let app = try KeyboardApp(window: window, root: root, configuration: configuration)
+        return (window, root, field)
+    }
+
+    /// From another thread: answers the protocol query, types `text`, then `last` (Ctrl-C).
+    nonisolated static func type(_ text: String, then last: String, into terminal: PseudoTerminal) {
         let player = Thread {
             terminal.answerQuery()
             usleep(100_000)
-            terminal.type("ab\u{1b}[200~c d\ne\u{1b}[201~")
+            terminal.type(text)
             usleep(100_000)
-            terminal.type("\u{3}")
+            terminal.type(last)
         }
         player.start()
+    }
+
+    @Test("a bracketed paste from the terminal lands in the focused text field; the paste mode is switched off at exit")
+    func paste() async throws {
+        let terminal = try PseudoTerminal()
+        let (window, root, field) = Self.form()
+        var configuration = Kiosk().configuration(terminal)
+        configuration.fullScreen = true
+        let app = try KeyboardApp(window: window, root: root, configuration: configuration)
+        Self.type("ab\u{1b}[200~c d\ne\u{1b}[201~", then: "\u{3}", into: terminal)
         try await app.run()
         var written = ""
         while case let chunk = terminal.read(timeout: 0.2), !chunk.isEmpty { written += chunk }
@@ -247,11 +258,7 @@ final class LoadingRow: FocusNode {
     @Test("terminal input on a de system: the terminal's own text (z stays z, é and ф arrive), Ctrl+Z still a shortcut")
     func terminalKeepsItsText() async throws {
         let terminal = try PseudoTerminal()
-        let window = Window(identifier: "form")
-        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
-        let field = TextInputNode(identifier: "name", frame: Rect(x: 0, y: 0, width: 20, height: 1))
-        window.addChild(root)
-        root.addChild(field)
+        let (window, root, field) = Self.form()
         var undone = 0
         root.keyCommands = [KeyCommand("z", modifierFlags: .control, action: "undo", title: "Undo")]
         root.performableActions = ["undo"]
@@ -259,14 +266,7 @@ final class LoadingRow: FocusNode {
         var configuration = Kiosk().configuration(terminal)
         configuration.keymap = KeymapNames(layout: "de")
         let app = try KeyboardApp(window: window, root: root, configuration: configuration)
-        let player = Thread {
-            terminal.answerQuery()
-            usleep(100_000)
-            terminal.type("zyé\"ф\u{1a}")
-            usleep(100_000)
-            terminal.type("\u{3}")
-        }
-        player.start()
+        Self.type("zyé\"ф\u{1a}", then: "\u{3}", into: terminal)
         try await app.run()
         #expect(field.text == "zyé\"ф", "no character went through the de layout again")
         #expect(undone == 1, "Ctrl+Z from the terminal matched the command on z")
