@@ -140,6 +140,7 @@ let benchmarks: @Sendable () -> Void = {
 
     focusBenchmarks()
     keytraceBenchmarks()
+    qtSceneBenchmarks()
 
     Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { @MainActor benchmark async in
         let scene = ChainScene(depth: 50)
@@ -233,5 +234,111 @@ let focusBenchmarks: @Sendable () -> Void = {
             right.toggle()
         }
         benchmark.stopMeasurement()
+    }
+}
+
+/// The scenes `Tools/compare-qt` builds with Qt 6 Widgets, here on this framework: a grid of
+/// buttons (Tab, a window-wide shortcut, a key taken two levels up) and a chain of ancestors (a
+/// key taken at the top, a shortcut declared at the top). Named "Qt scene: …" so the script finds
+/// them; not gated (Tools/benchmark --check-allocations gates the dispatch benchmarks above).
+let qtSceneBenchmarks: @Sendable () -> Void = {
+    // A thousand keys per sample, as the Qt harness times thousands of keys per reading: the
+    // clock and malloc readings around each sample do not weigh on a figure of a microsecond.
+    let perSample = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: .kilo, maxDuration: .seconds(2))
+    let chord: [KeyCode] = [.leftControl, .leftAlt, .leftMeta]
+
+    for (count, columns) in [(100, 10), (1000, 40)] {
+        Benchmark("Qt scene: Tab, grid of \(count)", configuration: perSample) { @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            dispatcher.handle(KeyEvent(.tab, .down))
+            dispatcher.handle(KeyEvent(.tab, .up))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                dispatcher.handle(KeyEvent(.tab, .down))
+                dispatcher.handle(KeyEvent(.tab, .up))
+            }
+            benchmark.stopMeasurement()
+            blackHole(scene.focus.focusedItem)
+        }
+
+        Benchmark("Qt scene: window shortcut, grid of \(count)", configuration: perSample) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            var fired = 0
+            scene.root.keyCommands = [KeyCommand(.f5, modifierFlags: [.control, .alternate, .command], action: "go")]
+            scene.root.performableActions = ["go"]
+            scene.root.onAction = { _, _ in fired &+= 1 }
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            for code in chord { dispatcher.handle(KeyEvent(code, .down)) }
+            dispatcher.handle(KeyEvent(.f5, .down))
+            dispatcher.handle(KeyEvent(.f5, .up))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                dispatcher.handle(KeyEvent(.f5, .down))
+                dispatcher.handle(KeyEvent(.f5, .up))
+            }
+            benchmark.stopMeasurement()
+            precondition(fired > 0)
+            blackHole(fired)
+        }
+
+        Benchmark("Qt scene: key bubbling two levels, grid of \(count)", configuration: perSample) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            var taken = 0
+            scene.window.onKeyPress([.f9], phases: [.down, .up]) { _ in
+                taken &+= 1
+                return .handled
+            }
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            dispatcher.handle(KeyEvent(.f9, .down))
+            dispatcher.handle(KeyEvent(.f9, .up))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                dispatcher.handle(KeyEvent(.f9, .down))
+                dispatcher.handle(KeyEvent(.f9, .up))
+            }
+            benchmark.stopMeasurement()
+            precondition(taken > 0)
+            blackHole(taken)
+        }
+    }
+
+    for depth in [10, 50] {
+        Benchmark("Qt scene: key bubbling to the top of \(depth) ancestors", configuration: perSample) {
+            @MainActor benchmark async in
+            let scene = UnboundScene(depth: depth)
+            var taken = 0
+            scene.window.onKeyPress([.f8], phases: [.down, .up]) { _ in
+                taken &+= 1
+                return .handled
+            }
+            scene.dispatcher.handle(KeyEvent(.f8, .down))
+            scene.dispatcher.handle(KeyEvent(.f8, .up))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                scene.dispatcher.handle(KeyEvent(.f8, .down))
+                scene.dispatcher.handle(KeyEvent(.f8, .up))
+            }
+            benchmark.stopMeasurement()
+            precondition(taken > 0)
+            blackHole(taken)
+        }
+
+        Benchmark("Qt scene: shortcut at the top of \(depth) ancestors", configuration: perSample) {
+            @MainActor benchmark async in
+            let scene = ChainScene(depth: depth, commands: 0)
+            scene.tap(.f5)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { scene.tap(.f5) }
+            benchmark.stopMeasurement()
+            precondition(scene.top.performed > 1)
+            blackHole(scene.top.performed)
+        }
     }
 }
