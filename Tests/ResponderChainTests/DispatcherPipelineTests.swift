@@ -311,4 +311,49 @@ import Testing
         #expect(
             h.trace.stages.map(\.outcome) == [.declined, .declined, .declined, .declined, .declined, .declined, .took])
     }
+
+    @Test("focus moving between items keeps key commands right: the chain's own, never the last item's")
+    func commandsFollowFocus() {
+        let window = Window(identifier: "w")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 300, height: 20))
+        window.addChild(root)
+        var performed: [String] = []
+        func item(_ name: String, x: Double) -> FocusNode {
+            let node = FocusNode(identifier: name, frame: Rect(x: x, y: 0, width: 20, height: 20), isFocusable: true)
+            node.acceptsFirstResponder = true
+            node.onAction = { action, _ in performed.append("\(name) \(action.rawValue)") }
+            root.addChild(node)
+            return node
+        }
+        let a = item("a", x: 0)
+        let b = item("b", x: 40)
+        let c = item("c", x: 80)
+        root.keyCommands = [KeyCommand("r", modifierFlags: .control, action: "refresh")]
+        root.performableActions = ["refresh"]
+        root.onAction = { action, _ in performed.append("root \(action.rawValue)") }
+        c.keyCommands = [KeyCommand("x", modifierFlags: .control, action: "cut")]
+        c.performableActions = ["cut"]
+        let focus = FocusSystem(window: window, root: root)
+        let dispatcher = Dispatcher(window: window)
+        dispatcher.systemKeyHandler = focus
+        func press(_ codes: KeyCode...) {
+            for code in codes { dispatcher.handle(KeyEvent(code, .down)) }
+            for code in codes.reversed() { dispatcher.handle(KeyEvent(code, .up)) }
+        }
+        _ = focus.requestFocus(on: a)
+        press(.leftControl, .r)
+        press(.tab)  // to b: no commands of its own, the same declarers
+        press(.leftControl, .r)
+        press(.leftControl, .x)
+        press(.tab)  // to c, which declares Ctrl+X
+        press(.leftControl, .x)
+        _ = focus.requestFocus(on: a)
+        press(.leftControl, .x)
+        b.keyCommands = [KeyCommand("x", modifierFlags: .control, action: "cut")]  // a new declarer
+        b.performableActions = ["cut"]
+        _ = focus.requestFocus(on: b)
+        press(.leftControl, .x)
+        #expect(performed == ["root refresh", "root refresh", "c cut", "b cut"])
+        #expect(focus.focusedItem === b)
+    }
 }

@@ -192,6 +192,29 @@ let focusBenchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
     }
 
+    Benchmark(
+        "Tab key through the dispatcher, grid of 100 under 1,000 key commands (press + release)", configuration: time
+    ) {
+        @MainActor benchmark async in
+        let scene = GridScene(count: 100, columns: 10, oneGroup: false)
+        let letters = "abcdefghijklmnopqrstuvwxyz".map(String.init)
+        let modifierSets: [ModifierFlags] = [.control, [.control, .shift], .alternate, [.control, .alternate]]
+        scene.root.keyCommands = (0..<1000).map { n in
+            KeyCommand(letters[n % 26], modifierFlags: modifierSets[(n / 26) % 4], action: Action("a\(n % 50)"))
+        }
+        let dispatcher = Dispatcher(window: scene.window)
+        dispatcher.systemKeyHandler = scene.focus
+        dispatcher.handle(KeyEvent(.tab, .down))
+        dispatcher.handle(KeyEvent(.tab, .up))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            dispatcher.handle(KeyEvent(.tab, .down))
+            dispatcher.handle(KeyEvent(.tab, .up))
+        }
+        benchmark.stopMeasurement()
+        blackHole(scene.focus.focusedItem)
+    }
+
     Benchmark("Tab key through the dispatcher, grid of 1,000 (press + release)", configuration: time) {
         @MainActor benchmark async in
         let scene = GridScene(count: 1000, columns: 40, oneGroup: false)

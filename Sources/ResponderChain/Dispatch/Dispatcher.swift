@@ -481,9 +481,18 @@ public final class Dispatcher {
         if index.windowGeneration != window.generation || index.layoutGeneration != layoutGeneration
             || index.globalGeneration != globalGeneration || index.chainStart !== start
         {
+            // Focus moved (Tab, arrows) between responders that declare no commands: same index.
+            if index.commandGeneration == window.commandGeneration && index.layoutGeneration == layoutGeneration
+                && index.globalGeneration == globalGeneration && index.hasSameDeclarers(from: start)
+            {
+                index.retarget(to: start)
+                index.windowGeneration = window.generation
+                return index
+            }
             let rebuilt = KeyCommandIndex(
                 chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
             rebuilt.windowGeneration = window.generation
+            rebuilt.commandGeneration = window.commandGeneration
             rebuilt.layoutGeneration = layoutGeneration
             rebuilt.globalGeneration = globalGeneration
             index = rebuilt

@@ -3,7 +3,8 @@
 /// Built from the chain start (the first responder, or the window) up to the window, then the
 /// dispatcher's global commands, each resolved on the active layout. For every chord the
 /// candidates are kept nearest first, so dispatch is one dictionary lookup. Rebuilt only when the
-/// window's generation (tree, command lists, first responder, direction) or the layout changes.
+/// tree, a command list, the direction or the layout changes, or focus moves to a chain with other
+/// declarers; moving between items that declare no commands reuses it.
 ///
 /// Its fields are written only while it is built and read on every key, so they skip the dynamic
 /// exclusivity check (each access is a single load or store, never overlapping another).
@@ -33,6 +34,10 @@ final class KeyCommandIndex {
     /// The chain start, when it is a text input.
     @exclusivity(unchecked) private(set) var textInput: (any TextInputResponder)?
 
+    /// The responders on the chain that declare key commands, nearest first: a chain start with
+    /// the same declarers (focus moved between items that declare none) reuses the index.
+    @exclusivity(unchecked) private var declarers: [ObjectIdentifier] = []
+    @exclusivity(unchecked) var commandGeneration: UInt64 = .max
     @exclusivity(unchecked) var windowGeneration: UInt64 = .max
     @exclusivity(unchecked) var layoutGeneration: UInt64 = .max
     @exclusivity(unchecked) var globalGeneration: UInt64 = .max
@@ -44,6 +49,7 @@ final class KeyCommandIndex {
         var depth = 0
         var responder: Responder? = chainStart
         while let current = responder {
+            if !current.keyCommands.isEmpty { declarers.append(ObjectIdentifier(current)) }
             for command in current.keyCommands {
                 add(command, declarer: current, depth: depth, map: map, direction: window.layoutDirection)
             }
@@ -79,6 +85,28 @@ final class KeyCommandIndex {
         for chord in resolution.chords {
             candidates[chord.id, default: []].append(candidate)
         }
+    }
+
+    /// Whether the chain from `start` up has exactly this index's declarers, in order: then the
+    /// index serves that chain too (depths counted from another start are only compared among
+    /// themselves). Walks the chain, allocates nothing.
+    func hasSameDeclarers(from start: Responder) -> Bool {
+        var position = 0
+        var responder: Responder? = start
+        while let current = responder {
+            if !current.keyCommands.isEmpty {
+                guard position < declarers.count, declarers[position] == ObjectIdentifier(current) else { return false }
+                position += 1
+            }
+            responder = current.nextResponder
+        }
+        return position == declarers.count
+    }
+
+    /// Serves another chain start with the same declarers.
+    func retarget(to start: Responder) {
+        chainStart = start
+        textInput = start as? any TextInputResponder
     }
 
     /// The candidates for a key, nearest first.

@@ -32,7 +32,7 @@ open class Window: Responder {
     /// The responder at or above the focused item, set by the focus system: key commands and
     /// presses start there.
     package var focusedResponder: Responder? {
-        didSet { if focusedResponder !== oldValue { responderChainDidChange() } }
+        didSet { if focusedResponder !== oldValue { responderChainDidChange(commandsChanged: false) } }
     }
 
     /// The focus system attached to this window, if any.
@@ -75,15 +75,21 @@ open class Window: Responder {
         return true
     }
 
-    package func responderChainDidChange() {
+    /// Counts changes to what the key-command index is built from: the tree, key-command lists,
+    /// the direction. Moving focus or the first responder does not move it (the index is reused
+    /// when the new chain has the same declarers).
+    package private(set) var commandGeneration: UInt64 = 0
+
+    package func responderChainDidChange(commandsChanged: Bool = true) {
         generation &+= 1
+        if commandsChanged { commandGeneration &+= 1 }
     }
 
     package func setFirstResponder(_ responder: Responder?) {
         let previous = firstResponder
         guard previous !== responder else { return }
         firstResponder = responder
-        responderChainDidChange()
+        responderChainDidChange(commandsChanged: false)
         dispatcher?.firstResponderDidChange(from: previous, to: responder)
         focusSystem?.firstResponderDidChange(to: responder)
         previous?.onFirstResponderChange?(false)
