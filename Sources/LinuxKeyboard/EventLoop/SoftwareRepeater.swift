@@ -39,7 +39,7 @@ public enum RepeatMode: Hashable, Sendable {
 /// that key; releasing it, a resync that finds it released, removing its device or losing the
 /// keyboard stops it.
 ///
-/// A ``KeyInputSink`` between the decoders and the dispatcher: it watches the input it passes
+/// A `KeyInputSink` between the decoders and the dispatcher: it watches the input it passes
 /// on to ``next`` and adds `.repeat` key events when they are due. It only keeps time: the
 /// owner asks ``nextDeadline`` how long it may sleep and calls ``fire(now:)`` when it wakes.
 /// After a stall it delivers one repeat, not a burst. Not `Sendable`: it belongs to the event

@@ -1,7 +1,7 @@
 public import ResponderChain
 
-/// Turns one device's raw evdev events into ``KeyInput`` values, frame by frame, and hands them
-/// to a ``KeyInputSink`` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
+/// Turns one device's raw evdev events into `KeyInput` values, frame by frame, and hands them
+/// to a `KeyInputSink` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
 /// decoding path shared by live devices and recording replays. Input runs one way: the decoder
 /// reads nothing back from where it sends.
 ///
@@ -9,14 +9,14 @@ public import ResponderChain
 ///   2 repeat, 0 up).
 /// - A frame closed by `SYN_REPORT` **value 1** was made by the kernel, not by a person: its
 ///   repeats are auto-repeats, and its releases are the ones the input core synthesises when a
-///   device is unplugged. Those releases become ``KeyInput/cancelKey(_:device:timestamp:)``, so
+///   device is unplugged. Those releases become `KeyInput.cancelKey`, so
 ///   the presses end `cancelled`, not `ended`.
 /// - `SYN_DROPPED` discards the frame in progress. For a live device (``isLive``), everything
 ///   up to the device's own state is discarded too: the device reads libevdev's synced state and
 ///   gives it to ``resynchronize(pressedKeys:time:)``. For a recording, the frame after the drop
 ///   is the state delta that libevdev's sync mode produced when it was recorded (what
 ///   ``EvemuRecorder`` writes): the keys it reports down are added to the held keys, those it
-///   reports up are removed. Either way the result is a ``KeyInput/resynchronize(device:pressedKeys:timestamp:)``:
+///   reports up are removed. Either way the result is a `KeyInput.resynchronize`:
 ///   a key found released ends `cancelled`, and a key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
 ///   ``SoftwareRepeater`` then makes the repeats instead (never both).
