@@ -77,6 +77,20 @@ struct UnboundScene {
     }
 }
 
+/// One warm-up press and release of `code` (a fresh scene's first key builds the key-command
+/// index), then the measured presses and releases.
+@MainActor
+func measureTaps(_ benchmark: Benchmark, _ dispatcher: Dispatcher, _ code: KeyCode) {
+    dispatcher.handle(KeyEvent(code, .down))
+    dispatcher.handle(KeyEvent(code, .up))
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        dispatcher.handle(KeyEvent(code, .down))
+        dispatcher.handle(KeyEvent(code, .up))
+    }
+    benchmark.stopMeasurement()
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
@@ -103,28 +117,14 @@ let benchmarks: @Sendable () -> Void = {
             handled &+= 1
             return .handled
         }
-        scene.dispatcher.handle(KeyEvent(.f8, .down))
-        scene.dispatcher.handle(KeyEvent(.f8, .up))
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            scene.dispatcher.handle(KeyEvent(.f8, .down))
-            scene.dispatcher.handle(KeyEvent(.f8, .up))
-        }
-        benchmark.stopMeasurement()
+        measureTaps(benchmark, scene.dispatcher, .f8)
         precondition(handled > 2)
         blackHole(handled)
     }
 
     Benchmark("Unbound key through a 50-ancestor chain to unhandled (press + release)") { @MainActor benchmark async in
         let scene = UnboundScene(depth: 50)
-        scene.dispatcher.handle(KeyEvent(.f9, .down))
-        scene.dispatcher.handle(KeyEvent(.f9, .up))
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            scene.dispatcher.handle(KeyEvent(.f9, .down))
-            scene.dispatcher.handle(KeyEvent(.f9, .up))
-        }
-        benchmark.stopMeasurement()
+        measureTaps(benchmark, scene.dispatcher, .f9)
         blackHole(scene.dispatcher.activePresses.count)
     }
 
@@ -204,14 +204,7 @@ let focusBenchmarks: @Sendable () -> Void = {
         }
         let dispatcher = Dispatcher(window: scene.window)
         dispatcher.systemKeyHandler = scene.focus
-        dispatcher.handle(KeyEvent(.tab, .down))
-        dispatcher.handle(KeyEvent(.tab, .up))
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            dispatcher.handle(KeyEvent(.tab, .down))
-            dispatcher.handle(KeyEvent(.tab, .up))
-        }
-        benchmark.stopMeasurement()
+        measureTaps(benchmark, dispatcher, .tab)
         blackHole(scene.focus.focusedItem)
     }
 
@@ -276,14 +269,7 @@ let qtSceneBenchmarks: @Sendable () -> Void = {
             let scene = GridScene(count: count, columns: columns, oneGroup: false)
             let dispatcher = Dispatcher(window: scene.window)
             dispatcher.systemKeyHandler = scene.focus
-            dispatcher.handle(KeyEvent(.tab, .down))
-            dispatcher.handle(KeyEvent(.tab, .up))
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                dispatcher.handle(KeyEvent(.tab, .down))
-                dispatcher.handle(KeyEvent(.tab, .up))
-            }
-            benchmark.stopMeasurement()
+            measureTaps(benchmark, dispatcher, .tab)
             blackHole(scene.focus.focusedItem)
         }
 
@@ -297,14 +283,7 @@ let qtSceneBenchmarks: @Sendable () -> Void = {
             let dispatcher = Dispatcher(window: scene.window)
             dispatcher.systemKeyHandler = scene.focus
             for code in chord { dispatcher.handle(KeyEvent(code, .down)) }
-            dispatcher.handle(KeyEvent(.f5, .down))
-            dispatcher.handle(KeyEvent(.f5, .up))
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                dispatcher.handle(KeyEvent(.f5, .down))
-                dispatcher.handle(KeyEvent(.f5, .up))
-            }
-            benchmark.stopMeasurement()
+            measureTaps(benchmark, dispatcher, .f5)
             precondition(fired > 0)
             blackHole(fired)
         }
@@ -319,14 +298,7 @@ let qtSceneBenchmarks: @Sendable () -> Void = {
             }
             let dispatcher = Dispatcher(window: scene.window)
             dispatcher.systemKeyHandler = scene.focus
-            dispatcher.handle(KeyEvent(.f9, .down))
-            dispatcher.handle(KeyEvent(.f9, .up))
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                dispatcher.handle(KeyEvent(.f9, .down))
-                dispatcher.handle(KeyEvent(.f9, .up))
-            }
-            benchmark.stopMeasurement()
+            measureTaps(benchmark, dispatcher, .f9)
             precondition(taken > 0)
             blackHole(taken)
         }
@@ -341,14 +313,7 @@ let qtSceneBenchmarks: @Sendable () -> Void = {
                 taken &+= 1
                 return .handled
             }
-            scene.dispatcher.handle(KeyEvent(.f8, .down))
-            scene.dispatcher.handle(KeyEvent(.f8, .up))
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                scene.dispatcher.handle(KeyEvent(.f8, .down))
-                scene.dispatcher.handle(KeyEvent(.f8, .up))
-            }
-            benchmark.stopMeasurement()
+            measureTaps(benchmark, scene.dispatcher, .f8)
             precondition(taken > 0)
             blackHole(taken)
         }
