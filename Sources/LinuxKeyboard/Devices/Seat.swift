@@ -1,5 +1,4 @@
 internal import CSeat
-@preconcurrency internal import Glibc
 
 /// A seat opened through libseat: seatd, or logind through libseat, gives an ordinary user the
 /// seat's input devices, as cage and weston get them. The seat can be taken away (a switch to
@@ -40,7 +39,7 @@ public final class Seat {
     /// other way): open the seat before the program starts other threads that read the environment.
     public init(backends: [String] = ["seatd", "logind"], timeout: Double = 2) throws(InputError) {
         libseat_set_log_level(LIBSEAT_LOG_LEVEL_SILENT)
-        let chosen = getenv("LIBSEAT_BACKEND").map { [String(cString: $0)] } ?? backends
+        let chosen = Syscalls.environment("LIBSEAT_BACKEND").map { [$0] } ?? backends
         var failures: [String] = []
         var opened: (OpaquePointer, String)?
         var lastError: Int32 = 0
@@ -61,12 +60,12 @@ public final class Seat {
                     if let owner = box.seat { owner.disabled() } else if let seat { _ = libseat_disable_seat(seat) }
                 }))
         let userdata = Unmanaged.passRetained(box).toOpaque()
-        let setByUser = getenv("LIBSEAT_BACKEND") != nil
+        let setByUser = Syscalls.environment("LIBSEAT_BACKEND") != nil
         for backend in chosen {
-            if !setByUser { setenv("LIBSEAT_BACKEND", backend, 1) }
+            if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", backend) }
             let handle = libseat_open_seat(listener, userdata)
-            let code = Glibc.errno
-            if !setByUser { unsetenv("LIBSEAT_BACKEND") }
+            let code = Syscalls.lastError
+            if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", nil) }
             if let handle {
                 opened = (handle, backend)
                 break
@@ -88,8 +87,7 @@ public final class Seat {
             guard libseat_dispatch(handle, 0) >= 0, !box.enabled else { break }
             let left = deadline - Syscalls.monotonicNow()
             guard left > 0 else { break }
-            var poller = pollfd(fd: libseat_get_fd(handle), events: Int16(POLLIN), revents: 0)
-            _ = poll(&poller, 1, Int32(min(left, 0.1) * 1000) + 1)
+            _ = TerminalCalls.waitReadable(libseat_get_fd(handle), milliseconds: Int32(min(left, 0.1) * 1000) + 1)
         }
         let seatName = libseat_seat_name(handle).map { String(cString: $0) } ?? "seat0"
         guard box.enabled else {
@@ -137,14 +135,14 @@ public final class Seat {
         var descriptor: Int32 = -1
         let id = libseat_open_device(handle, path, &descriptor)
         guard id >= 0, descriptor >= 0 else {
-            let code = Glibc.errno
+            let code = Syscalls.lastError
             throw InputError(
                 errno: code, operation: "open", path: path,
                 message: "\(backend) would not give the device to this session (errno \(code))"
                     + (isEnabled ? "" : ": the seat is disabled (another session is active)"))
         }
         // seatd hands the descriptor over blocking; the loop needs it non-blocking.
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        Syscalls.makeNonBlocking(descriptor)
         devices[descriptor] = id
         return (
             descriptor,
@@ -168,8 +166,9 @@ public final class Seat {
 
     private static func reason(_ code: Int32, backend: String) -> String {
         switch (code, backend) {
-        case (ENOENT, "seatd"): return "seatd is not running (no /run/seatd.sock); start it with `seatd -g GROUP`"
-        case (EACCES, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
+        case (Syscalls.noEntry, "seatd"):
+            return "seatd is not running (no /run/seatd.sock); start it with `seatd -g GROUP`"
+        case (Syscalls.accessDenied, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
         case (_, "logind"): return "no logind session on a seat for this user (errno \(code))"
         default: return "errno \(code)"
         }

@@ -18,6 +18,28 @@ enum Syscalls {
         return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
     }
 
+    static let noEntry = ENOENT
+    static let accessDenied = EACCES
+
+    /// The calling thread's `errno`.
+    static var lastError: Int32 { Glibc.errno }
+
+    /// An environment variable, or `nil`.
+    static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Sets (or, with `nil`, removes) an environment variable. Not thread-safe (libc's
+    /// environment is not): for start-up, before other threads read it.
+    static func setEnvironment(_ name: String, _ value: String?) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+
+    /// Switches a descriptor to non-blocking reads.
+    static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
     static func close(_ fd: Int32) {
         _ = Glibc.close(fd)
     }

@@ -1,5 +1,4 @@
 internal import CXKBCommon
-internal import Glibc
 public import ResponderChain
 
 /// Why a keymap could not be compiled.
@@ -146,7 +145,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     static var localeEnvironment: [String: String] {
         var values: [String: String] = [:]
         for name in ["LC_ALL", "LC_CTYPE", "LANG"] {
-            if let value = getenv(name) { values[name] = String(cString: value) }
+            if let value = Syscalls.environment(name) { values[name] = value }
         }
         return values
     }
