@@ -91,6 +91,20 @@ func measureTaps(_ benchmark: Benchmark, _ dispatcher: Dispatcher, _ code: KeyCo
     benchmark.stopMeasurement()
 }
 
+/// F8 through `depth` plain responders to an `onKeyPress` handler on the window, which takes it.
+@MainActor
+func measureHandlerAtTop(_ benchmark: Benchmark, depth: Int) {
+    let scene = UnboundScene(depth: depth)
+    var handled = 0
+    scene.window.onKeyPress([.f8], phases: [.down, .up]) { _ in
+        handled &+= 1
+        return .handled
+    }
+    measureTaps(benchmark, scene.dispatcher, .f8)
+    precondition(handled > 2)
+    blackHole(handled)
+}
+
 let benchmarks: @Sendable () -> Void = {
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal, .throughput],
@@ -111,15 +125,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Key bound to an onKeyPress handler at the top of a 10-ancestor chain (press + release)") {
         @MainActor benchmark async in
-        let scene = UnboundScene(depth: 10)
-        var handled = 0
-        scene.window.onKeyPress([.f8], phases: [.down, .up]) { _ in
-            handled &+= 1
-            return .handled
-        }
-        measureTaps(benchmark, scene.dispatcher, .f8)
-        precondition(handled > 2)
-        blackHole(handled)
+        measureHandlerAtTop(benchmark, depth: 10)
     }
 
     Benchmark("Unbound key through a 50-ancestor chain to unhandled (press + release)") { @MainActor benchmark async in
@@ -307,15 +313,7 @@ let qtSceneBenchmarks: @Sendable () -> Void = {
     for depth in [10, 50] {
         Benchmark("Qt scene: key bubbling to the top of \(depth) ancestors", configuration: perSample) {
             @MainActor benchmark async in
-            let scene = UnboundScene(depth: depth)
-            var taken = 0
-            scene.window.onKeyPress([.f8], phases: [.down, .up]) { _ in
-                taken &+= 1
-                return .handled
-            }
-            measureTaps(benchmark, scene.dispatcher, .f8)
-            precondition(taken > 0)
-            blackHole(taken)
+            measureHandlerAtTop(benchmark, depth: depth)
         }
 
         Benchmark("Qt scene: shortcut at the top of \(depth) ancestors", configuration: perSample) {
