@@ -133,13 +133,16 @@ public struct FocusUpdateContext {
     public let heading: FocusHeading
     /// Why focus moves.
     public let cause: FocusUpdateCause
+    let previousGroupName: FocusGroupName?
+    let nextGroupName: FocusGroupName?
+
     /// The focus group of the previous item.
-    public let previousGroup: String?
+    @MainActor public var previousGroup: String? { previousGroupName?.identifier }
     /// The focus group of the next item.
-    public let nextGroup: String?
+    @MainActor public var nextGroup: String? { nextGroupName?.identifier }
 
     /// Whether focus leaves one focus group for another.
-    public var groupChanged: Bool { previousGroup != nextGroup }
+    @MainActor public var groupChanged: Bool { !FocusGroupName.same(previousGroupName, nextGroupName) }
 }
 
 /// Something that takes part in focus: a container, or (as ``FocusItem``) something that can be

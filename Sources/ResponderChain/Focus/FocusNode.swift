@@ -13,23 +13,23 @@
 @MainActor
 open class FocusNode: Responder, FocusItem {
     /// The frame in the window's coordinate space.
-    public var frame: Rect { didSet { focusPropertiesDidChange() } }
+    public var frame: Rect { didSet { focusPropertiesDidChange(.frame) } }
     /// Whether the node and its subtree are hidden.
-    public var isHidden = false { didSet { focusPropertiesDidChange() } }
+    public var isHidden = false { didSet { focusPropertiesDidChange(.visibility) } }
     /// Whether the node can be focused.
-    public var isFocusable: Bool { didSet { focusPropertiesDidChange() } }
+    public var isFocusable: Bool { didSet { focusPropertiesDidChange(.focusability) } }
     /// How keyboard focus may reach the node. ``FocusInteractions/automatic`` by default.
-    public var focusInteractions: FocusInteractions = .automatic { didSet { focusPropertiesDidChange() } }
+    public var focusInteractions: FocusInteractions = .automatic { didSet { focusPropertiesDidChange(.focusability) } }
     /// The focus group the node declares; `nil` inherits the parent's.
-    public var focusGroupIdentifier: String? { didSet { focusPropertiesDidChange() } }
+    public var focusGroupIdentifier: String? { didSet { focusPropertiesDidChange(.structure) } }
     /// The automatic group the node forms (scrolling or list container, text input).
-    public var focusGroupKind: FocusGroupKind = .none { didSet { focusPropertiesDidChange() } }
+    public var focusGroupKind: FocusGroupKind = .none { didSet { focusPropertiesDidChange(.structure) } }
     /// The node's priority for becoming its group's primary item.
-    public var focusGroupPriority: FocusGroupPriority = .ignored { didSet { focusPropertiesDidChange() } }
+    public var focusGroupPriority: FocusGroupPriority = .ignored { didSet { focusPropertiesDidChange([]) } }
     /// Guide, section or plain.
-    public var focusRole: FocusRole = .plain { didSet { focusPropertiesDidChange() } }
+    public var focusRole: FocusRole = .plain { didSet { focusPropertiesDidChange(.structure) } }
     /// The reading direction of the subtree; `nil` inherits.
-    public var layoutDirection: LayoutDirection? { didSet { focusPropertiesDidChange() } }
+    public var layoutDirection: LayoutDirection? { didSet { focusPropertiesDidChange(.structure) } }
     /// Whether items select when focused; `nil` inherits from the container.
     public var selectionFollowsFocus: Bool?
     /// The action the select key sends when this node is focused.
@@ -76,10 +76,10 @@ open class FocusNode: Responder, FocusItem {
         super.init(identifier: identifier)
     }
 
-    private func focusPropertiesDidChange() {
+    private func focusPropertiesDidChange(_ changes: FocusLayoutChanges) {
         guard let window else { return }
         if let focusSystem = window.focusSystem {
-            focusSystem.invalidateLayout(of: self)
+            focusSystem.invalidateLayout(of: self, changes: changes)
         } else {
             window.focusLayoutDidChange()
         }

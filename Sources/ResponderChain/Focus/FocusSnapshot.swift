@@ -27,42 +27,121 @@ public enum Focusability: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// What changed about an environment, for ``FocusSystem/invalidateLayout(of:changes:)``: the
+/// focus system updates its picture of the tree in place for frame, visibility and focusability
+/// changes of single environments, and rebuilds it for anything else.
+public struct FocusLayoutChanges: OptionSet, Hashable, Sendable {
+    /// The raw bits.
+    public let rawValue: UInt8
+    /// Creates a set from raw bits.
+    ///
+    /// - Parameter rawValue: The bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// ``FocusEnvironment/focusFrame`` changed.
+    public static let frame = FocusLayoutChanges(rawValue: 1 << 0)
+    /// ``FocusEnvironment/isHiddenFromFocus`` changed.
+    public static let visibility = FocusLayoutChanges(rawValue: 1 << 1)
+    /// ``FocusItem/canBecomeFocused`` or ``FocusItem/focusInteractions`` changed.
+    public static let focusability = FocusLayoutChanges(rawValue: 1 << 2)
+    /// Anything else: children, group declarations, roles, directions.
+    public static let structure = FocusLayoutChanges(rawValue: 1 << 3)
+    /// Every kind of change; the focus system rebuilds its picture of the tree.
+    public static let all: FocusLayoutChanges = [.frame, .visibility, .focusability, .structure]
+}
+
+/// A focus group's identifier as a focus update carries it: built into a string only when read,
+/// so that moving focus between single-item groups allocates nothing.
+@MainActor
+enum FocusGroupName {
+    case named(String)
+    case singleItem(any FocusItem)
+
+    /// The identifier: the declared or automatic one, or "<item> (single item)".
+    var identifier: String {
+        switch self {
+        case .named(let name): return name
+        case .singleItem(let item): return item.focusDebugName + FocusSnapshot.singleItemSuffix
+        }
+    }
+
+    /// Whether a group is a single item's own group (never remembered).
+    var isSingleItem: Bool {
+        if case .singleItem = self { return true }
+        return false
+    }
+
+    /// The same group: equal names, or the same single item.
+    static func same(_ lhs: FocusGroupName?, _ rhs: FocusGroupName?) -> Bool {
+        switch (lhs, rhs) {
+        case (nil, nil): return true
+        case (.named(let a)?, .named(let b)?): return a == b
+        case (.singleItem(let a)?, .singleItem(let b)?): return a === b
+        default: return false
+        }
+    }
+}
+
 /// The focus system's picture of the tree at one layout generation: items, groups, guides,
 /// sections and the tab loop.
+///
+/// Built in one pass over the tree (``init(root:rootDirection:fullKeyboardAccess:)``), then kept
+/// up to date in place when single environments change their frame, visibility or focusability
+/// (``apply(_:to:fullKeyboardAccess:)``): each group keeps its blocks (its own members and its
+/// child groups) sorted in reading order, so a moved item is taken out of its parent's list and
+/// put back by binary search, and the tab loop is read off the lists again.
 @MainActor
 struct FocusSnapshot {
+    static let singleItemSuffix = " (single item)"
+
     struct Item {
         let item: any FocusItem
-        let frame: Rect
+        var frame: Rect
+        /// The group the item belongs to: its nearest declared or automatic group, or, once it has
+        /// been focusable in no group, the single-item group opened for it.
         var group: Int
+        /// The nearest declared or automatic group above the item (0 for none).
+        let inheritedGroup: Int
         let treeOrder: Int
-        let focusability: Focusability
+        var focusability: Focusability
         /// The index into `environments` of the item itself.
         let environment: Int
-        let isFocusable: Bool
+        var isFocusable: Bool
+        /// The reading direction at the item.
+        let direction: LayoutDirection
     }
 
     struct Group {
-        /// The identifier: the declared one, or a generated one for automatic and single-item groups.
-        let identifier: String
+        /// The declared or automatic identifier; empty for single-item groups (see `identifier(of:)`).
+        let name: String
+        /// The item of a single-item group, else -1.
+        let singleItem: Int
         /// The environment that declares the group (`nil` for the root and single-item groups).
         let declarer: (any FocusEnvironment)?
         let parent: Int?
+        /// Child groups, in tree order.
         var children: [Int] = []
-        /// Items whose nearest group is this one, in tree order.
+        /// Items whose group is this one and that can be focused now, in tree order.
         var members: [Int] = []
         var frame: Rect
         let direction: LayoutDirection
         let treeOrder: Int
         /// How the group came to be, for the debugger.
         let origin: String
+        /// How many environments declare the group.
+        var declarers = 1
+        /// Focusable members here and in every group inside.
+        var subtreeMembers = 0
+        /// The blocks the group's tab stops sort as, in reading order: the group itself (its own
+        /// members, as one stop) and each child group. Empty for a group without children.
+        var blocks: [Int] = []
     }
 
     struct Target {
         let environment: any FocusEnvironment
-        let frame: Rect
+        var frame: Rect
         let group: Int
-        let isEnabled: Bool
+        var isEnabled: Bool
         let treeOrder: Int
         let environmentIndex: Int
     }
@@ -75,26 +154,38 @@ struct FocusSnapshot {
     var environments: [any FocusEnvironment] = []
     /// Each environment's parent index in `environments` (-1 for the root).
     var parents: [Int] = []
+    /// The index one past each environment's last descendant.
+    var subtreeEnds: [Int] = []
     var itemIndex: [ObjectIdentifier: Int] = [:]
     var environmentIndex: [ObjectIdentifier: Int] = [:]
+    /// Declared group identifiers (two environments declaring one identifier form one group).
+    var declaredGroups: [String: Int] = [:]
     /// The groups that are tab stops, in tab order.
     var tabStops: [Int] = []
-    var stopOfGroup: [Int: Int] = [:]
+    /// Each group's position in `tabStops`, or -1.
+    var stopOfGroup: [Int] = []
     var generation: UInt64 = .max
+    /// Changes whenever item frames or memberships change; the arrow index is rebuilt then.
+    var geometryEpoch: UInt64 = 0
 
     init() {}
 
     init(root: any FocusEnvironment, rootDirection: LayoutDirection, fullKeyboardAccess: Bool) {
         groups.append(
             Group(
-                identifier: "", declarer: nil, parent: nil, frame: root.focusFrame,
+                name: "", singleItem: -1, declarer: nil, parent: nil, frame: root.focusFrame,
                 direction: root.layoutDirection ?? rootDirection, treeOrder: 0, origin: "root"))
         var order = 0
         visit(
             root, group: 0, hiddenAncestor: nil, direction: rootDirection, parent: -1,
             fullKeyboardAccess: fullKeyboardAccess, order: &order)
-        appendStops(of: 0, to: &tabStops, withMembers: groupsWithMembers())
-        for (position, group) in tabStops.enumerated() { stopOfGroup[group] = position }
+        for index in groups.indices.reversed() {
+            let count = groups[index].members.count + groups[index].subtreeMembers
+            groups[index].subtreeMembers = count
+            if let parent = groups[index].parent { groups[parent].subtreeMembers += count }
+        }
+        for index in groups.indices where !groups[index].children.isEmpty { sortBlocks(of: index) }
+        rebuildStops()
     }
 
     private mutating func visit(
@@ -107,20 +198,30 @@ struct FocusSnapshot {
         let environmentPosition = environments.count
         environments.append(environment)
         parents.append(parent)
+        subtreeEnds.append(0)
         environmentIndex[ObjectIdentifier(environment)] = environmentPosition
         let direction = environment.layoutDirection ?? inheritedDirection
         let frame = environment.focusFrame
         var group = inherited
 
         if let identifier = environment.focusGroupIdentifier {
-            group = openGroup(
-                identifier, declarer: environment, in: inherited, frame: frame, direction: direction,
-                treeOrder: treeOrder, origin: "focusGroupIdentifier on \(environment.focusDebugName)")
+            if let existing = declaredGroups[identifier] {
+                groups[existing].frame = groups[existing].frame.union(frame)
+                groups[existing].declarers += 1
+                group = existing
+            } else {
+                group = openGroup(
+                    identifier, singleItem: -1, declarer: environment, in: inherited, frame: frame,
+                    direction: direction, treeOrder: treeOrder,
+                    origin: "focusGroupIdentifier on \(environment.focusDebugName)")
+                declaredGroups[identifier] = group
+            }
         } else if environment.focusGroupKind != .none {
             let kind = environment.focusGroupKind == .textInput ? "text input" : "container"
+            let name = environment.focusDebugName
             group = openGroup(
-                "\(environment.focusDebugName) (automatic)", declarer: environment, in: inherited, frame: frame,
-                direction: direction, treeOrder: treeOrder, origin: "automatic: \(kind) \(environment.focusDebugName)")
+                name + " (automatic)", singleItem: -1, declarer: environment, in: inherited, frame: frame,
+                direction: direction, treeOrder: treeOrder, origin: "automatic: " + kind + " " + name)
         }
 
         let hidden =
@@ -139,35 +240,16 @@ struct FocusSnapshot {
             fallthrough
         case .plain:
             if let item = environment as? any FocusItem {
-                let focusability: Focusability
-                if environment.isHiddenFromFocus {
-                    focusability = .hidden
-                } else if let hiddenAncestor {
-                    focusability = .ancestorHidden(hiddenAncestor)
-                } else if !item.canBecomeFocused {
-                    focusability = .notFocusable
-                } else if frame.isEmpty {
-                    focusability = .zeroSize
-                } else if !item.focusInteractions.contains(.edit) && !fullKeyboardAccess {
-                    focusability = .activateOnlyWithoutFullKeyboardAccess
-                } else {
-                    focusability = .focusable
-                }
-                var itemGroup = group
-                if focusability == .focusable && group == 0 {
-                    // An item in no focus group is a group of its own, as in UIKit.
-                    let name = environment.focusDebugName
-                    itemGroup = openGroup(
-                        name + " (single item)", declarer: nil, in: 0, frame: frame, direction: direction,
-                        treeOrder: treeOrder, origin: "single item")
-                }
+                let focusability = Self.focusability(
+                    of: item, frame: frame, hiddenAncestor: hiddenAncestor, fullKeyboardAccess: fullKeyboardAccess)
                 let index = items.count
                 items.append(
                     Item(
-                        item: item, frame: frame, group: itemGroup, treeOrder: treeOrder, focusability: focusability,
-                        environment: environmentPosition, isFocusable: focusability == .focusable))
+                        item: item, frame: frame, group: group, inheritedGroup: group, treeOrder: treeOrder,
+                        focusability: focusability, environment: environmentPosition,
+                        isFocusable: focusability == .focusable, direction: direction))
                 itemIndex[ObjectIdentifier(environment)] = index
-                if focusability == .focusable { groups[itemGroup].members.append(index) }
+                if focusability == .focusable { join(index) }
             }
         }
 
@@ -176,66 +258,143 @@ struct FocusSnapshot {
                 child, group: group, hiddenAncestor: hidden, direction: direction, parent: environmentPosition,
                 fullKeyboardAccess: fullKeyboardAccess, order: &order)
         }
+        subtreeEnds[environmentPosition] = environments.count
+    }
+
+    /// Why an item can or cannot be focused, from its own properties and its hidden ancestor.
+    static func focusability(
+        of item: any FocusItem, frame: Rect, hiddenAncestor: String?, fullKeyboardAccess: Bool
+    ) -> Focusability {
+        if item.isHiddenFromFocus { return .hidden }
+        if let hiddenAncestor { return .ancestorHidden(hiddenAncestor) }
+        if !item.canBecomeFocused { return .notFocusable }
+        if frame.isEmpty { return .zeroSize }
+        if !item.focusInteractions.contains(.edit) && !fullKeyboardAccess {
+            return .activateOnlyWithoutFullKeyboardAccess
+        }
+        return .focusable
     }
 
     private mutating func openGroup(
-        _ identifier: String, declarer: (any FocusEnvironment)?, in parent: Int, frame: Rect,
+        _ name: String, singleItem: Int, declarer: (any FocusEnvironment)?, in parent: Int, frame: Rect,
         direction: LayoutDirection, treeOrder: Int, origin: String
     ) -> Int {
-        // Two environments declaring the same identifier form one group.
-        if declarer != nil,
-            let existing = groups.firstIndex(where: { $0.identifier == identifier && $0.declarer != nil })
-        {
-            groups[existing].frame = groups[existing].frame.union(frame)
-            return existing
-        }
         let index = groups.count
         groups.append(
             Group(
-                identifier: identifier, declarer: declarer, parent: parent, frame: frame, direction: direction,
-                treeOrder: treeOrder, origin: origin))
+                name: name, singleItem: singleItem, declarer: declarer, parent: parent, frame: frame,
+                direction: direction, treeOrder: treeOrder, origin: origin))
         groups[parent].children.append(index)
         return index
     }
 
-    /// Whether a group or one of its descendants has a focusable member.
-    /// Whether each group or one of its descendants has a focusable member (children always come
-    /// after their parent in `groups`, so one backwards pass settles it).
-    private func groupsWithMembers() -> [Bool] {
-        var result = groups.map { !$0.members.isEmpty }
-        for index in result.indices.reversed() where result[index] {
-            if let parent = groups[index].parent { result[parent] = true }
+    /// Makes a focusable item a member of its group, opening its single-item group when it is in
+    /// none (as in UIKit, an item in no focus group is a group of its own).
+    private mutating func join(_ index: Int) {
+        var group = items[index].group
+        if group == 0 {
+            group = openGroup(
+                "", singleItem: index, declarer: nil, in: 0, frame: items[index].frame,
+                direction: items[index].direction, treeOrder: items[index].treeOrder, origin: "single item")
+            items[index].group = group
         }
-        return result
+        groups[group].members.append(index)
+    }
+
+    // MARK: Names
+
+    /// A group's identifier: the declared or automatic one, or "<item> (single item)".
+    func identifier(of group: Int) -> String {
+        name(of: group).identifier
+    }
+
+    func name(of group: Int) -> FocusGroupName {
+        let single = groups[group].singleItem
+        return single >= 0 ? .singleItem(items[single].item) : .named(groups[group].name)
+    }
+
+    // MARK: Tab stops
+
+    /// The frame and tree order a block sorts by in its parent's list.
+    private func sortKey(of block: Int, in group: Int) -> (frame: Rect, treeOrder: Int) {
+        if block == group {
+            let members = groups[group].members
+            guard let first = members.first else { return (.zero, groups[group].treeOrder) }
+            var frame = items[first].frame
+            for member in members.dropFirst() { frame = frame.union(items[member].frame) }
+            return (frame, items[first].treeOrder)
+        }
+        let frame = groups[block].frame.isEmpty ? memberFrame(of: block) : groups[block].frame
+        return (frame, groups[block].treeOrder)
+    }
+
+    /// Sorts a group's blocks (its own members, each child group) in reading order.
+    private mutating func sortBlocks(of group: Int) {
+        var keyed: [(block: Int, frame: Rect, treeOrder: Int)] = []
+        keyed.reserveCapacity(groups[group].children.count + 1)
+        if group != 0 {
+            let key = sortKey(of: group, in: group)
+            keyed.append((group, key.frame, key.treeOrder))
+        }
+        for child in groups[group].children {
+            let key = sortKey(of: child, in: group)
+            keyed.append((child, key.frame, key.treeOrder))
+        }
+        let direction = groups[group].direction
+        keyed.sort { ReadingOrder.precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
+        groups[group].blocks = keyed.map(\.block)
+    }
+
+    /// Takes a block out of its parent's list and puts it back where reading order places it now.
+    private mutating func reposition(_ block: Int, in group: Int) {
+        var blocks = groups[group].blocks
+        groups[group].blocks = []
+        if let at = blocks.firstIndex(of: block) { blocks.remove(at: at) }
+        let key = sortKey(of: block, in: group)
+        let direction = groups[group].direction
+        var low = 0
+        var high = blocks.count
+        while low < high {
+            let middle = (low + high) / 2
+            let other = sortKey(of: blocks[middle], in: group)
+            if ReadingOrder.precedes(other.frame, other.treeOrder, key.frame, key.treeOrder, direction: direction) {
+                low = middle + 1
+            } else {
+                high = middle
+            }
+        }
+        blocks.insert(block, at: low)
+        groups[group].blocks = blocks
+    }
+
+    /// Reads the tab loop off the sorted block lists.
+    mutating func rebuildStops() {
+        var stops = tabStops
+        tabStops = []
+        stops.removeAll(keepingCapacity: true)
+        appendStops(of: 0, to: &stops)
+        if stopOfGroup.count == groups.count {
+            for index in stopOfGroup.indices { stopOfGroup[index] = -1 }
+        } else {
+            stopOfGroup = Array(repeating: -1, count: groups.count)
+        }
+        for (position, group) in stops.enumerated() { stopOfGroup[group] = position }
+        tabStops = stops
     }
 
     /// The tab stops inside a group, in reading order: the group's own members form one stop, each
     /// child group sorts as one block at its frame, and blocks expand in place.
-    private func appendStops(of group: Int, to stops: inout [Int], withMembers: [Bool]) {
-        struct Block {
-            let frame: Rect
-            let treeOrder: Int
-            let group: Int
-            let isOwn: Bool
+    private func appendStops(of group: Int, to stops: inout [Int]) {
+        let info = groups[group]
+        if info.blocks.isEmpty {
+            if group != 0 && !info.members.isEmpty { stops.append(group) }
+            return
         }
-        var blocks: [Block] = []
-        let members = groups[group].members
-        if !members.isEmpty && group != 0 {
-            let frame =
-                members.count == 1 ? items[members[0]].frame : members.reduce(Rect.zero) { $0.union(items[$1].frame) }
-            blocks.append(Block(frame: frame, treeOrder: items[members[0]].treeOrder, group: group, isOwn: true))
-        }
-        for child in groups[group].children where withMembers[child] {
-            let frame = groups[child].frame.isEmpty ? memberFrame(of: child) : groups[child].frame
-            blocks.append(Block(frame: frame, treeOrder: groups[child].treeOrder, group: child, isOwn: false))
-        }
-        let direction = groups[group].direction
-        blocks.sort { ReadingOrder.precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
-        for block in blocks {
-            if block.isOwn {
-                stops.append(block.group)
-            } else {
-                appendStops(of: block.group, to: &stops, withMembers: withMembers)
+        for block in info.blocks {
+            if block == group {
+                if !info.members.isEmpty { stops.append(group) }
+            } else if groups[block].subtreeMembers > 0 {
+                appendStops(of: block, to: &stops)
             }
         }
     }
@@ -245,14 +404,120 @@ struct FocusSnapshot {
             .union(groups[group].children.reduce(Rect.zero) { $0.union(memberFrame(of: $1)) })
     }
 
+    // MARK: Changes in place
+
+    /// Brings the snapshot up to date with one environment's change, in place.
+    ///
+    /// - Returns: `false` when the change needs a full rebuild (a container's visibility, a group
+    ///   declarer's frame, a group whose frame comes from its members, anything structural).
+    mutating func apply(
+        _ changes: FocusLayoutChanges, to environment: any FocusEnvironment, fullKeyboardAccess: Bool
+    ) -> Bool {
+        if changes.contains(.structure) { return false }
+        // Not in this tree (outside the modal scope, or gone): nothing here depends on it.
+        guard let position = environmentIndex[ObjectIdentifier(environment)] else { return true }
+        let isContainer = subtreeEnds[position] > position + 1
+        let declaresGroup = environment.focusGroupIdentifier != nil || environment.focusGroupKind != .none
+        if changes.contains(.visibility) && isContainer { return false }
+        if changes.contains(.frame) && declaresGroup { return false }
+        let frame = environment.focusFrame
+        var hiddenAncestor: String?
+        var ancestor = parents[position]
+        while ancestor >= 0 {
+            if environments[ancestor].isHiddenFromFocus { hiddenAncestor = environments[ancestor].focusDebugName }
+            ancestor = parents[ancestor]
+        }
+        let hidden = environment.isHiddenFromFocus ? environment.focusDebugName : hiddenAncestor
+        if let at = guides.firstIndex(where: { $0.environmentIndex == position }) {
+            guard case .guide(let isEnabled) = environment.focusRole else { return false }
+            guides[at].frame = frame
+            guides[at].isEnabled = isEnabled && hidden == nil
+        }
+        if let at = sections.firstIndex(where: { $0.environmentIndex == position }) {
+            sections[at].isEnabled = hidden == nil
+        }
+        // A section's frame may be the union of its children's: read them all again.
+        for at in sections.indices { sections[at].frame = sections[at].environment.focusFrame }
+        guard let index = itemIndex[ObjectIdentifier(environment)] else { return true }
+        let wasFocusable = items[index].isFocusable
+        let focusability = Self.focusability(
+            of: items[index].item, frame: frame, hiddenAncestor: hiddenAncestor,
+            fullKeyboardAccess: fullKeyboardAccess)
+        let frameChanged = items[index].frame != frame
+        items[index].frame = frame
+        items[index].focusability = focusability
+        items[index].isFocusable = focusability == .focusable
+        if !wasFocusable && !items[index].isFocusable { return true }
+        if wasFocusable == items[index].isFocusable && !frameChanged { return true }
+        // The chain of groups whose blocks may move: a group whose frame comes from its members
+        // moves with them, which the lists cannot follow without re-sorting: rebuild then.
+        // So does a group whose declarer's frame is the union of its children's (the default).
+        var check = items[index].group
+        while check != 0 {
+            if groups[check].singleItem < 0 {
+                guard let declarer = groups[check].declarer, groups[check].declarers == 1,
+                    !groups[check].frame.isEmpty, declarer.focusFrame == groups[check].frame
+                else { return false }
+            }
+            check = groups[check].parent ?? 0
+        }
+        if items[index].isFocusable && !wasFocusable {
+            var group = items[index].group
+            if group == 0 {
+                group = openGroup(
+                    "", singleItem: index, declarer: nil, in: 0, frame: frame, direction: items[index].direction,
+                    treeOrder: items[index].treeOrder, origin: "single item")
+                var children = groups[0].children
+                groups[0].children = []
+                children.removeLast()
+                let orders = groups
+                insertSorted(group, into: &children) { orders[$0].treeOrder }
+                groups[0].children = children
+                items[index].group = group
+            }
+            insertSorted(index, into: &groups[group].members) { $0 }
+            adjustSubtreeMembers(from: group, by: 1)
+        } else if !items[index].isFocusable && wasFocusable {
+            let group = items[index].group
+            if let at = groups[group].members.firstIndex(of: index) { groups[group].members.remove(at: at) }
+            adjustSubtreeMembers(from: group, by: -1)
+        }
+        let group = items[index].group
+        if groups[group].singleItem == index {
+            groups[group].frame = frame
+            reposition(group, in: 0)
+        } else if !groups[group].blocks.isEmpty {
+            reposition(group, in: group)
+        }
+        geometryEpoch &+= 1
+        return true
+    }
+
+    private mutating func adjustSubtreeMembers(from group: Int, by delta: Int) {
+        var current: Int? = group
+        while let index = current {
+            groups[index].subtreeMembers += delta
+            current = groups[index].parent
+        }
+    }
+
+    private func insertSorted(_ value: Int, into array: inout [Int], by key: (Int) -> Int) {
+        let target = key(value)
+        var low = 0
+        var high = array.count
+        while low < high {
+            let middle = (low + high) / 2
+            if key(array[middle]) < target { low = middle + 1 } else { high = middle }
+        }
+        array.insert(value, at: low)
+    }
+
+    // MARK: Queries
+
     /// Whether an item is the environment or inside it.
     func isDescendant(_ item: Int, ofEnvironment environment: Int) -> Bool {
-        var current = items[item].environment
-        while current >= 0 {
-            if current == environment { return true }
-            current = parents[current]
-        }
-        return false
+        let position = items[item].environment
+        return position >= environment && position < subtreeEnds[environment]
     }
 
     /// The environment indices above an item, nearest first.

@@ -24,7 +24,7 @@ extension FocusSystem {
         }
         let info = snapshot.items[index]
         guard info.isFocusable else { return "\(item.focusDebugName): \(info.focusability)" }
-        return "\(item.focusDebugName): focusable, group \(quote(snapshot.groups[info.group].identifier)), "
+        return "\(item.focusDebugName): focusable, group \(quote(snapshot.identifier(of: info.group))), "
             + priorityDescription(of: index, in: snapshot)
     }
 
@@ -46,13 +46,14 @@ extension FocusSystem {
                 let inner = primaryItem(of: stop, in: snapshot)
             {
                 primary =
-                    "\(snapshot.items[inner].item.focusDebugName) (via \(quote(snapshot.groups[stop].identifier)))"
+                    "\(snapshot.items[inner].item.focusDebugName) (via \(quote(snapshot.identifier(of: stop))))"
             }
             if group == 0 {
                 lines.append("root")
             } else {
                 lines.append(
-                    "\(prefix)group \(quote(info.identifier)) [\(info.origin)] primary: \(primary ?? "none")")
+                    "\(prefix)group \(quote(snapshot.identifier(of: group))) [\(info.origin)] primary: \(primary ?? "none")"
+                )
             }
             let inner = group == 0 ? "  " : prefix + "    "
             for member in info.members where group != 0 {
@@ -82,9 +83,9 @@ extension FocusSystem {
         for (position, stop) in snapshot.tabStops.enumerated() {
             let primary = primaryItem(of: stop, in: snapshot).map { snapshot.items[$0].item.focusDebugName } ?? "none"
             let marker =
-                focusedItem.map { focusGroup(of: $0) == snapshot.groups[stop].identifier } == true
+                focusedItem.map { focusGroup(of: $0) == snapshot.identifier(of: stop) } == true
                 ? "  <- focus is here" : ""
-            lines.append("  \(position + 1). \(primary)  (group \(quote(snapshot.groups[stop].identifier)))\(marker)")
+            lines.append("  \(position + 1). \(primary)  (group \(quote(snapshot.identifier(of: stop))))\(marker)")
         }
         return lines.joined(separator: "\n")
     }
@@ -127,7 +128,7 @@ extension FocusSystem {
                 {
                     lines.append(
                         "\(indent)first tab stop inside \(env.focusDebugName): group "
-                            + "\(quote(snapshot.groups[stop].identifier)), primary item \(snapshot.items[primary].item.focusDebugName)"
+                            + "\(quote(snapshot.identifier(of: stop))), primary item \(snapshot.items[primary].item.focusDebugName)"
                     )
                     return primary
                 }

@@ -9,14 +9,16 @@ extension FocusSystem {
     public func moveFocus(_ heading: FocusHeading) -> Bool {
         if needsValidation { validateFocus() }
         guard let target = target(for: heading) else { return false }
-        let cause: FocusUpdateCause
+        return performUpdate(to: target, heading: heading, cause: Self.cause(of: heading))
+    }
+
+    static func cause(of heading: FocusHeading) -> FocusUpdateCause {
         switch heading {
-        case .next: cause = .tab
-        case .previous: cause = .shiftTab
-        case .none: cause = .request
-        default: cause = .arrow
+        case .next: return .tab
+        case .previous: return .shiftTab
+        case .none: return .request
+        default: return .arrow
         }
-        return performUpdate(to: target, heading: heading, cause: cause)
     }
 
     /// Where a move would land, without moving: the focus debugger's dry run and the key stage use it.
@@ -24,7 +26,7 @@ extension FocusSystem {
     /// - Parameter heading: The heading.
     /// - Returns: The item, or `nil` when nothing qualifies.
     public func target(for heading: FocusHeading) -> (any FocusItem)? {
-        let snapshot = currentSnapshot()
+        refreshSnapshot()
         guard !snapshot.tabStops.isEmpty else { return nil }
         guard let focused = focusedItem, let current = snapshot.itemIndex[ObjectIdentifier(focused)],
             snapshot.items[current].isFocusable
@@ -37,12 +39,13 @@ extension FocusSystem {
         }
         switch heading {
         case .next, .previous:
-            guard let stop = snapshot.stopOfGroup[snapshot.items[current].group] else { return nil }
+            let stop = snapshot.stopOfGroup[snapshot.items[current].group]
+            guard stop >= 0 else { return nil }
             let count = snapshot.tabStops.count
             let nextStop = heading == .next ? (stop + 1) % count : (stop + count - 1) % count
             return primaryItem(of: snapshot.tabStops[nextStop], in: snapshot).map { snapshot.items[$0].item }
         case .up, .down, .left, .right:
-            return directionalTarget(from: current, heading: heading, in: snapshot)
+            return directionalTarget(from: current, heading: heading)
         case .none:
             return nil
         }
@@ -51,18 +54,83 @@ extension FocusSystem {
     /// The geometric search: candidates whose frame lies in the focused frame's sweep in the
     /// direction of travel (beyond its edge and overlapping it across the axis); the nearest along
     /// the axis wins, then the smallest offset across it, then reading order.
-    func directionalTarget(from current: Int, heading: FocusHeading, in snapshot: FocusSnapshot) -> (any FocusItem)? {
+    ///
+    /// Items come from the group's members (keyboard style) or every focusable item (directional
+    /// style); large sets are searched through an ``ArrowGrid``, built once per layout.
+    func directionalTarget(from current: Int, heading: FocusHeading) -> (any FocusItem)? {
         let origin = snapshot.items[current].frame
         let group = snapshot.items[current].group
         let restrictToGroup = navigationStyle == .keyboard
         let direction = snapshot.groups[group].direction
 
-        // Sections: from outside, a section is one target; from inside, its content is searched normally.
-        let currentAncestors = Set(snapshot.ancestors(of: current))
-        let outsideSections = snapshot.sections.filter {
-            $0.isEnabled && !currentAncestors.contains($0.environmentIndex) && (!restrictToGroup || $0.group == group)
+        // Sections: from outside, a section is one target; from inside, its content is searched
+        // normally. Only worked out when the tree has sections.
+        var outsideSections: [Int] = []
+        if !snapshot.sections.isEmpty {
+            let currentPosition = snapshot.items[current].environment
+            for (position, section) in snapshot.sections.enumerated()
+            where section.isEnabled && (!restrictToGroup || section.group == group)
+                && !(currentPosition >= section.environmentIndex
+                    && currentPosition < snapshot.subtreeEnds[section.environmentIndex])
+            {
+                outsideSections.append(position)
+            }
         }
 
+        // The best item: nearest along, then across, then reading order.
+        var best = -1
+        var bestAlong = 0.0
+        var bestAcross = 0.0
+        func consider(_ index: Int) {
+            let item = snapshot.items[index]
+            guard index != current, item.isFocusable, !restrictToGroup || item.group == group else { return }
+            guard let (along, across) = Geometry.sweep(from: origin, to: item.frame, heading: heading) else { return }
+            if best >= 0 {
+                if along > bestAlong || (along == bestAlong && across > bestAcross) { return }
+                if along == bestAlong && across == bestAcross {
+                    let other = snapshot.items[best]
+                    guard index != best,
+                        ReadingOrder.precedes(
+                            item.frame, item.treeOrder, other.frame, other.treeOrder, direction: direction)
+                    else { return }
+                }
+            }
+            for position in outsideSections
+            where snapshot.isDescendant(index, ofEnvironment: snapshot.sections[position].environmentIndex) {
+                return
+            }
+            best = index
+            bestAlong = along
+            bestAcross = across
+        }
+        let scope = restrictToGroup ? group : -1
+        let memberCount = restrictToGroup ? snapshot.groups[group].members.count : snapshot.items.count
+        if memberCount < ArrowIndex.minimumMembers {
+            if restrictToGroup {
+                for member in snapshot.groups[group].members { consider(member) }
+            } else {
+                for index in snapshot.items.indices { consider(index) }
+            }
+        } else {
+            if arrowIndex.generation != snapshot.generation || arrowIndex.epoch != snapshot.geometryEpoch {
+                arrowIndex.reset(generation: snapshot.generation, epoch: snapshot.geometryEpoch)
+            }
+            let grid = arrowIndex.grid(
+                for: scope,
+                members: {
+                    restrictToGroup
+                        ? snapshot.groups[group].members
+                        : snapshot.items.indices.filter { snapshot.items[$0].isFocusable }
+                },
+                frame: { snapshot.items[$0].frame })
+            for index in grid.large { consider(index) }
+            grid.search(from: origin, heading: heading, nearest: { best >= 0 ? bestAlong : nil }) { consider($0) }
+        }
+
+        // Guides and sections compete with the best item; most trees have neither.
+        if snapshot.guides.isEmpty && outsideSections.isEmpty {
+            return best >= 0 ? snapshot.items[best].item : nil
+        }
         enum Source {
             case item(Int)
             case guide(Int)
@@ -76,25 +144,23 @@ extension FocusSystem {
             var across: Double
         }
         var ranked: [Candidate] = []
+        if best >= 0 {
+            let item = snapshot.items[best]
+            ranked.append(
+                Candidate(
+                    frame: item.frame, treeOrder: item.treeOrder, source: .item(best), along: bestAlong,
+                    across: bestAcross))
+        }
         func consider(_ frame: Rect, _ treeOrder: Int, _ source: Source) {
             guard let (along, across) = Geometry.sweep(from: origin, to: frame, heading: heading) else { return }
             ranked.append(Candidate(frame: frame, treeOrder: treeOrder, source: source, along: along, across: across))
-        }
-        for (index, item) in snapshot.items.enumerated() where item.isFocusable && index != current {
-            if restrictToGroup && item.group != group { continue }
-            if !outsideSections.isEmpty
-                && outsideSections.contains(where: { snapshot.isDescendant(index, ofEnvironment: $0.environmentIndex) })
-            {
-                continue
-            }
-            consider(item.frame, item.treeOrder, .item(index))
         }
         for (position, guide) in snapshot.guides.enumerated()
         where guide.isEnabled && (!restrictToGroup || guide.group == group) {
             consider(guide.frame, guide.treeOrder, .guide(position))
         }
-        for (position, section) in snapshot.sections.enumerated()
-        where outsideSections.contains(where: { $0.environmentIndex == section.environmentIndex }) {
+        for position in outsideSections {
+            let section = snapshot.sections[position]
             consider(section.frame, section.treeOrder, .section(position))
         }
         ranked.sort { a, b in
@@ -117,13 +183,13 @@ extension FocusSystem {
             case .section(let position):
                 // The section's focusable content nearest to where focus comes from.
                 let environment = snapshot.sections[position].environmentIndex
-                var best: (index: Int, distance: Double)?
+                var nearest: (index: Int, distance: Double)?
                 for (index, item) in snapshot.items.enumerated()
                 where item.isFocusable && snapshot.isDescendant(index, ofEnvironment: environment) {
                     let distance = Geometry.centreDistance(origin, item.frame)
-                    if best == nil || distance < best!.distance { best = (index, distance) }
+                    if nearest == nil || distance < nearest!.distance { nearest = (index, distance) }
                 }
-                if let best { return snapshot.items[best.index].item }
+                if let nearest { return snapshot.items[nearest.index].item }
             }
         }
         return nil

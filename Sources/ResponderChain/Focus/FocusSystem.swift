@@ -39,6 +39,14 @@ public final class FocusSystem {
     public private(set) var focusedItem: (any FocusItem)?
 
     var snapshot = FocusSnapshot()
+    /// Changes reported since the snapshot was made, to apply in place at the next refresh.
+    var pendingChanges: [(environment: any FocusEnvironment, changes: FocusLayoutChanges)] = []
+    /// The layout generation after the last change in `pendingChanges`.
+    var pendingGeneration: UInt64 = .max
+    /// The grids arrow searches use, for the snapshot's geometry.
+    var arrowIndex = ArrowIndex()
+    /// Reused by every focus update (the environments asked and told), so a move allocates nothing.
+    var involvedBuffer: [any FocusEnvironment] = []
     /// The item last focused in each group, by group identifier.
     var remembered: [String: ObjectIdentifier] = [:]
     var pendingRequest: (any FocusEnvironment)?
@@ -49,7 +57,7 @@ public final class FocusSystem {
     /// sensible place when it disappears.
     var focusedAncestors: [any FocusEnvironment] = []
     /// The focused item's group when it was focused (it may have left the tree since).
-    var focusedGroup: String?
+    var focusedGroup: FocusGroupName?
     var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
     /// The modal scopes presented, innermost last, each with the item focused before it.
@@ -71,13 +79,38 @@ public final class FocusSystem {
 
     // MARK: Snapshot
 
-    func currentSnapshot() -> FocusSnapshot {
-        if snapshot.generation != window.layoutGeneration {
-            var fresh = FocusSnapshot(
-                root: effectiveRoot, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
-            fresh.generation = window.layoutGeneration
-            snapshot = fresh
+    /// Brings the snapshot up to date: in place when every layout change since it was made came
+    /// through ``invalidateLayout(of:changes:)`` as a frame, visibility or focusability change
+    /// the snapshot can apply, else by a rebuild.
+    func refreshSnapshot() {
+        let generation = window.layoutGeneration
+        guard snapshot.generation != generation else { return }
+        defer { pendingChanges.removeAll(keepingCapacity: true) }
+        if !pendingChanges.isEmpty && pendingGeneration == generation && snapshot.generation != .max {
+            var applied = true
+            for (environment, changes) in pendingChanges
+            where !snapshot.apply(changes, to: environment, fullKeyboardAccess: fullKeyboardAccess) {
+                applied = false
+                break
+            }
+            if applied {
+                snapshot.rebuildStops()
+                snapshot.generation = generation
+                return
+            }
         }
+        let epoch = snapshot.geometryEpoch
+        snapshot = FocusSnapshot()  // let the old one go before the new one is built
+        var fresh = FocusSnapshot(
+            root: effectiveRoot, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
+        fresh.generation = generation
+        fresh.geometryEpoch = epoch &+ 1
+        snapshot = fresh
+    }
+
+    /// The snapshot, up to date (a copy: for the debugger and other cold paths).
+    func currentSnapshot() -> FocusSnapshot {
+        refreshSnapshot()
         return snapshot
     }
 
@@ -90,7 +123,7 @@ public final class FocusSystem {
         guard let index = snapshot.itemIndex[ObjectIdentifier(item)], snapshot.items[index].isFocusable else {
             return nil
         }
-        return snapshot.groups[snapshot.items[index].group].identifier
+        return snapshot.identifier(of: snapshot.items[index].group)
     }
 
     /// Whether an item can be focused now, and if not, why.
@@ -190,13 +223,32 @@ public final class FocusSystem {
     /// ``updateFocusIfNeeded()`` focus leaves the focused item if it can no longer be focused.
     /// ``FocusNode`` calls this itself when its properties change; an app's own ``FocusItem``
     /// adopters call it (UIKit's focus system watches its views). Cheap: nothing is rebuilt until
-    /// focus is next needed, so a batch of changes costs one rebuild.
+    /// focus is next needed, so a batch of changes costs one update.
     ///
-    /// - Parameter environment: What changed.
-    public func invalidateLayout(of environment: any FocusEnvironment) {
+    /// Say what changed when you know: a frame, visibility or focusability change of an item is
+    /// applied in place (the tab loop and the arrow index are updated, not rebuilt); anything
+    /// else, or ``FocusLayoutChanges/all``, rebuilds them.
+    ///
+    /// - Parameters:
+    ///   - environment: What changed.
+    ///   - changes: What kind of change; everything by default.
+    public func invalidateLayout(of environment: any FocusEnvironment, changes: FocusLayoutChanges = .all) {
+        let base = pendingChanges.isEmpty ? snapshot.generation : pendingGeneration
+        let chained =
+            base == window.layoutGeneration && snapshot.generation != .max && !changes.contains(.structure)
+            && pendingChanges.count < Self.pendingChangeLimit
         window.focusLayoutDidChange()
+        if chained {
+            pendingChanges.append((environment, changes))
+            pendingGeneration = window.layoutGeneration
+        } else {
+            pendingChanges.removeAll(keepingCapacity: true)
+        }
         needsValidation = true
     }
+
+    /// More changes than this between two focus decisions rebuild the snapshot instead.
+    static let pendingChangeLimit = 256
 
     /// The focus system of the window an environment is in: found through the nearest
     /// ``Responder`` at or above it. UIKit's `UIFocusSystem.focusSystem(for:)`.
@@ -346,7 +398,9 @@ public final class FocusSystem {
     func systemPriority(of index: Int, in snapshot: FocusSnapshot) -> FocusGroupPriority {
         let identity = ObjectIdentifier(snapshot.items[index].item)
         if let focusedItem, ObjectIdentifier(focusedItem) == identity { return .currentlyFocused }
-        if remembered[snapshot.groups[snapshot.items[index].group].identifier] == identity { return .previouslyFocused }
+        let group = snapshot.groups[snapshot.items[index].group]
+        // Single-item groups are never remembered (their one member is primary anyway).
+        if group.singleItem < 0 && remembered[group.name] == identity { return .previouslyFocused }
         return .ignored
     }
 
@@ -383,22 +437,29 @@ public final class FocusSystem {
         }
         let context = FocusUpdateContext(
             previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
-            previousGroup: previous == nil ? nil : focusedGroup, nextGroup: next.flatMap { focusGroup(of: $0) })
-        let involved = environmentsInvolved(previous: previous, next: next)
+            previousGroupName: previous == nil ? nil : focusedGroup, nextGroupName: next.flatMap { groupName(of: $0) })
+        // One buffer for every update (an update never nests: see `isUpdating`).
+        var involved = involvedBuffer
+        involvedBuffer = []
+        defer {
+            involved.removeAll(keepingCapacity: true)
+            involvedBuffer = involved
+        }
+        collectEnvironmentsInvolved(previous: previous, next: next, into: &involved)
         for environment in involved where !environment.shouldUpdateFocus(in: context) {
             traceVeto(context, by: environment)
             return false
         }
         focusedItem = next
-        focusedGroup = context.nextGroup
-        focusedAncestors = []
+        focusedGroup = context.nextGroupName
+        focusedAncestors.removeAll(keepingCapacity: true)
         if let next {
             var ancestor = next.parentFocusEnvironment
             while let current = ancestor {
                 focusedAncestors.append(current)
                 ancestor = current.parentFocusEnvironment
             }
-            if let group = context.nextGroup, !group.hasSuffix(" (single item)") {
+            if case .named(let group)? = context.nextGroupName {
                 remembered[group] = ObjectIdentifier(next)
             }
         }
@@ -419,6 +480,13 @@ public final class FocusSystem {
     /// The ancestors-or-self of both items, each once: the previous item's chain first.
     func environmentsInvolved(previous: (any FocusItem)?, next: (any FocusItem)?) -> [any FocusEnvironment] {
         var result: [any FocusEnvironment] = []
+        collectEnvironmentsInvolved(previous: previous, next: next, into: &result)
+        return result
+    }
+
+    func collectEnvironmentsInvolved(
+        previous: (any FocusItem)?, next: (any FocusItem)?, into result: inout [any FocusEnvironment]
+    ) {
         var node: (any FocusEnvironment)? = previous
         while let current = node {
             result.append(current)
@@ -433,7 +501,15 @@ public final class FocusSystem {
             result.append(current)
             node = current.parentFocusEnvironment
         }
-        return result
+    }
+
+    /// The group name of a focusable item, or `nil`.
+    func groupName(of item: any FocusItem) -> FocusGroupName? {
+        refreshSnapshot()
+        guard let index = snapshot.itemIndex[ObjectIdentifier(item)], snapshot.items[index].isFocusable else {
+            return nil
+        }
+        return snapshot.name(of: snapshot.items[index].group)
     }
 
     func selectionFollowsFocus(for item: any FocusItem) -> Bool {

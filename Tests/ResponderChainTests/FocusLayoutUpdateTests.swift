@@ -1,0 +1,275 @@
+import ResponderChain
+import Testing
+
+/// The focus system keeps its picture of the tree up to date in place for frame, visibility and
+/// focusability changes, and searches arrows through a grid: these tests hold both to a fresh
+/// focus system on a mirror of the tree, and the arrows to a brute-force search.
+@MainActor @Suite struct FocusLayoutUpdateTests {
+    /// The same random tree built twice: one focus system lives through every change (and so
+    /// updates in place), the other is created anew after each batch (and so builds from scratch).
+    @MainActor final class Mirror {
+        let live = Window(identifier: "live")
+        let fresh = Window(identifier: "fresh")
+        let liveRoot = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 2000, height: 2000))
+        let freshRoot = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 2000, height: 2000))
+        var liveItems: [FocusNode] = []
+        var freshItems: [FocusNode] = []
+        let liveFocus: FocusSystem
+
+        init(generator: inout SeededGenerator, groups: Int, itemsPerGroup: Int, loose: Int) {
+            live.addChild(liveRoot)
+            fresh.addChild(freshRoot)
+            func add(_ make: () -> (FocusNode, FocusNode), under parents: (FocusNode, FocusNode)) -> (
+                FocusNode, FocusNode
+            ) {
+                let pair = make()
+                parents.0.addChild(pair.0)
+                parents.1.addChild(pair.1)
+                return pair
+            }
+            var serial = 0
+            func item(in area: Rect) -> (FocusNode, FocusNode) {
+                serial += 1
+                let frame = Self.randomFrame(in: area, using: &generator)
+                let focusable = Int.random(in: 0..<10, using: &generator) > 0
+                return (
+                    FocusNode(identifier: "item\(serial)", frame: frame, isFocusable: focusable),
+                    FocusNode(identifier: "item\(serial)", frame: frame, isFocusable: focusable)
+                )
+            }
+            for group in 0..<groups {
+                let area = Rect(x: Double(group % 3) * 600, y: Double(group / 3) * 600, width: 560, height: 560)
+                let container = add(
+                    {
+                        let a = FocusNode(identifier: "group\(group)", frame: area)
+                        let b = FocusNode(identifier: "group\(group)", frame: area)
+                        a.focusGroupIdentifier = "g\(group)"
+                        b.focusGroupIdentifier = "g\(group)"
+                        return (a, b)
+                    }, under: (liveRoot, freshRoot))
+                for _ in 0..<itemsPerGroup {
+                    let pair = add({ item(in: area) }, under: container)
+                    liveItems.append(pair.0)
+                    freshItems.append(pair.1)
+                }
+            }
+            for _ in 0..<loose {
+                let pair = add(
+                    { item(in: Rect(x: 0, y: 1800, width: 2000, height: 200)) }, under: (liveRoot, freshRoot))
+                liveItems.append(pair.0)
+                freshItems.append(pair.1)
+            }
+            liveFocus = FocusSystem(window: live, root: liveRoot)
+        }
+
+        /// Frames on a grid of 10 points, so reading order never depends on its half-point tolerance.
+        static func randomFrame(in area: Rect, using generator: inout SeededGenerator) -> Rect {
+            let width = Double(Int.random(in: 1...6, using: &generator) * 10)
+            let height = Double(Int.random(in: 1...4, using: &generator) * 10)
+            let x = area.x + Double(Int.random(in: 0...Int((area.width - width) / 10), using: &generator) * 10)
+            let y = area.y + Double(Int.random(in: 0...Int((area.height - height) / 10), using: &generator) * 10)
+            return Rect(x: x, y: y, width: width, height: height)
+        }
+
+        /// One random change, made to both trees.
+        func change(using generator: inout SeededGenerator) {
+            let index = Int.random(in: 0..<liveItems.count, using: &generator)
+            let (a, b) = (liveItems[index], freshItems[index])
+            switch Int.random(in: 0..<5, using: &generator) {
+            case 0, 1:
+                let area =
+                    a.parent === liveRoot
+                    ? Rect(x: 0, y: 1800, width: 2000, height: 200) : (a.parent as! FocusNode).frame
+                let frame = Self.randomFrame(in: area, using: &generator)
+                a.frame = frame
+                b.frame = frame
+            case 2:
+                a.isHidden.toggle()
+                b.isHidden.toggle()
+            case 3:
+                a.isFocusable.toggle()
+                b.isFocusable.toggle()
+            default:
+                let frame =
+                    Bool.random(using: &generator) ? Rect(x: a.frame.x, y: a.frame.y, width: 0, height: 0) : a.frame
+                a.frame = frame
+                b.frame = frame
+            }
+        }
+    }
+
+    @MainActor static func names(_ items: [any FocusItem]) -> [String] { items.map(\.focusDebugName) }
+
+    @Test(
+        "frame, visibility and focusability changes applied in place give what a rebuild gives", arguments: [1, 2, 3])
+    func inPlaceMatchesRebuild(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let mirror = Mirror(generator: &generator, groups: 4, itemsPerGroup: 60, loose: 30)
+        _ = mirror.liveFocus.tabLoop  // the first snapshot; every later one is updated in place
+        for round in 0..<40 {
+            for _ in 0..<Int.random(in: 1...3, using: &generator) { mirror.change(using: &generator) }
+            let reference = FocusSystem(window: mirror.fresh, root: mirror.freshRoot)
+            let live = mirror.liveFocus
+            #expect(
+                Self.names(live.tabLoop).map { name in
+                    live.focusGroup(of: mirror.liveItems.first { $0.focusDebugName == name }!)
+                }
+                    == Self.names(reference.tabLoop).map { name in
+                        reference.focusGroup(of: mirror.freshItems.first { $0.focusDebugName == name }!)
+                    }, "round \(round): the tab loop's groups")
+            for (a, b) in zip(mirror.liveItems, mirror.freshItems) {
+                #expect(live.focusability(of: a) == reference.focusability(of: b), "round \(round): \(a.traceName)")
+                #expect(live.focusGroup(of: a) == reference.focusGroup(of: b), "round \(round): \(a.traceName)")
+            }
+            // The focus debugger's tab order (which also names each stop's primary item) matches
+            // while the live system has moved focus nowhere yet.
+            if round == 0 { #expect(live.debugTabLoop == reference.debugTabLoop) }
+        }
+        // Tab walks the loop the rebuild computes.
+        let reference = FocusSystem(window: mirror.fresh, root: mirror.freshRoot)
+        mirror.liveFocus.updateFocusIfNeeded()
+        reference.updateFocusIfNeeded()
+        for step in 0..<30 {
+            mirror.liveFocus.moveFocus(.next)
+            reference.moveFocus(.next)
+            #expect(
+                mirror.liveFocus.focusedItem?.focusDebugName == reference.focusedItem?.focusDebugName, "Tab \(step)")
+        }
+    }
+
+    @Test("an item moved across the row takes its new place in the tab loop, and leaves it when hidden")
+    func movedItemTakesItsPlace() {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 400, height: 100))
+        window.addChild(root)
+        let items = (0..<3).map {
+            FocusNode(
+                identifier: "n\($0)", frame: Rect(x: Double($0) * 50, y: 0, width: 40, height: 20), isFocusable: true)
+        }
+        for item in items { root.addChild(item) }
+        let focus = FocusSystem(window: window, root: root)
+        #expect(Self.names(focus.tabLoop) == ["n0", "n1", "n2"])
+        items[0].frame.x = 200
+        #expect(Self.names(focus.tabLoop) == ["n1", "n2", "n0"])
+        items[1].isHidden = true
+        #expect(Self.names(focus.tabLoop) == ["n2", "n0"])
+        #expect(focus.focusability(of: items[1]) == .hidden)
+        items[1].isHidden = false
+        items[2].frame.y = -30
+        #expect(Self.names(focus.tabLoop) == ["n2", "n1", "n0"])
+        items[2].isFocusable = false
+        items[2].isFocusable = true
+        #expect(Self.names(focus.tabLoop) == ["n2", "n1", "n0"])
+        #expect(focus.focusGroup(of: items[2]) == "n2 (single item)")
+    }
+
+    /// An adopter whose frame is the union of its children's (the protocol's default), declaring a group.
+    @MainActor final class UnionGroup: FocusEnvironment {
+        weak var parent: FocusNode?
+        var children: [FocusNode] = []
+        var parentFocusEnvironment: (any FocusEnvironment)? { parent }
+        var childFocusEnvironments: [any FocusEnvironment] { children }
+        var focusGroupIdentifier: String? { "union" }
+    }
+
+    /// A node whose focus children are given, not its responder children.
+    final class Host: FocusNode {
+        var focusChildren: [any FocusEnvironment] = []
+        override var childFocusEnvironments: [any FocusEnvironment] { focusChildren }
+    }
+
+    @Test("an item inside a group whose frame follows its children moves the group too")
+    func groupFrameFollowsChildren() {
+        let window = Window(identifier: "window")
+        let host = Host(identifier: "host", frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        window.addChild(host)
+        let before = FocusNode(
+            identifier: "before", frame: Rect(x: 100, y: 100, width: 40, height: 20), isFocusable: true)
+        let inner = FocusNode(identifier: "inner", frame: Rect(x: 0, y: 0, width: 40, height: 20), isFocusable: true)
+        host.addChild(before)
+        host.addChild(inner)  // a responder child of the host (so it is in the window), a focus child of the group
+        let union = UnionGroup()
+        union.parent = host
+        union.children = [inner]
+        host.focusChildren = [before, union]
+        let focus = FocusSystem(window: window, root: host)
+        #expect(Self.names(focus.tabLoop) == ["inner", "before"])
+        inner.frame.y = 300
+        #expect(Self.names(focus.tabLoop) == ["before", "inner"])
+        #expect(focus.focusGroup(of: inner) == "union")
+    }
+
+    /// The rule in the focus documentation, searched over every item: nearest along the axis,
+    /// then nearest across it, then reading order.
+    @MainActor static func bruteForceArrow(
+        from origin: FocusNode, heading: FocusHeading, among candidates: [FocusNode]
+    ) -> String? {
+        let epsilon = 0.001
+        let o = origin.frame
+        var best: (name: String, along: Double, across: Double, frame: Rect, order: Int)?
+        for (order, candidate) in candidates.enumerated() where candidate !== origin {
+            let c = candidate.frame
+            let overlapsV = c.minY < o.maxY - epsilon && c.maxY > o.minY + epsilon
+            let overlapsH = c.minX < o.maxX - epsilon && c.maxX > o.minX + epsilon
+            let measure: (Double, Double)?
+            switch heading {
+            case .right where overlapsV && c.minX >= o.maxX - epsilon: measure = (c.minX - o.maxX, abs(c.midY - o.midY))
+            case .left where overlapsV && c.maxX <= o.minX + epsilon: measure = (o.minX - c.maxX, abs(c.midY - o.midY))
+            case .down where overlapsH && c.minY >= o.maxY - epsilon: measure = (c.minY - o.maxY, abs(c.midX - o.midX))
+            case .up where overlapsH && c.maxY <= o.minY + epsilon: measure = (o.minY - c.maxY, abs(c.midX - o.midX))
+            default: measure = nil
+            }
+            guard let (along, across) = measure else { continue }
+            if let current = best {
+                if along > current.along || (along == current.along && across > current.across) { continue }
+                if along == current.along && across == current.across {
+                    let earlier =
+                        c.minY != current.frame.minY
+                        ? c.minY < current.frame.minY
+                        : c.minX != current.frame.minX ? c.minX < current.frame.minX : order < current.order
+                    if !earlier { continue }
+                }
+            }
+            best = (candidate.traceName, along, across, c, order)
+        }
+        return best?.name
+    }
+
+    @Test("arrows through the grid land where a search of every item lands", arguments: [7, 8])
+    func arrowsMatchBruteForce(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 2000, height: 2000))
+        root.focusGroupIdentifier = "all"
+        window.addChild(root)
+        var items: [FocusNode] = []
+        for index in 0..<400 {
+            // Mostly small items, a few wide or tall ones (the grid keeps those apart).
+            var frame = Mirror.randomFrame(in: Rect(x: 0, y: 0, width: 2000, height: 2000), using: &generator)
+            if index % 40 == 0 { frame.width = 900 }
+            if index % 55 == 0 { frame.height = 700 }
+            let node = FocusNode(identifier: "i\(index)", frame: frame, isFocusable: true)
+            root.addChild(node)
+            items.append(node)
+        }
+        let focus = FocusSystem(window: window, root: root)
+        for style in [FocusSystem.NavigationStyle.keyboard, .directional] {
+            focus.navigationStyle = style
+            for round in 0..<60 {
+                let origin = items[Int.random(in: 0..<items.count, using: &generator)]
+                focus.requestFocus(on: origin)
+                for heading in [FocusHeading.up, .down, .left, .right] {
+                    #expect(
+                        focus.target(for: heading)?.focusDebugName
+                            == Self.bruteForceArrow(from: origin, heading: heading, among: items),
+                        "\(style) round \(round): \(heading) from \(origin.traceName) \(origin.frame)")
+                }
+                if round % 10 == 0 {
+                    // Move an item: the grid follows.
+                    let moved = items[Int.random(in: 0..<items.count, using: &generator)]
+                    moved.frame = Mirror.randomFrame(in: Rect(x: 0, y: 0, width: 2000, height: 2000), using: &generator)
+                }
+            }
+        }
+    }
+}
