@@ -405,7 +405,7 @@ public final class Dispatcher {
             processKeyboardLost()
         case .insertText(let text, let timestamp):
             beginInput(timestamp)
-            let target = window.firstResponder as? any TextInputResponder
+            let target = window.firstResponder?.asTextInputResponder
             secureContext = target?.isSecureTextEntry ?? false
             trace(.textInserted(characters: text.count, into: target.map { ResponderReference($0) }))
             target?.insertText(text)
@@ -501,7 +501,13 @@ public final class Dispatcher {
     }
 
     func activeIndex(device: DeviceID, code: KeyCode) -> Int? {
-        active.firstIndex { $0.press.device == device && $0.press.key.keyCode == code }
+        // A loop, not `firstIndex(where:)`: a closure formed on the main actor checks the
+        // executor at every call.
+        for index in active.indices
+        where active[index].press.device == device && active[index].press.key.keyCode == code {
+            return index
+        }
+        return nil
     }
 
     func makeRecord(for press: Press) -> ActivePress {

@@ -92,14 +92,14 @@ open class FocusNode: Responder, FocusItem {
         guard let parent else { return nil }
         // A class cast is far cheaper than a protocol-conformance lookup, and parents are usually nodes.
         if let node = parent as? FocusNode { return node }
-        return parent as? any FocusEnvironment
+        return parent.asFocusEnvironment
     }
 
     /// The children that are focus environments.
     open var childFocusEnvironments: [any FocusEnvironment] {
         children.compactMap { child in
             if let node = child as? FocusNode { return node }
-            return child as? any FocusEnvironment
+            return child.asFocusEnvironment
         }
     }
 

@@ -25,12 +25,12 @@ extension FocusSystem {
         let info = snapshot.items[index]
         guard info.isFocusable else { return "\(item.focusDebugName): \(info.focusability)" }
         return "\(item.focusDebugName): focusable, group \(quote(snapshot.identifier(of: info.group))), "
-            + priorityDescription(of: index, in: snapshot)
+            + priorityDescription(of: index)
     }
 
-    private func priorityDescription(of index: Int, in snapshot: FocusSnapshot) -> String {
+    private func priorityDescription(of index: Int) -> String {
         let custom = snapshot.items[index].item.focusGroupPriority
-        let system = systemPriority(of: index, in: snapshot)
+        let system = systemPriority(of: index)
         return "priority custom \(custom), system \(system), effective \(max(custom, system))"
     }
 
@@ -41,9 +41,9 @@ extension FocusSystem {
         var lines = ["focus groups:"]
         func describe(_ group: Int, prefix: String) {
             let info = snapshot.groups[group]
-            var primary = primaryItem(of: group, in: snapshot).map { snapshot.items[$0].item.focusDebugName }
+            var primary = primaryItem(of: group).map { snapshot.items[$0].item.focusDebugName }
             if primary == nil, let stop = snapshot.tabStops.first(where: { isInside($0, group, snapshot) }),
-                let inner = primaryItem(of: stop, in: snapshot)
+                let inner = primaryItem(of: stop)
             {
                 primary =
                     "\(snapshot.items[inner].item.focusDebugName) (via \(quote(snapshot.identifier(of: stop))))"
@@ -60,7 +60,7 @@ extension FocusSystem {
                 let item = snapshot.items[member].item
                 let marker = focusedItem.map { $0 === item } == true ? "  <- focused" : ""
                 lines.append(
-                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member, in: snapshot))\(marker)")
+                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member))\(marker)")
             }
             for child in info.children { describe(child, prefix: inner) }
         }
@@ -81,7 +81,7 @@ extension FocusSystem {
             "tab loop (\(snapshot.tabStops.count) stops, \(navigationStyle == .keyboard ? "Tab" : "not used in directional style")):"
         ]
         for (position, stop) in snapshot.tabStops.enumerated() {
-            let primary = primaryItem(of: stop, in: snapshot).map { snapshot.items[$0].item.focusDebugName } ?? "none"
+            let primary = primaryItem(of: stop).map { snapshot.items[$0].item.focusDebugName } ?? "none"
             let marker =
                 focusedItem.map { focusGroup(of: $0) == snapshot.identifier(of: stop) } == true
                 ? "  <- focus is here" : ""
@@ -123,7 +123,7 @@ extension FocusSystem {
                 return nil
             }
             for stop in snapshot.tabStops {
-                if let primary = primaryItem(of: stop, in: snapshot),
+                if let primary = primaryItem(of: stop),
                     snapshot.isDescendant(primary, ofEnvironment: position)
                 {
                     lines.append(

@@ -32,7 +32,7 @@ extension FocusSystem {
             snapshot.items[current].isFocusable
         else {
             // Nothing focused: Tab and arrows give initial focus, Shift-Tab starts from the end.
-            if heading == .previous, let last = snapshot.tabStops.last, let item = primaryItem(of: last, in: snapshot) {
+            if heading == .previous, let last = snapshot.tabStops.last, let item = primaryItem(of: last) {
                 return snapshot.items[item].item
             }
             return preferredItem(in: effectiveRoot)
@@ -43,7 +43,8 @@ extension FocusSystem {
             guard stop >= 0 else { return nil }
             let count = snapshot.tabStops.count
             let nextStop = heading == .next ? (stop + 1) % count : (stop + count - 1) % count
-            return primaryItem(of: snapshot.tabStops[nextStop], in: snapshot).map { snapshot.items[$0].item }
+            guard let primary = primaryItem(of: snapshot.tabStops[nextStop]) else { return nil }
+            return snapshot.items[primary].item
         case .up, .down, .left, .right:
             return directionalTarget(from: current, heading: heading)
         case .none:
@@ -175,8 +176,7 @@ extension FocusSystem {
             case .guide(let position):
                 var visited: Set<ObjectIdentifier> = []
                 for preferred in snapshot.guides[position].environment.preferredFocusEnvironments {
-                    if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited), found != current
-                    {
+                    if let found = preferredItem(in: preferred, visited: &visited), found != current {
                         return snapshot.items[found].item
                     }
                 }
@@ -278,14 +278,22 @@ extension FocusSystem: SystemKeyHandler {
     public func keyDown(_ press: Press, in window: Window) -> SystemKeyDecision {
         if needsValidation { validateFocus() }
         if let heading = heading(for: press.key) {
-            let from = focusedItem?.focusDebugName ?? "nothing"
+            // Reasons are for the trace: built only when someone reads it, so a move allocates nothing.
+            let tracing = window.dispatcher?.tracing ?? false
+            let previous = focusedItem
             guard let target = target(for: heading) else {
-                return .decline(reason: "no focusable item \(Self.describe(heading)) \(from)")
+                guard tracing else { return .decline(reason: "") }
+                return .decline(
+                    reason: "no focusable item \(Self.describe(heading)) \(previous?.focusDebugName ?? "nothing")")
             }
-            let name = target.focusDebugName
-            guard moveFocus(heading) else { return .decline(reason: "the move to \(name) was vetoed") }
+            guard performUpdate(to: target, heading: heading, cause: Self.cause(of: heading)) else {
+                return .decline(reason: tracing ? "the move to \(target.focusDebugName) was vetoed" : "")
+            }
+            guard tracing else { return .take(reason: "") }
+            let from = previous?.focusDebugName ?? "nothing"
             return .take(
-                reason: "\(press.isSecureEntry ? "•" : press.key.description) moves focus from \(from) to \(name)")
+                reason: "\(press.isSecureEntry ? "•" : press.key.description) moves focus from \(from) to "
+                    + target.focusDebugName)
         }
         if isSelectKey(press.key) {
             guard let focusedItem else { return .decline(reason: "nothing is focused to select") }

@@ -139,7 +139,7 @@ public final class FocusSystem {
     /// The tab loop: each stop's primary item, in the order Tab visits them.
     public var tabLoop: [any FocusItem] {
         let snapshot = currentSnapshot()
-        return snapshot.tabStops.compactMap { primaryItem(of: $0, in: snapshot).map { snapshot.items[$0].item } }
+        return snapshot.tabStops.compactMap { primaryItem(of: $0).map { snapshot.items[$0].item } }
     }
 
     // MARK: Observing
@@ -344,11 +344,11 @@ public final class FocusSystem {
     public func preferredItem(in environment: any FocusEnvironment) -> (any FocusItem)? {
         let snapshot = currentSnapshot()
         var visited: Set<ObjectIdentifier> = []
-        return preferredItem(in: environment, snapshot: snapshot, visited: &visited).map { snapshot.items[$0].item }
+        return preferredItem(in: environment, visited: &visited).map { snapshot.items[$0].item }
     }
 
     func preferredItem(
-        in environment: any FocusEnvironment, snapshot: FocusSnapshot, visited: inout Set<ObjectIdentifier>
+        in environment: any FocusEnvironment, visited: inout Set<ObjectIdentifier>
     )
         -> Int?
     {
@@ -359,12 +359,12 @@ public final class FocusSystem {
         if case .guide = environment.focusRole {
         } else {
             for preferred in environment.preferredFocusEnvironments {
-                if let found = preferredItem(in: preferred, snapshot: snapshot, visited: &visited) { return found }
+                if let found = preferredItem(in: preferred, visited: &visited) { return found }
             }
         }
         guard let position = snapshot.environmentIndex[ObjectIdentifier(environment)] else { return nil }
         for stop in snapshot.tabStops {
-            if let primary = primaryItem(of: stop, in: snapshot),
+            if let primary = primaryItem(of: stop),
                 snapshot.isDescendant(primary, ofEnvironment: position)
             {
                 return primary
@@ -375,12 +375,12 @@ public final class FocusSystem {
 
     /// The primary item of a group: the focusable member with the highest effective priority, ties
     /// going to reading order.
-    func primaryItem(of group: Int, in snapshot: FocusSnapshot) -> Int? {
+    func primaryItem(of group: Int) -> Int? {
         let members = snapshot.groups[group].members
         guard var best = members.first else { return nil }
-        var bestPriority = effectivePriority(of: best, in: snapshot)
+        var bestPriority = effectivePriority(of: best)
         for member in members.dropFirst() {
-            let priority = effectivePriority(of: member, in: snapshot)
+            let priority = effectivePriority(of: member)
             if priority > bestPriority
                 || (priority == bestPriority
                     && ReadingOrder.precedes(
@@ -395,7 +395,7 @@ public final class FocusSystem {
     }
 
     /// The system priority of an item: currently focused, previously focused in its group, or ignored.
-    func systemPriority(of index: Int, in snapshot: FocusSnapshot) -> FocusGroupPriority {
+    func systemPriority(of index: Int) -> FocusGroupPriority {
         let identity = ObjectIdentifier(snapshot.items[index].item)
         if let focusedItem, ObjectIdentifier(focusedItem) == identity { return .currentlyFocused }
         let group = snapshot.groups[snapshot.items[index].group]
@@ -405,8 +405,8 @@ public final class FocusSystem {
     }
 
     /// `max(custom, system)`: an app priority raises an item, never lowers it.
-    func effectivePriority(of index: Int, in snapshot: FocusSnapshot) -> FocusGroupPriority {
-        max(snapshot.items[index].item.focusGroupPriority, systemPriority(of: index, in: snapshot))
+    func effectivePriority(of index: Int) -> FocusGroupPriority {
+        max(snapshot.items[index].item.focusGroupPriority, systemPriority(of: index))
     }
 
     func isAncestor(_ environment: any FocusEnvironment, of other: any FocusEnvironment) -> Bool {
@@ -437,7 +437,8 @@ public final class FocusSystem {
         }
         let context = FocusUpdateContext(
             previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
-            previousGroupName: previous == nil ? nil : focusedGroup, nextGroupName: next.flatMap { groupName(of: $0) })
+            previousGroupName: previous == nil ? nil : focusedGroup,
+            nextGroupName: next == nil ? nil : groupName(of: next!))
         // One buffer for every update (an update never nests: see `isUpdating`).
         var involved = involvedBuffer
         involvedBuffer = []
@@ -463,7 +464,7 @@ public final class FocusSystem {
                 remembered[group] = ObjectIdentifier(next)
             }
         }
-        window.focusedResponder = next.flatMap { nearestResponder(at: $0, requiringFirstResponder: false) }
+        window.focusedResponder = next == nil ? nil : nearestResponder(at: next!, requiringFirstResponder: false)
         for environment in involved { environment.didUpdateFocus(in: context) }
         if let next { requestReveal(of: next) }
         traceUpdate(context)
@@ -496,8 +497,10 @@ public final class FocusSystem {
         node = next
         // Chains are short: a linear check beats hashing. Once the next chain meets the previous
         // one, the rest is shared.
-        while let current = node {
-            if result[..<previousCount].contains(where: { $0 === current }) { break }
+        // (Loops, not `contains(where:)`: a closure formed on the main actor checks the executor at
+        // every call, which cost a focus move a fifth of its time.)
+        walk: while let current = node {
+            for index in 0..<previousCount where result[index] === current { break walk }
             result.append(current)
             node = current.parentFocusEnvironment
         }
@@ -563,7 +566,7 @@ public final class FocusSystem {
             if !responder.isFirstResponder { responder.becomeFirstResponder() }
         } else if let current = window.firstResponder {
             var keeps = false
-            if let item, let environment = current as? any FocusEnvironment {
+            if let item, let environment = current.asFocusEnvironment {
                 keeps = isAncestor(environment, of: item)
             }
             if !keeps { current.resignFirstResponder() }
@@ -572,7 +575,7 @@ public final class FocusSystem {
 
     /// The first responder changed outside a focus move: focus moves inside it, unless it already is.
     func firstResponderDidChange(to responder: Responder?) {
-        guard !isSyncingFirstResponder, !isUpdating, let responder, let environment = responder as? any FocusEnvironment
+        guard !isSyncingFirstResponder, !isUpdating, let responder, let environment = responder.asFocusEnvironment
         else { return }
         if let focusedItem, isAncestor(environment, of: focusedItem) { return }
         isSyncingFirstResponder = true

@@ -60,7 +60,7 @@ final class KeyCommandIndex {
             add(command, declarer: nil, depth: .max, map: map, direction: window.layoutDirection)
         }
         self.chainStart = chainStart
-        textInput = chainStart as? any TextInputResponder
+        textInput = chainStart.asTextInputResponder
         if !candidates.isEmpty {
             table = Array(repeating: -1, count: Self.tableSize)
             lists.reserveCapacity(candidates.count)
@@ -106,7 +106,7 @@ final class KeyCommandIndex {
     /// Serves another chain start with the same declarers.
     func retarget(to start: Responder) {
         chainStart = start
-        textInput = start as? any TextInputResponder
+        textInput = start.asTextInputResponder
     }
 
     /// The candidates for a key, nearest first.

@@ -52,6 +52,32 @@ open class Responder {
         return parentLink._withUnsafeGuaranteedRef(body)
     }
 
+    /// Which of the framework's protocols this responder's type adopts, settled on first use
+    /// (bit 0: known, bit 1: `FocusEnvironment`, bit 2: `TextInputResponder`). A cast to a
+    /// protocol costs a conformance lookup and, for main-actor conformances, an executor check on
+    /// every call (about 700 instructions); focus moves ask several times per key.
+    private var adoptedProtocols: UInt8 = 0
+
+    private var settledProtocols: UInt8 {
+        if adoptedProtocols == 0 {
+            var bits: UInt8 = 1
+            if self is any FocusEnvironment { bits |= 2 }
+            if self is any TextInputResponder { bits |= 4 }
+            adoptedProtocols = bits
+        }
+        return adoptedProtocols
+    }
+
+    /// This responder as a focus environment, when its type is one.
+    final var asFocusEnvironment: (any FocusEnvironment)? {
+        settledProtocols & 2 == 0 ? nil : self as? any FocusEnvironment
+    }
+
+    /// This responder as a text-input responder, when its type is one.
+    final var asTextInputResponder: (any TextInputResponder)? {
+        settledProtocols & 4 == 0 ? nil : self as? any TextInputResponder
+    }
+
     /// Called with `true` when this responder becomes first responder and `false` when it stops
     /// being it: a renderer redraws what shows the first responder. Costs nothing when unset.
     public final var onFirstResponderChange: ((Bool) -> Void)?
