@@ -28,7 +28,7 @@ extension FocusSystem {
     public func target(for heading: FocusHeading) -> (any FocusItem)? {
         refreshSnapshot()
         guard !snapshot.tabStops.isEmpty else { return nil }
-        guard let focused = focusedItem, let current = snapshot.itemIndex[ObjectIdentifier(focused)],
+        guard let focused = focusedItem, let current = index(of: focused),
             snapshot.items[current].isFocusable
         else {
             // Nothing focused: Tab and arrows give initial focus, Shift-Tab starts from the end.
@@ -44,12 +44,19 @@ extension FocusSystem {
             let count = snapshot.tabStops.count
             let nextStop = heading == .next ? (stop + 1) % count : (stop + count - 1) % count
             guard let primary = primaryItem(of: snapshot.tabStops[nextStop]) else { return nil }
-            return snapshot.items[primary].item
+            return remember(primary)
         case .up, .down, .left, .right:
             return directionalTarget(from: current, heading: heading)
         case .none:
             return nil
         }
+    }
+
+    /// The item at an index, kept as the last lookup: the update that follows asks for its group.
+    private func remember(_ index: Int) -> any FocusItem {
+        let item = snapshot.items[index].item
+        lastLookup = (ObjectIdentifier(item), snapshot.generation, index)
+        return item
     }
 
     /// The geometric search: candidates whose frame lies in the focused frame's sweep in the
@@ -130,7 +137,7 @@ extension FocusSystem {
 
         // Guides and sections compete with the best item; most trees have neither.
         if snapshot.guides.isEmpty && outsideSections.isEmpty {
-            return best >= 0 ? snapshot.items[best].item : nil
+            return best >= 0 ? remember(best) : nil
         }
         enum Source {
             case item(Int)

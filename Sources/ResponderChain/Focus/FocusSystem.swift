@@ -25,7 +25,7 @@ public final class FocusSystem {
     /// The root of the focus tree.
     public let root: any FocusEnvironment
     /// How arrows navigate. ``NavigationStyle/keyboard`` by default.
-    public var navigationStyle: NavigationStyle = .keyboard
+    @exclusivity(unchecked) public var navigationStyle: NavigationStyle = .keyboard
     /// The keys that select the focused item: Return and keypad Enter by default; add Space, or
     /// the remote-control OK and Select keys, as the app needs.
     public var selectKeys: Set<KeyCode> = [.return, .keypadEnter]
@@ -36,28 +36,43 @@ public final class FocusSystem {
     }
 
     /// The focused item, or `nil` when nothing has focus.
-    public private(set) var focusedItem: (any FocusItem)?
+    @exclusivity(unchecked) public private(set) var focusedItem: (any FocusItem)?
 
-    var snapshot = FocusSnapshot()
+    @exclusivity(unchecked) var snapshot = FocusSnapshot()
     /// Changes reported since the snapshot was made, to apply in place at the next refresh.
     var pendingChanges: [(environment: any FocusEnvironment, changes: FocusLayoutChanges)] = []
     /// The layout generation after the last change in `pendingChanges`.
     var pendingGeneration: UInt64 = .max
     /// The grids arrow searches use, for the snapshot's geometry.
     var arrowIndex = ArrowIndex()
+    /// The last item looked up in the snapshot (see `index(of:)`).
+    @exclusivity(unchecked) var lastLookup: (identity: ObjectIdentifier?, generation: UInt64, index: Int) = (
+        nil, .max, 0
+    )
     /// Reused by every focus update (the environments asked and told), so a move allocates nothing.
     var involvedBuffer: [any FocusEnvironment] = []
     /// The item last focused in each group, by group identifier.
-    var remembered: [String: ObjectIdentifier] = [:]
-    var pendingRequest: (any FocusEnvironment)?
+    @exclusivity(unchecked) var remembered: [String: ObjectIdentifier] = [:]
+    @exclusivity(unchecked) var pendingRequest: (any FocusEnvironment)?
     var isSyncingFirstResponder = false
-    var isUpdating = false
-    var needsValidation = false
-    /// The focused item's ancestors at the time it was focused, nearest first, for finding a
-    /// sensible place when it disappears.
-    var focusedAncestors: [any FocusEnvironment] = []
+    @exclusivity(unchecked) var isUpdating = false
+    @exclusivity(unchecked) var needsValidation = false
+    /// The focused item and its ancestors at the time it was focused, nearest first: for finding
+    /// a sensible place when it disappears, and, while the layout generation is still
+    /// `focusedChainGeneration`, for every walk up from the focused item (one walk per update
+    /// instead of six).
+    var focusedChain: [any FocusEnvironment] = []
+    var focusedChainGeneration: UInt64 = .max
+    /// The chain being built for the next update (swapped with `focusedChain`, so neither allocates).
+    var spareChain: [any FocusEnvironment] = []
+
+    /// The focused item's ancestors at the time it was focused, nearest first.
+    var focusedAncestors: ArraySlice<any FocusEnvironment> { focusedChain.dropFirst() }
+
+    /// Whether `focusedChain` still describes the tree.
+    var focusedChainIsCurrent: Bool { focusedChainGeneration == window.layoutGeneration && !focusedChain.isEmpty }
     /// The focused item's group when it was focused (it may have left the tree since).
-    var focusedGroup: FocusGroupName?
+    @exclusivity(unchecked) var focusedGroup: FocusGroupName?
     var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
     /// The modal scopes presented, innermost last, each with the item focused before it.
@@ -106,6 +121,19 @@ public final class FocusSystem {
         fresh.generation = generation
         fresh.geometryEpoch = epoch &+ 1
         snapshot = fresh
+    }
+
+    /// An item's index in the snapshot (which must be up to date), or `nil` when it is not in it.
+    /// The last answer is kept: a Tab looks up the focused item, which the update before looked
+    /// up as the next one.
+    func index(of item: any FocusItem) -> Int? {
+        let identity = ObjectIdentifier(item)
+        if lastLookup.identity == identity && lastLookup.generation == snapshot.generation {
+            return lastLookup.index
+        }
+        guard let index = snapshot.itemIndex[identity] else { return nil }
+        lastLookup = (identity, snapshot.generation, index)
+        return index
     }
 
     /// The snapshot, up to date (a copy: for the debugger and other cold paths).
@@ -209,6 +237,12 @@ public final class FocusSystem {
 
     /// Calls ``FocusNode/onReveal`` on the focused item's ancestors that have it, nearest first.
     func requestReveal(of item: any FocusItem) {
+        if focusedChainIsCurrent && focusedChain[0] === item {
+            for current in focusedChain.dropFirst() {
+                if let node = current as? FocusNode, let reveal = node.onReveal { reveal(item) }
+            }
+            return
+        }
         var ancestor = item.parentFocusEnvironment
         while let current = ancestor {
             if let node = current as? FocusNode, let reveal = node.onReveal { reveal(item) }
@@ -439,30 +473,57 @@ public final class FocusSystem {
             previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
             previousGroupName: previous == nil ? nil : focusedGroup,
             nextGroupName: next == nil ? nil : groupName(of: next!))
-        // One buffer for every update (an update never nests: see `isUpdating`).
+        // Buffers reused by every update (an update never nests: see `isUpdating`).
         var involved = involvedBuffer
         involvedBuffer = []
+        var nextChain = spareChain
+        spareChain = []
         defer {
             involved.removeAll(keepingCapacity: true)
             involvedBuffer = involved
         }
-        collectEnvironmentsInvolved(previous: previous, next: next, into: &involved)
+        let generation = window.layoutGeneration
+        if let next {
+            var node: (any FocusEnvironment)? = next
+            while let current = node {
+                nextChain.append(current)
+                node = current.parentFocusEnvironment
+            }
+        }
+        // The previous chain as recorded when it was focused, while the tree is unchanged since.
+        if let previous, focusedChainIsCurrent, focusedChain[0] === previous {
+            involved.append(contentsOf: focusedChain)
+        } else {
+            var node: (any FocusEnvironment)? = previous
+            while let current = node {
+                involved.append(current)
+                node = current.parentFocusEnvironment
+            }
+        }
+        // Chains are short: a linear check beats hashing. Once the next chain meets the previous
+        // one, the rest is shared. (Loops, not `contains(where:)`: a closure formed on the main
+        // actor checks the executor at every call, which cost a focus move a fifth of its time.)
+        let previousCount = involved.count
+        walk: for current in nextChain {
+            for index in 0..<previousCount where involved[index] === current { break walk }
+            involved.append(current)
+        }
         for environment in involved where !environment.shouldUpdateFocus(in: context) {
             traceVeto(context, by: environment)
+            nextChain.removeAll(keepingCapacity: true)
+            spareChain = nextChain
             return false
         }
         focusedItem = next
         focusedGroup = context.nextGroupName
-        focusedAncestors.removeAll(keepingCapacity: true)
-        if let next {
-            var ancestor = next.parentFocusEnvironment
-            while let current = ancestor {
-                focusedAncestors.append(current)
-                ancestor = current.parentFocusEnvironment
-            }
-            if case .named(let group)? = context.nextGroupName {
-                remembered[group] = ObjectIdentifier(next)
-            }
+        var oldChain = focusedChain
+        focusedChain = []
+        oldChain.removeAll(keepingCapacity: true)
+        spareChain = oldChain
+        focusedChain = nextChain
+        focusedChainGeneration = generation
+        if let next, case .named(let group)? = context.nextGroupName {
+            remembered[group] = ObjectIdentifier(next)
         }
         window.focusedResponder = next == nil ? nil : nearestResponder(at: next!, requiringFirstResponder: false)
         for environment in involved { environment.didUpdateFocus(in: context) }
@@ -481,13 +542,6 @@ public final class FocusSystem {
     /// The ancestors-or-self of both items, each once: the previous item's chain first.
     func environmentsInvolved(previous: (any FocusItem)?, next: (any FocusItem)?) -> [any FocusEnvironment] {
         var result: [any FocusEnvironment] = []
-        collectEnvironmentsInvolved(previous: previous, next: next, into: &result)
-        return result
-    }
-
-    func collectEnvironmentsInvolved(
-        previous: (any FocusItem)?, next: (any FocusItem)?, into result: inout [any FocusEnvironment]
-    ) {
         var node: (any FocusEnvironment)? = previous
         while let current = node {
             result.append(current)
@@ -495,27 +549,28 @@ public final class FocusSystem {
         }
         let previousCount = result.count
         node = next
-        // Chains are short: a linear check beats hashing. Once the next chain meets the previous
-        // one, the rest is shared.
-        // (Loops, not `contains(where:)`: a closure formed on the main actor checks the executor at
-        // every call, which cost a focus move a fifth of its time.)
         walk: while let current = node {
             for index in 0..<previousCount where result[index] === current { break walk }
             result.append(current)
             node = current.parentFocusEnvironment
         }
+        return result
     }
 
     /// The group name of a focusable item, or `nil`.
     func groupName(of item: any FocusItem) -> FocusGroupName? {
         refreshSnapshot()
-        guard let index = snapshot.itemIndex[ObjectIdentifier(item)], snapshot.items[index].isFocusable else {
-            return nil
-        }
+        guard let index = index(of: item), snapshot.items[index].isFocusable else { return nil }
         return snapshot.name(of: snapshot.items[index].group)
     }
 
     func selectionFollowsFocus(for item: any FocusItem) -> Bool {
+        if focusedChainIsCurrent && focusedChain[0] === item {
+            for current in focusedChain {
+                if let value = current.selectionFollowsFocus { return value }
+            }
+            return false
+        }
         var node: (any FocusEnvironment)? = item
         while let current = node {
             if let value = current.selectionFollowsFocus { return value }
@@ -544,6 +599,16 @@ public final class FocusSystem {
     // MARK: First responder
 
     func nearestResponder(at item: any FocusEnvironment, requiringFirstResponder: Bool) -> Responder? {
+        if focusedChainIsCurrent && focusedChain[0] === item {
+            for current in focusedChain {
+                if let responder = current as? Responder, responder.window === window,
+                    !requiringFirstResponder || responder.canBecomeFirstResponder
+                {
+                    return responder
+                }
+            }
+            return nil
+        }
         var node: (any FocusEnvironment)? = item
         while let current = node {
             if let responder = current as? Responder, responder.window === window,
@@ -597,7 +662,7 @@ public final class FocusSystem {
         needsValidation = false
         guard let focused = focusedItem else { return }
         let snapshot = currentSnapshot()
-        if let index = snapshot.itemIndex[ObjectIdentifier(focused)], snapshot.items[index].isFocusable { return }
+        if let index = index(of: focused), snapshot.items[index].isFocusable { return }
         var target: (any FocusItem)?
         for ancestor in focusedAncestors where snapshot.environmentIndex[ObjectIdentifier(ancestor)] != nil {
             if let found = preferredItem(in: ancestor) {
