@@ -121,8 +121,11 @@ struct FocusSnapshot {
         let parent: Int?
         /// Child groups, in tree order.
         var children: [Int] = []
-        /// Items whose group is this one and that can be focused now, in tree order.
-        var members: [Int] = []
+        /// Items whose group is this one and that can be focused now, in tree order (declared and
+        /// automatic groups; see `members(of:)`).
+        var memberList: [Int] = []
+        /// The item of a single-item group while it can be focused, else -1 (no array per item).
+        var singleMember = -1
         var frame: Rect
         let direction: LayoutDirection
         let treeOrder: Int
@@ -170,7 +173,21 @@ struct FocusSnapshot {
 
     init() {}
 
-    init(root: any FocusEnvironment, rootDirection: LayoutDirection, fullKeyboardAccess: Bool) {
+    /// Builds the snapshot of a tree.
+    ///
+    /// - Parameter sizeHint: The environment and item counts of the snapshot this one replaces:
+    ///   storage is reserved up front, since trees rarely change size much.
+    init(
+        root: any FocusEnvironment, rootDirection: LayoutDirection, fullKeyboardAccess: Bool,
+        sizeHint: (environments: Int, items: Int, groups: Int) = (0, 0, 0)
+    ) {
+        environments.reserveCapacity(sizeHint.environments)
+        parents.reserveCapacity(sizeHint.environments)
+        subtreeEnds.reserveCapacity(sizeHint.environments)
+        environmentIndex.reserveCapacity(sizeHint.environments)
+        items.reserveCapacity(sizeHint.items)
+        itemIndex.reserveCapacity(sizeHint.items)
+        groups.reserveCapacity(sizeHint.groups)
         groups.append(
             Group(
                 name: "", singleItem: -1, declarer: nil, parent: nil, frame: root.focusFrame,
@@ -180,12 +197,52 @@ struct FocusSnapshot {
             root, group: 0, hiddenAncestor: nil, direction: rootDirection, parent: -1,
             fullKeyboardAccess: fullKeyboardAccess, order: &order)
         for index in groups.indices.reversed() {
-            let count = groups[index].members.count + groups[index].subtreeMembers
+            let count = members(of: index).count + groups[index].subtreeMembers
             groups[index].subtreeMembers = count
             if let parent = groups[index].parent { groups[parent].subtreeMembers += count }
         }
         for index in groups.indices where !groups[index].children.isEmpty { sortBlocks(of: index) }
         rebuildStops()
+    }
+
+    /// What the snapshot needs from one environment, read in one go: a ``FocusNode`` is read with
+    /// one load of its stored properties; any other adopter through its protocol requirements.
+    struct Reading {
+        var item: (any FocusItem)?
+        var frame: Rect
+        var isHidden: Bool
+        var groupIdentifier: String?
+        var groupKind: FocusGroupKind
+        var role: FocusRole
+        var direction: LayoutDirection?
+        var canBecomeFocused: Bool
+        var interactions: FocusInteractions
+
+        @MainActor init(_ environment: any FocusEnvironment) {
+            // A class cast first: a protocol cast looks the conformance up (and checks the executor).
+            if let node = environment as? FocusNode {
+                let properties = node.focusProperties
+                item = node
+                frame = properties.frame
+                isHidden = properties.isHidden
+                groupIdentifier = properties.groupIdentifier
+                groupKind = properties.groupKind
+                role = properties.role
+                direction = properties.direction
+                canBecomeFocused = properties.isFocusable
+                interactions = properties.interactions
+                return
+            }
+            item = environment as? any FocusItem
+            frame = environment.focusFrame
+            isHidden = environment.isHiddenFromFocus
+            groupIdentifier = environment.focusGroupIdentifier
+            groupKind = environment.focusGroupKind
+            role = environment.focusRole
+            direction = environment.layoutDirection
+            canBecomeFocused = item?.canBecomeFocused ?? false
+            interactions = item?.focusInteractions ?? .automatic
+        }
     }
 
     private mutating func visit(
@@ -196,15 +253,17 @@ struct FocusSnapshot {
         order += 1
         let treeOrder = order
         let environmentPosition = environments.count
+        let reading = Reading(environment)
         environments.append(environment)
         parents.append(parent)
         subtreeEnds.append(0)
-        environmentIndex[ObjectIdentifier(environment)] = environmentPosition
-        let direction = environment.layoutDirection ?? inheritedDirection
-        let frame = environment.focusFrame
+        // Items are found through `itemIndex`; only the others need this map (see `position(of:)`).
+        if reading.item == nil { environmentIndex[ObjectIdentifier(environment)] = environmentPosition }
+        let direction = reading.direction ?? inheritedDirection
+        let frame = reading.frame
         var group = inherited
 
-        if let identifier = environment.focusGroupIdentifier {
+        if let identifier = reading.groupIdentifier {
             if let existing = declaredGroups[identifier] {
                 groups[existing].frame = groups[existing].frame.union(frame)
                 groups[existing].declarers += 1
@@ -216,17 +275,16 @@ struct FocusSnapshot {
                     origin: "focusGroupIdentifier on \(environment.focusDebugName)")
                 declaredGroups[identifier] = group
             }
-        } else if environment.focusGroupKind != .none {
-            let kind = environment.focusGroupKind == .textInput ? "text input" : "container"
+        } else if reading.groupKind != .none {
+            let kind = reading.groupKind == .textInput ? "text input" : "container"
             let name = environment.focusDebugName
             group = openGroup(
                 name + " (automatic)", singleItem: -1, declarer: environment, in: inherited, frame: frame,
                 direction: direction, treeOrder: treeOrder, origin: "automatic: " + kind + " " + name)
         }
 
-        let hidden =
-            hiddenAncestor == nil && environment.isHiddenFromFocus ? environment.focusDebugName : hiddenAncestor
-        switch environment.focusRole {
+        let hidden = hiddenAncestor == nil && reading.isHidden ? environment.focusDebugName : hiddenAncestor
+        switch reading.role {
         case .guide(let isEnabled):
             guides.append(
                 Target(
@@ -239,9 +297,9 @@ struct FocusSnapshot {
                     treeOrder: treeOrder, environmentIndex: environmentPosition))
             fallthrough
         case .plain:
-            if let item = environment as? any FocusItem {
+            if let item = reading.item {
                 let focusability = Self.focusability(
-                    of: item, frame: frame, hiddenAncestor: hiddenAncestor, fullKeyboardAccess: fullKeyboardAccess)
+                    of: reading, hiddenAncestor: hiddenAncestor, fullKeyboardAccess: fullKeyboardAccess)
                 let index = items.count
                 items.append(
                     Item(
@@ -262,17 +320,22 @@ struct FocusSnapshot {
     }
 
     /// Why an item can or cannot be focused, from its own properties and its hidden ancestor.
-    static func focusability(
-        of item: any FocusItem, frame: Rect, hiddenAncestor: String?, fullKeyboardAccess: Bool
-    ) -> Focusability {
-        if item.isHiddenFromFocus { return .hidden }
+    static func focusability(of reading: Reading, hiddenAncestor: String?, fullKeyboardAccess: Bool) -> Focusability {
+        if reading.isHidden { return .hidden }
         if let hiddenAncestor { return .ancestorHidden(hiddenAncestor) }
-        if !item.canBecomeFocused { return .notFocusable }
-        if frame.isEmpty { return .zeroSize }
-        if !item.focusInteractions.contains(.edit) && !fullKeyboardAccess {
+        if !reading.canBecomeFocused { return .notFocusable }
+        if reading.frame.isEmpty { return .zeroSize }
+        if !reading.interactions.contains(.edit) && !fullKeyboardAccess {
             return .activateOnlyWithoutFullKeyboardAccess
         }
         return .focusable
+    }
+
+    /// An environment's position in `environments`, or `nil` when it is not in the tree.
+    func position(of environment: any FocusEnvironment) -> Int? {
+        let identity = ObjectIdentifier(environment)
+        if let index = itemIndex[identity] { return items[index].environment }
+        return environmentIndex[identity]
     }
 
     private mutating func openGroup(
@@ -297,8 +360,15 @@ struct FocusSnapshot {
                 "", singleItem: index, declarer: nil, in: 0, frame: items[index].frame,
                 direction: items[index].direction, treeOrder: items[index].treeOrder, origin: "single item")
             items[index].group = group
+            groups[group].singleMember = index
+        } else {
+            groups[group].memberList.append(index)
         }
-        groups[group].members.append(index)
+    }
+
+    /// The focusable members of a group, in tree order.
+    func members(of group: Int) -> GroupMembers {
+        GroupMembers(single: groups[group].singleMember, list: groups[group].memberList)
     }
 
     // MARK: Names
@@ -318,7 +388,7 @@ struct FocusSnapshot {
     /// The frame and tree order a block sorts by in its parent's list.
     private func sortKey(of block: Int, in group: Int) -> (frame: Rect, treeOrder: Int) {
         if block == group {
-            let members = groups[group].members
+            let members = self.members(of: group)
             guard let first = members.first else { return (.zero, groups[group].treeOrder) }
             var frame = items[first].frame
             for member in members.dropFirst() { frame = frame.union(items[member].frame) }
@@ -340,9 +410,11 @@ struct FocusSnapshot {
             let key = sortKey(of: child, in: group)
             keyed.append((child, key.frame, key.treeOrder))
         }
-        let direction = groups[group].direction
-        keyed.sort { ReadingOrder.precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
-        groups[group].blocks = keyed.map(\.block)
+        ReadingOrder.sort(&keyed, direction: groups[group].direction)
+        var blocks: [Int] = []
+        blocks.reserveCapacity(keyed.count)
+        for entry in keyed { blocks.append(entry.block) }
+        groups[group].blocks = blocks
     }
 
     /// Takes a block out of its parent's list and puts it back where reading order places it now.
@@ -385,14 +457,14 @@ struct FocusSnapshot {
     /// The tab stops inside a group, in reading order: the group's own members form one stop, each
     /// child group sorts as one block at its frame, and blocks expand in place.
     private func appendStops(of group: Int, to stops: inout [Int]) {
-        let info = groups[group]
-        if info.blocks.isEmpty {
-            if group != 0 && !info.members.isEmpty { stops.append(group) }
+        // Fields read one by one: copying a `Group` retains its arrays and strings.
+        if groups[group].blocks.isEmpty {
+            if group != 0 && groups[group].subtreeMembers > 0 { stops.append(group) }
             return
         }
-        for block in info.blocks {
+        for block in groups[group].blocks {
             if block == group {
-                if !info.members.isEmpty { stops.append(group) }
+                if !members(of: group).isEmpty { stops.append(group) }
             } else if groups[block].subtreeMembers > 0 {
                 appendStops(of: block, to: &stops)
             }
@@ -400,7 +472,7 @@ struct FocusSnapshot {
     }
 
     private func memberFrame(of group: Int) -> Rect {
-        groups[group].members.reduce(Rect.zero) { $0.union(items[$1].frame) }
+        members(of: group).reduce(Rect.zero) { $0.union(items[$1].frame) }
             .union(groups[group].children.reduce(Rect.zero) { $0.union(memberFrame(of: $1)) })
     }
 
@@ -415,21 +487,22 @@ struct FocusSnapshot {
     ) -> Bool {
         if changes.contains(.structure) { return false }
         // Not in this tree (outside the modal scope, or gone): nothing here depends on it.
-        guard let position = environmentIndex[ObjectIdentifier(environment)] else { return true }
+        guard let position = position(of: environment) else { return true }
+        let reading = Reading(environment)
         let isContainer = subtreeEnds[position] > position + 1
-        let declaresGroup = environment.focusGroupIdentifier != nil || environment.focusGroupKind != .none
+        let declaresGroup = reading.groupIdentifier != nil || reading.groupKind != .none
         if changes.contains(.visibility) && isContainer { return false }
         if changes.contains(.frame) && declaresGroup { return false }
-        let frame = environment.focusFrame
+        let frame = reading.frame
         var hiddenAncestor: String?
         var ancestor = parents[position]
         while ancestor >= 0 {
             if environments[ancestor].isHiddenFromFocus { hiddenAncestor = environments[ancestor].focusDebugName }
             ancestor = parents[ancestor]
         }
-        let hidden = environment.isHiddenFromFocus ? environment.focusDebugName : hiddenAncestor
+        let hidden = reading.isHidden ? environment.focusDebugName : hiddenAncestor
         if let at = guides.firstIndex(where: { $0.environmentIndex == position }) {
-            guard case .guide(let isEnabled) = environment.focusRole else { return false }
+            guard case .guide(let isEnabled) = reading.role else { return false }
             guides[at].frame = frame
             guides[at].isEnabled = isEnabled && hidden == nil
         }
@@ -441,8 +514,7 @@ struct FocusSnapshot {
         guard let index = itemIndex[ObjectIdentifier(environment)] else { return true }
         let wasFocusable = items[index].isFocusable
         let focusability = Self.focusability(
-            of: items[index].item, frame: frame, hiddenAncestor: hiddenAncestor,
-            fullKeyboardAccess: fullKeyboardAccess)
+            of: reading, hiddenAncestor: hiddenAncestor, fullKeyboardAccess: fullKeyboardAccess)
         let frameChanged = items[index].frame != frame
         items[index].frame = frame
         items[index].focusability = focusability
@@ -475,11 +547,19 @@ struct FocusSnapshot {
                 groups[0].children = children
                 items[index].group = group
             }
-            insertSorted(index, into: &groups[group].members) { $0 }
+            if groups[group].singleItem == index {
+                groups[group].singleMember = index
+            } else {
+                insertSorted(index, into: &groups[group].memberList) { $0 }
+            }
             adjustSubtreeMembers(from: group, by: 1)
         } else if !items[index].isFocusable && wasFocusable {
             let group = items[index].group
-            if let at = groups[group].members.firstIndex(of: index) { groups[group].members.remove(at: at) }
+            if groups[group].singleItem == index {
+                groups[group].singleMember = -1
+            } else if let at = groups[group].memberList.firstIndex(of: index) {
+                groups[group].memberList.remove(at: at)
+            }
             adjustSubtreeMembers(from: group, by: -1)
         }
         let group = items[index].group
@@ -532,12 +612,31 @@ struct FocusSnapshot {
     }
 }
 
+/// The focusable members of one group: its list, or its single item.
+struct GroupMembers: RandomAccessCollection {
+    let single: Int
+    let list: [Int]
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { single >= 0 ? 1 : list.count }
+    subscript(position: Int) -> Int { single >= 0 ? single : list[position] }
+}
+
 /// The reading-order rule: top edge first, then the leading edge (left in left-to-right, right in
 /// right-to-left), then tree order.
 enum ReadingOrder {
     static let tolerance = 0.5
 
-    static func precedes(_ a: Rect, _ aOrder: Int, _ b: Rect, _ bOrder: Int, direction: LayoutDirection) -> Bool {
+    /// Sorts blocks in reading order. Nonisolated, so the comparison closure carries no executor
+    /// check (a closure formed on the main actor checks at every call).
+    nonisolated static func sort(_ keyed: inout [(block: Int, frame: Rect, treeOrder: Int)], direction: LayoutDirection)
+    {
+        keyed.sort { precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
+    }
+
+    nonisolated static func precedes(_ a: Rect, _ aOrder: Int, _ b: Rect, _ bOrder: Int, direction: LayoutDirection)
+        -> Bool
+    {
         if abs(a.minY - b.minY) > tolerance { return a.minY < b.minY }
         switch direction {
         case .leftToRight:

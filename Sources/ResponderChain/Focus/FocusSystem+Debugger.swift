@@ -56,7 +56,7 @@ extension FocusSystem {
                 )
             }
             let inner = group == 0 ? "  " : prefix + "    "
-            for member in info.members where group != 0 {
+            for member in snapshot.members(of: group) where group != 0 {
                 let item = snapshot.items[member].item
                 let marker = focusedItem.map { $0 === item } == true ? "  <- focused" : ""
                 lines.append(
@@ -118,7 +118,7 @@ extension FocusSystem {
             for candidate in preferred {
                 if let found = resolve(candidate, depth: depth + 1) { return found }
             }
-            guard let position = snapshot.environmentIndex[ObjectIdentifier(env)] else {
+            guard let position = snapshot.position(of: env) else {
                 lines.append("\(indent)\(env.focusDebugName) is not in the focus tree")
                 return nil
             }

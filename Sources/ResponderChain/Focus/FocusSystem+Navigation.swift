@@ -112,10 +112,10 @@ extension FocusSystem {
             bestAcross = across
         }
         let scope = restrictToGroup ? group : -1
-        let memberCount = restrictToGroup ? snapshot.groups[group].members.count : snapshot.items.count
+        let memberCount = restrictToGroup ? snapshot.members(of: group).count : snapshot.items.count
         if memberCount < ArrowIndex.minimumMembers {
             if restrictToGroup {
-                for member in snapshot.groups[group].members { consider(member) }
+                for member in snapshot.members(of: group) { consider(member) }
             } else {
                 for index in snapshot.items.indices { consider(index) }
             }
@@ -127,7 +127,7 @@ extension FocusSystem {
                 for: scope,
                 members: {
                     restrictToGroup
-                        ? snapshot.groups[group].members
+                        ? Array(self.snapshot.members(of: group))
                         : snapshot.items.indices.filter { snapshot.items[$0].isFocusable }
                 },
                 frame: { snapshot.items[$0].frame })

@@ -115,9 +115,11 @@ public final class FocusSystem {
             }
         }
         let epoch = snapshot.geometryEpoch
+        let sizeHint = (snapshot.environments.count, snapshot.items.count, snapshot.groups.count)
         snapshot = FocusSnapshot()  // let the old one go before the new one is built
         var fresh = FocusSnapshot(
-            root: effectiveRoot, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess)
+            root: effectiveRoot, rootDirection: window.layoutDirection, fullKeyboardAccess: fullKeyboardAccess,
+            sizeHint: sizeHint)
         fresh.generation = generation
         fresh.geometryEpoch = epoch &+ 1
         snapshot = fresh
@@ -396,7 +398,7 @@ public final class FocusSystem {
                 if let found = preferredItem(in: preferred, visited: &visited) { return found }
             }
         }
-        guard let position = snapshot.environmentIndex[ObjectIdentifier(environment)] else { return nil }
+        guard let position = snapshot.position(of: environment) else { return nil }
         for stop in snapshot.tabStops {
             if let primary = primaryItem(of: stop),
                 snapshot.isDescendant(primary, ofEnvironment: position)
@@ -410,7 +412,7 @@ public final class FocusSystem {
     /// The primary item of a group: the focusable member with the highest effective priority, ties
     /// going to reading order.
     func primaryItem(of group: Int) -> Int? {
-        let members = snapshot.groups[group].members
+        let members = snapshot.members(of: group)
         guard var best = members.first else { return nil }
         var bestPriority = effectivePriority(of: best)
         for member in members.dropFirst() {
@@ -664,7 +666,7 @@ public final class FocusSystem {
         let snapshot = currentSnapshot()
         if let index = index(of: focused), snapshot.items[index].isFocusable { return }
         var target: (any FocusItem)?
-        for ancestor in focusedAncestors where snapshot.environmentIndex[ObjectIdentifier(ancestor)] != nil {
+        for ancestor in focusedAncestors where snapshot.position(of: ancestor) != nil {
             if let found = preferredItem(in: ancestor) {
                 target = found
                 break
