@@ -206,3 +206,72 @@ struct ArrowIndex {
         grids.removeAll(keepingCapacity: true)
     }
 }
+
+/// A map from object identity to an index: open addressing with linear probing over flat arrays,
+/// hashed by multiplying the address. `Dictionary` hashes each key with SipHash (about 130
+/// instructions) and a focus snapshot inserts one key per item; this costs a multiply and a
+/// probe or two. Keys are only added (a snapshot is rebuilt, never shrunk).
+struct IdentityTable {
+    /// Key and value side by side (one cache line per probe); key 0 marks an empty slot (no
+    /// object lives at address 0).
+    private var slots: [(key: UInt, value: Int)]
+    private var shift: UInt
+    private(set) var count = 0
+
+    /// Creates a table sized for `capacity` keys.
+    init(capacity: Int = 0) {
+        var size = 16
+        var bits: UInt = 4
+        while size < capacity * 2 {
+            size <<= 1
+            bits += 1
+        }
+        slots = Array(repeating: (0, 0), count: size)
+        shift = UInt(UInt.bitWidth) - bits
+    }
+
+    @inline(__always)
+    private func home(of key: UInt) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// The index stored for an object, or `nil`. Setting `nil` is not supported (and ignored).
+    subscript(object: ObjectIdentifier) -> Int? {
+        get { self[key: UInt(bitPattern: object)] }
+        set { self[key: UInt(bitPattern: object)] = newValue }
+    }
+
+    private subscript(key key: UInt) -> Int? {
+        get {
+            let mask = slots.count - 1
+            var slot = home(of: key)
+            while true {
+                let found = slots[slot]
+                if found.key == key { return found.value }
+                if found.key == 0 { return nil }
+                slot = (slot + 1) & mask
+            }
+        }
+        set {
+            guard let newValue else { return }
+            if (count + 1) * 2 > slots.count { grow() }
+            let mask = slots.count - 1
+            var slot = home(of: key)
+            while true {
+                let found = slots[slot].key
+                if found == key || found == 0 {
+                    if found == 0 { count += 1 }
+                    slots[slot] = (key, newValue)
+                    return
+                }
+                slot = (slot + 1) & mask
+            }
+        }
+    }
+
+    private mutating func grow() {
+        let old = slots
+        self = IdentityTable(capacity: slots.count)
+        for slot in old where slot.key != 0 { self[key: slot.key] = slot.value }
+    }
+}

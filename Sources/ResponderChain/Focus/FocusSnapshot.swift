@@ -159,8 +159,9 @@ struct FocusSnapshot {
     var parents: [Int] = []
     /// The index one past each environment's last descendant.
     var subtreeEnds: [Int] = []
-    var itemIndex: [ObjectIdentifier: Int] = [:]
-    var environmentIndex: [ObjectIdentifier: Int] = [:]
+    var itemIndex = IdentityTable()
+    /// Environments that are not items (items are found through `itemIndex`; see `position(of:)`).
+    var environmentIndex = IdentityTable()
     /// Declared group identifiers (two environments declaring one identifier form one group).
     var declaredGroups: [String: Int] = [:]
     /// The groups that are tab stops, in tab order.
@@ -184,9 +185,9 @@ struct FocusSnapshot {
         environments.reserveCapacity(sizeHint.environments)
         parents.reserveCapacity(sizeHint.environments)
         subtreeEnds.reserveCapacity(sizeHint.environments)
-        environmentIndex.reserveCapacity(sizeHint.environments)
+        environmentIndex = IdentityTable(capacity: sizeHint.environments - sizeHint.items)
         items.reserveCapacity(sizeHint.items)
-        itemIndex.reserveCapacity(sizeHint.items)
+        itemIndex = IdentityTable(capacity: sizeHint.items)
         groups.reserveCapacity(sizeHint.groups)
         groups.append(
             Group(
