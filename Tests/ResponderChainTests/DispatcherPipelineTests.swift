@@ -231,6 +231,32 @@ import Testing
         #expect(c[0].performedActions == [.find])
     }
 
+    @Test("stage 5: commands resolved once follow a later change of layout and of direction")
+    func resolutionsFollowLayoutAndDirection() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].keyCommands = [
+            KeyCommand("z", modifierFlags: .control, action: .find),
+            KeyCommand(.leftArrow, modifierFlags: .command, action: .next, title: "Back"),
+        ]
+        c[0].performableActions = [.find, .next]
+        c[0].becomeFirstResponder()
+        h.keyboard.tap(KeyChord(.z, .control))
+        h.keyboard.tap("cmd+left")
+        #expect(c[0].performedActions == [.find, .next])
+        // The same command values, now on QWERTZ (z is on the Y key) and in a right-to-left window.
+        h.dispatcher.layout = QWERTZTestLayout()
+        h.keyboard.tap(KeyChord(.z, .control))
+        #expect(c[0].performedActions == [.find, .next], "the Z key types y on QWERTZ")
+        h.keyboard.tap(KeyChord(.y, .control))
+        #expect(c[0].performedActions == [.find, .next, .find])
+        h.window.layoutDirection = .rightToLeft
+        h.keyboard.tap("cmd+left")
+        #expect(c[0].performedActions == [.find, .next, .find], "mirrored: Back is on the right arrow now")
+        h.keyboard.tap("cmd+right")
+        #expect(c[0].performedActions == [.find, .next, .find, .next])
+    }
+
     @Test("stage 5: a right-to-left window mirrors arrow commands")
     func mirroredDispatch() {
         let h = Harness()

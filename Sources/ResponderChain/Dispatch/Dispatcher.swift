@@ -83,6 +83,7 @@ public final class Dispatcher {
         didSet {
             layoutGeneration &+= 1
             reverseMap = LayoutReverseMap(layout)
+            resolutions.reset()
             state.rightAltIsLevelThree = layout.rightAltIsLevelThree
             reservedIndex = nil
             startTracking()
@@ -146,6 +147,8 @@ public final class Dispatcher {
     let pressEvent = PressEvent()
     @exclusivity(unchecked) var index = KeyCommandIndex()
     @exclusivity(unchecked) var reverseMap: LayoutReverseMap
+    /// Key-command resolutions on `reverseMap`, kept across index rebuilds.
+    var resolutions = KeyCommandResolutionCache()
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
     @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
     @exclusivity(unchecked) var globalGeneration: UInt64 = 0
@@ -489,8 +492,13 @@ public final class Dispatcher {
                 index.windowGeneration = window.generation
                 return index
             }
+            // Taken out for the build and put back: the cache is one value, changed in one place.
+            var cache = resolutions
+            resolutions = KeyCommandResolutionCache()
             let rebuilt = KeyCommandIndex(
-                chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap)
+                chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap,
+                resolutions: &cache)
+            resolutions = cache
             rebuilt.windowGeneration = window.generation
             rebuilt.commandGeneration = window.commandGeneration
             rebuilt.layoutGeneration = layoutGeneration

@@ -3,6 +3,8 @@
 struct KeyChordID: Hashable, Sendable {
     var rawValue: UInt32
 
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
     init(code: KeyCode, modifiers: ModifierFlags) {
         rawValue = UInt32(code.rawValue) << 4 | UInt32((modifiers.rawValue >> 17) & 0xF)
     }

@@ -203,6 +203,10 @@ public struct KeyCommand: Hashable, Sendable {
 
     private var storage: Storage
 
+    /// The shared box: its identity names these values while they are unchanged (the dispatcher
+    /// remembers resolutions by it).
+    var storageObject: AnyObject { storage }
+
     /// The input: a character or a special key.
     public var input: Input {
         get { storage.fields.input }

@@ -23,9 +23,10 @@ final class KeyCommandIndex {
         var mirrored: Bool
     }
 
-    @exclusivity(unchecked) private(set) var candidates: [KeyChordID: [Candidate]] = [:]
-    /// The same lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is
-    /// one array read instead of a hash (dispatch does one per key-down).
+    /// Lists for chords beyond the flat table (key codes above `KEY_MAX`: rare).
+    @exclusivity(unchecked) private var overflow: [KeyChordID: [Candidate]] = [:]
+    /// The lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is one
+    /// array read instead of a hash (dispatch does one per key-down).
     @exclusivity(unchecked) private var table: [Int32] = []
     @exclusivity(unchecked) private var lists: [[Candidate]] = []
     private static let tableSize = 0x300 << 4
@@ -45,46 +46,75 @@ final class KeyCommandIndex {
 
     init() {}
 
-    init(chainStart: Responder, window: Window, global: [KeyCommand], layout map: LayoutReverseMap) {
+    /// Builds the index: every command's chords (from `resolutions`, which remembers them per
+    /// layout and direction), then each chord's list built once at its final size instead of
+    /// grown through a dictionary.
+    init(
+        chainStart: Responder, window: Window, global: [KeyCommand], layout map: LayoutReverseMap,
+        resolutions: inout KeyCommandResolutionCache
+    ) {
+        let direction = window.layoutDirection
+        resolutions.prepare(for: map, direction: direction)
+        // (chord, candidate) pairs in discovery order, nearest first: grouping them by chord
+        // keeps that order in every list without a sort.
+        var entries: [(chord: UInt32, candidate: Int32)] = []
+        var found: [Candidate] = []
+        func add(_ command: KeyCommand, declarer: Responder?, depth: Int) {
+            let resolution = resolutions.resolution(of: command, on: map, direction: direction)
+            let candidate = Candidate(
+                command: command, declarer: declarer, depth: depth,
+                localized: resolution.placement == .localized, mirrored: resolution.mirrored)
+            if resolution.chords.isEmpty {
+                unreachable.append(candidate)
+                return
+            }
+            let order = Int32(truncatingIfNeeded: found.count)
+            found.append(candidate)
+            for chord in resolution.chords { entries.append((chord.id.rawValue, order)) }
+        }
         var depth = 0
         var responder: Responder? = chainStart
         while let current = responder {
-            if !current.keyCommands.isEmpty { declarers.append(ObjectIdentifier(current)) }
-            for command in current.keyCommands {
-                add(command, declarer: current, depth: depth, map: map, direction: window.layoutDirection)
+            let commands = current.keyCommands
+            if !commands.isEmpty {
+                declarers.append(ObjectIdentifier(current))
+                for command in commands { add(command, declarer: current, depth: depth) }
             }
             depth += 1
             responder = current.nextResponder
         }
-        for command in global {
-            add(command, declarer: nil, depth: .max, map: map, direction: window.layoutDirection)
-        }
+        for command in global { add(command, declarer: nil, depth: .max) }
         self.chainStart = chainStart
         textInput = chainStart.asTextInputResponder
-        if !candidates.isEmpty {
-            table = Array(repeating: -1, count: Self.tableSize)
-            lists.reserveCapacity(candidates.count)
-            for (chord, list) in candidates where Int(chord.rawValue) < Self.tableSize {
-                table[Int(chord.rawValue)] = Int32(lists.count)
-                lists.append(list)
+        guard !entries.isEmpty else { return }
+        // One list per chord, each sized once: count, reserve, fill.
+        var table = [Int32](repeating: -1, count: Self.tableSize)
+        var counts: [Int] = []
+        for entry in entries where Int(entry.chord) < Self.tableSize {
+            let slot = Int(entry.chord)
+            if table[slot] < 0 {
+                table[slot] = Int32(truncatingIfNeeded: counts.count)
+                counts.append(0)
+            }
+            counts[Int(table[slot])] += 1
+        }
+        var lists: [[Candidate]] = []
+        lists.reserveCapacity(counts.count)
+        for count in counts {
+            var list: [Candidate] = []
+            list.reserveCapacity(count)
+            lists.append(list)
+        }
+        for entry in entries {
+            let candidate = found[Int(entry.candidate)]
+            if Int(entry.chord) < Self.tableSize {
+                lists[Int(table[Int(entry.chord)])].append(candidate)
+            } else {
+                overflow[KeyChordID(rawValue: entry.chord), default: []].append(candidate)
             }
         }
-    }
-
-    private func add(
-        _ command: KeyCommand, declarer: Responder?, depth: Int, map: LayoutReverseMap, direction: LayoutDirection
-    ) {
-        let resolution = command.resolution(on: map, direction: direction)
-        let candidate = Candidate(
-            command: command, declarer: declarer, depth: depth,
-            localized: resolution.placement == .localized, mirrored: resolution.mirrored)
-        if resolution.chords.isEmpty {
-            unreachable.append(candidate)
-            return
-        }
-        for chord in resolution.chords {
-            candidates[chord.id, default: []].append(candidate)
-        }
+        self.table = table
+        self.lists = lists
     }
 
     /// Whether the chain from `start` up has exactly this index's declarers, in order: then the
@@ -113,14 +143,53 @@ final class KeyCommandIndex {
     func lookup(_ key: Key) -> [Candidate] {
         let chord = KeyChordID(code: key.keyCode, modifiers: key.modifierFlags)
         let slot = Int(chord.rawValue)
-        guard slot < Self.tableSize else { return candidates[chord] ?? [] }
+        guard slot < Self.tableSize else { return overflow[chord] ?? [] }
         guard !table.isEmpty else { return [] }
         let list = table[slot]
         return list < 0 ? [] : lists[Int(list)]
     }
+}
 
-    /// Every candidate grouped by chord, for reports.
-    var allChords: [(KeyChord, [Candidate])] {
-        candidates.map { (KeyChord($0.key.code, $0.key.modifiers), $0.value) }
+/// Each key command's resolution on the dispatcher's layout and the window's direction, kept
+/// across index rebuilds: resolving a character command (lower-casing, the reverse map's string
+/// lookup, the chord list) is most of what building an index costs, and the same command
+/// objects come back every time. Entries keep their command storage alive, so an address is never
+/// reused while it is a key; the cache starts over when the layout or the direction changes, or
+/// when it outgrows `limit` (an app that makes new command values on every build).
+struct KeyCommandResolutionCache {
+    private var table = IdentityTable()
+    private var entries: [(storage: AnyObject, resolution: KeyCommandResolution)] = []
+    private var layoutName: String?
+    private var direction: LayoutDirection = .leftToRight
+    static let limit = 16_384
+
+    /// Starts over when the layout or the direction is not the one the entries were made for, or
+    /// when the cache has grown past `limit`.
+    mutating func prepare(for map: LayoutReverseMap, direction: LayoutDirection) {
+        if map.layoutName != layoutName || direction != self.direction || entries.count >= Self.limit {
+            reset()
+            layoutName = map.layoutName
+            self.direction = direction
+        }
+    }
+
+    /// A command's resolution (after `prepare(for:direction:)` with the same map and direction).
+    @MainActor
+    mutating func resolution(of command: KeyCommand, on map: LayoutReverseMap, direction: LayoutDirection)
+        -> KeyCommandResolution
+    {
+        let storage = command.storageObject
+        if let index = table[ObjectIdentifier(storage)] { return entries[index].resolution }
+        let resolution = command.resolution(on: map, direction: direction)
+        table[ObjectIdentifier(storage)] = entries.count
+        entries.append((storage, resolution))
+        return resolution
+    }
+
+    /// Forgets every resolution (the layout changed).
+    mutating func reset() {
+        table = IdentityTable()
+        entries.removeAll()
+        layoutName = nil
     }
 }
