@@ -186,17 +186,21 @@ struct GridScene {
     }
 }
 
+/// The grid sizes of the growth series, with their column counts.
+let growthSizes: [(count: Int, columns: Int)] = [(100, 10), (1000, 40), (10_000, 100), (100_000, 300)]
+
+/// Samples for a series member: large scenes take a while to build (each sample builds its own),
+/// so they get fewer. Key moves run a thousand per sample (`perSample`), so the clock and malloc
+/// readings around a sample do not weigh on a figure of a microsecond; rebuilds run one.
+func growthConfiguration(_ count: Int, perSample: Bool) -> Benchmark.Configuration {
+    .init(
+        metrics: [.wallClock, .mallocCountTotal], scalingFactor: perSample ? .kilo : .one,
+        maxDuration: .seconds(count >= 100_000 ? 1 : 2),
+        maxIterations: count >= 100_000 ? 5 : (count >= 10_000 ? 200 : 100_000))
+}
+
 let focusBenchmarks: @Sendable () -> Void = {
     let time = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-
-    Benchmark("Tab in a grid of 1,000 focusable items (layout unchanged)", configuration: time) {
-        @MainActor benchmark async in
-        let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
-        scene.focus.moveFocus(.next)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations { blackHole(scene.focus.moveFocus(.next)) }
-        benchmark.stopMeasurement()
-    }
 
     Benchmark(
         "Tab key through the dispatcher, grid of 100 under 1,000 key commands (press + release)", configuration: time
@@ -214,48 +218,89 @@ let focusBenchmarks: @Sendable () -> Void = {
         blackHole(scene.focus.focusedItem)
     }
 
-    Benchmark("Tab key through the dispatcher, grid of 1,000 (press + release)", configuration: time) {
-        @MainActor benchmark async in
-        let scene = GridScene(count: 1000, columns: 40, oneGroup: false)
-        let dispatcher = Dispatcher(window: scene.window)
-        dispatcher.systemKeyHandler = scene.focus
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
+    // Growth series: the same four operations at 100, 1,000, 10,000 and 100,000 items, so that
+    // the growth of each cost shows. The first three are gated at 0 mallocs.
+    for (count, columns) in growthSizes {
+        Benchmark(
+            "Focus: Tab key through the dispatcher, \(count) items (press + release)",
+            configuration: growthConfiguration(count, perSample: true)
+        ) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            measureTaps(benchmark, dispatcher, .tab)
+            blackHole(scene.focus.focusedItem)
+        }
+
+        Benchmark(
+            "Focus: arrow key through the dispatcher, \(count) items in one group (press + release)",
+            configuration: growthConfiguration(count, perSample: true)
+        ) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: true)
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            scene.focus.requestFocus(on: scene.items[count / 2 + columns / 2])
+            // Right then left, so focus stays in the middle of the grid; the first pair builds
+            // the arrow grid.
+            for code in [KeyCode.rightArrow, .leftArrow] {
+                dispatcher.handle(KeyEvent(code, .down))
+                dispatcher.handle(KeyEvent(code, .up))
+            }
+            var right = true
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                let code: KeyCode = right ? .rightArrow : .leftArrow
+                dispatcher.handle(KeyEvent(code, .down))
+                dispatcher.handle(KeyEvent(code, .up))
+                right.toggle()
+            }
+            benchmark.stopMeasurement()
+            blackHole(scene.focus.focusedItem)
+        }
+
+        Benchmark(
+            "Focus: one item's frame changes, then Tab, \(count) items",
+            configuration: growthConfiguration(count, perSample: true)
+        ) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            let dispatcher = Dispatcher(window: scene.window)
+            dispatcher.systemKeyHandler = scene.focus
+            // An item of the middle row moves to the end of the last row and back: the tab loop
+            // changes order every time.
+            let moved = scene.items[count / 2]
+            let home = moved.frame
+            let away = Rect(x: Double(columns + 1) * 20, y: Double(count / columns) * 20, width: 20, height: 20)
+            var flip = false
             dispatcher.handle(KeyEvent(.tab, .down))
             dispatcher.handle(KeyEvent(.tab, .up))
-        }
-        benchmark.stopMeasurement()
-        blackHole(scene.focus.focusedItem)
-    }
-
-    for count in [1000, 10_000, 100_000] {
-        Benchmark(
-            "Rebuild the tab loop after a layout change: \(count) items",
-            configuration: .init(
-                metrics: [.wallClock], maxDuration: .seconds(3), maxIterations: count >= 100_000 ? 10 : 1000)
-        ) { @MainActor benchmark async in
-            let scene = GridScene(count: count, columns: 100, oneGroup: false)
-            var flip = false
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 flip.toggle()
-                scene.items[0].frame.x = flip ? 0.25 : 0  // a layout change: the next move rebuilds
+                moved.frame = flip ? away : home
+                dispatcher.handle(KeyEvent(.tab, .down))
+                dispatcher.handle(KeyEvent(.tab, .up))
+            }
+            benchmark.stopMeasurement()
+            blackHole(scene.focus.focusedItem)
+        }
+
+        Benchmark(
+            "Focus: full rebuild of the tab loop, \(count) items",
+            configuration: growthConfiguration(count, perSample: false)
+        ) {
+            @MainActor benchmark async in
+            let scene = GridScene(count: count, columns: columns, oneGroup: false)
+            blackHole(scene.focus.target(for: .next))
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                scene.focus.invalidateLayout(of: scene.root)  // everything may have changed: rebuild
                 blackHole(scene.focus.target(for: .next))
             }
             benchmark.stopMeasurement()
         }
-    }
-
-    Benchmark("Arrow move among 10,000 items in one group", configuration: time) { @MainActor benchmark async in
-        let scene = GridScene(count: 10_000, columns: 100, oneGroup: true)
-        scene.focus.requestFocus(on: scene.items[5050])
-        var right = true
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            blackHole(scene.focus.moveFocus(right ? .right : .left))
-            right.toggle()
-        }
-        benchmark.stopMeasurement()
     }
 }
 
