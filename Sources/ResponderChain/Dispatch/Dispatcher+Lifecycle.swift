@@ -89,12 +89,14 @@ extension Dispatcher {
         let tracing = self.tracing
         let event = pressEvent
         for recipient in recipients {
-            // Borrowed, not retained: see ActivePress.recipients for why every entry is alive.
-            recipient._withUnsafeGuaranteedRef { responder in
+            // See ActivePress.recipients for why every entry is alive. (A loop body, not a
+            // closure: a closure formed on the main actor checks the executor at every call.)
+            do {
+                let responder = recipient.takeUnretainedValue()
                 let inWindow = responder.isIn(window)
                 switch press.phase {
                 case .changed, .repeated:
-                    guard inWindow else { return }
+                    guard inWindow else { continue }
                     if tracing { trace(.press(press, ResponderReference(responder))) }
                     responder.pressesChanged(press, with: event)
                 case .ended where inWindow:
