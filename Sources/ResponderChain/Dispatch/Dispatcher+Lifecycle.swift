@@ -82,7 +82,7 @@ extension Dispatcher {
     /// Delivers `changed`, `ended` or `cancelled` to every recipient, nearest first. A recipient
     /// that has left the window gets `cancelled` instead of `ended`; for `changed` it is skipped
     /// (its `cancelled` follows when the event is finished).
-    func deliver(_ press: Press, to recipients: [Unmanaged<Responder>]) {
+    func deliver(_ press: Press, to recipients: [UnownedRef<Responder>]) {
         pressEvent.timestamp = press.timestamp
         pressEvent.modifierFlags = press.key.modifierFlags
         let window = self.window
@@ -92,7 +92,7 @@ extension Dispatcher {
             // See ActivePress.recipients for why every entry is alive. (A loop body, not a
             // closure: a closure formed on the main actor checks the executor at every call.)
             do {
-                let responder = recipient.takeUnretainedValue()
+                let responder = recipient.target
                 let inWindow = responder.isIn(window)
                 switch press.phase {
                 case .changed, .repeated:
@@ -255,10 +255,10 @@ extension Dispatcher {
                 continue
             }
             let window = self.window
-            guard record.recipients.contains(where: { !$0.takeUnretainedValue().isIn(window) }) else { continue }
-            var leaving: [Unmanaged<Responder>] = []
+            guard record.recipients.contains(where: { !$0.target.isIn(window) }) else { continue }
+            var leaving: [UnownedRef<Responder>] = []
             record.recipients.removeAll { recipient in
-                guard !recipient.takeUnretainedValue().isIn(window) else { return false }
+                guard !recipient.target.isIn(window) else { return false }
                 leaving.append(recipient)
                 return true
             }

@@ -247,9 +247,9 @@ extension Dispatcher {
         // (A loop, not a closure per responder: a closure formed on the main actor checks the
         // executor at every call, which cost the walk two thirds of its instructions.)
         var handler: Responder?
-        var next: Unmanaged<Responder>? = Unmanaged.passUnretained(start)
+        var next: UnownedRef<Responder>? = UnownedRef(start)
         while let link = next {
-            let current = link.takeUnretainedValue()
+            let current = link.target
             guard current.isIn(window) else { break }
             next = current.unretainedParent
             if deliverBegan(press, to: current, record: record, event: event, tracing: tracing) {
@@ -274,12 +274,12 @@ extension Dispatcher {
     func deliverBegan(
         _ press: Press, to responder: Responder, record: ActivePress, event: PressEvent, tracing: Bool
     ) -> Bool {
-        record.recipients.append(Unmanaged.passUnretained(responder))
-        event.handshake.pointee = PressEvent.Handshake(recipient: ObjectIdentifier(responder), passedOn: false)
+        record.recipients.append(UnownedRef(responder))
+        event.handshake = PressEvent.Handshake(recipient: ObjectIdentifier(responder), passedOn: false)
         if tracing { trace(.press(press, ResponderReference(responder))) }
         responder.pressesBegan(press, with: event)
-        let passedOn = event.handshake.pointee.passedOn
-        event.handshake.pointee.recipient = nil
+        let passedOn = event.handshake.passedOn
+        event.handshake.recipient = nil
         return !passedOn
     }
 }

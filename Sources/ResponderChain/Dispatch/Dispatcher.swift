@@ -54,7 +54,7 @@ public final class Dispatcher {
         /// Unretained: a responder in this list is either in the window's tree, or was removed
         /// during the current event and is kept alive by ``Dispatcher/removedDuringEvent`` until
         /// the event's reconcile pass takes it out of this list.
-        @exclusivity(unchecked) var recipients: [Unmanaged<Responder>] = []
+        @exclusivity(unchecked) var recipients: [UnownedRef<Responder>] = []
 
         init(press: Press) {
             self.press = press
@@ -191,7 +191,7 @@ public final class Dispatcher {
     }
 
     isolated deinit {
-        if window.dispatcher === self { window.dispatcher = nil }
+        window.detachDispatcher(self)
     }
 
     // MARK: Input

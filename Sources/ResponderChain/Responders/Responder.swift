@@ -17,39 +17,38 @@ open class Responder {
     /// A name for traces, reports and the focus debugger; the type name is used when `nil`.
     public var identifier: String?
 
-    // The back-links are unretained references, not weak: a weak reference gives every responder a
-    // side table, which sends each retain and release on the dispatch path down the slow path
-    // (measured: 45% of dispatch time). They are safe because they never outlive their target:
-    // a responder clears its children's parent link in deinit, a window clears its subtree's
-    // window link in deinit, and removal clears both. They are read once per responder on every
-    // key, so they skip the dynamic exclusivity check: every access is a single load or store.
-    @exclusivity(unchecked) private var parentLink: Unmanaged<Responder>?
-    @exclusivity(unchecked) private var windowLink: Unmanaged<Window>?
+    // The back-links are unretained (see UnownedRef for why not weak). They never outlive their
+    // target: a responder clears its children's parent link in deinit, a window clears its
+    // subtree's window link in deinit, and removal clears both. They are read once per responder
+    // on every key, so they skip the dynamic exclusivity check: every access is a single load or
+    // store ("Unbound key through a 50-ancestor chain", see Benchmarks/README.md).
+    @exclusivity(unchecked) private var parentLink: UnownedRef<Responder>?
+    @exclusivity(unchecked) private var windowLink: UnownedRef<Window>?
 
     /// The parent in the responder tree.
-    public final var parent: Responder? { parentLink?.takeUnretainedValue() }
+    public final var parent: Responder? { parentLink?.target }
 
     /// The children, in the order they were added.
     public private(set) var children: [Responder] = []
 
     /// The window this responder is in, or `nil` while it is not in a window's tree.
-    public final var window: Window? { windowLink?.takeUnretainedValue() }
+    public final var window: Window? { windowLink?.target }
 
     /// Whether this responder is in `window`'s tree, compared by identity without a retain.
     @inline(__always)
     final func isIn(_ window: Window) -> Bool {
-        windowLink?.toOpaque() == Unmanaged.passUnretained(window).toOpaque()
+        windowLink?.refers(to: window) ?? false
     }
 
     /// The parent link, unretained, for the dispatcher's walk up the chain.
     @inline(__always)
-    final var unretainedParent: Unmanaged<Responder>? { parentLink }
+    final var unretainedParent: UnownedRef<Responder>? { parentLink }
 
     /// Calls `body` with the parent, borrowed rather than retained: the tree keeps it alive.
     @inline(__always)
     final func withParent<T>(_ body: (Responder) -> T?) -> T? {
         guard let parentLink else { return nil }
-        return parentLink._withUnsafeGuaranteedRef(body)
+        return parentLink.withTarget(body)
     }
 
     /// Which of the framework's protocols this responder's type adopts, settled on first use
@@ -280,7 +279,7 @@ open class Responder {
             child.parentLink = nil
         }
         children.insert(child, at: min(index, children.count))
-        child.parentLink = Unmanaged.passUnretained(self)
+        child.parentLink = UnownedRef(self)
         // A move inside one window keeps first-responder status and presses; a move out of a
         // window is a removal from it.
         let oldWindow = child.window
@@ -311,7 +310,7 @@ open class Responder {
     }
 
     final func setWindow(_ newWindow: Window?) {
-        windowLink = newWindow.map { Unmanaged.passUnretained($0) }
+        windowLink = newWindow.map(UnownedRef.init)
         for child in children { child.setWindow(newWindow) }
     }
 

@@ -46,8 +46,17 @@ open class Window: Responder {
     package var isTransferringFirstResponder = false
 
     /// The dispatcher delivering keys to this window, if any.
-    // unowned(unsafe) for the reason given on Responder's links; the dispatcher clears it in deinit.
-    package unowned(unsafe) var dispatcher: Dispatcher?
+    package var dispatcher: Dispatcher? {
+        get { dispatcherLink?.target }
+        set { dispatcherLink = newValue.map(UnownedRef.init) }
+    }
+    // Unretained (see UnownedRef); the dispatcher clears it in deinit.
+    private var dispatcherLink: UnownedRef<Dispatcher>?
+
+    /// Clears the dispatcher link if it points at `dispatcher` (which may be deinitializing).
+    package func detachDispatcher(_ dispatcher: Dispatcher) {
+        if dispatcherLink?.refers(to: dispatcher) == true { dispatcherLink = nil }
+    }
 
     /// Creates a window with no children.
     ///

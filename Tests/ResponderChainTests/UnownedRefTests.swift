@@ -1,0 +1,32 @@
+import ResponderChain
+import Testing
+
+/// The one wrapper for unretained links: free in release builds, checked in debug builds.
+@Suite struct UnownedRefTests {
+    final class Target {}
+
+    @Test("a link reads its target and compares by address without following it")
+    func readsAndCompares() {
+        let target = Target()
+        let other = Target()
+        let link = UnownedRef(target)
+        #expect(link.target === target)
+        #expect(link.refers(to: target))
+        #expect(!link.refers(to: other))
+        #expect(link.withTarget { $0 === target })
+    }
+
+    #if DEBUG
+        @Test("a debug build stops when a link is followed after its target was freed")
+        func danglingLinkStops() async {
+            await #expect(processExitsWith: .failure) {
+                var link: UnownedRef<Target>?
+                do {
+                    let target = Target()
+                    link = UnownedRef(target)
+                }
+                _ = link?.target
+            }
+        }
+    #endif
+}
