@@ -96,7 +96,7 @@ public final class Dispatcher {
     /// Menu-bar-like key commands that are active whatever the first responder is. They are
     /// searched after the responder chain, and their action goes up the chain from the first
     /// responder.
-    @exclusivity(unchecked) public var globalKeyCommands: [KeyCommand] = [] {
+    public var globalKeyCommands: [KeyCommand] = [] {
         didSet { globalGeneration &+= 1 }
     }
 
@@ -143,10 +143,10 @@ public final class Dispatcher {
     @exclusivity(unchecked) var active: [ActivePress] = []
     @exclusivity(unchecked) var recordPool: [ActivePress] = []
     /// Subtrees removed from the window during the current event, kept alive until its end.
-    @exclusivity(unchecked) var removedDuringEvent: [Responder] = []
+    var removedDuringEvent: [Responder] = []
     let pressEvent = PressEvent()
     @exclusivity(unchecked) var index = KeyCommandIndex()
-    @exclusivity(unchecked) var reverseMap: LayoutReverseMap
+    var reverseMap: LayoutReverseMap
     /// Key-command resolutions on `reverseMap`, kept across index rebuilds.
     var resolutions = KeyCommandResolutionCache()
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?

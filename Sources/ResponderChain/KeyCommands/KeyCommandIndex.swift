@@ -24,14 +24,14 @@ final class KeyCommandIndex {
     }
 
     /// Lists for chords beyond the flat table (key codes above `KEY_MAX`: rare).
-    @exclusivity(unchecked) private var overflow: [KeyChordID: [Candidate]] = [:]
+    private var overflow: [KeyChordID: [Candidate]] = [:]
     /// The lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is one
     /// array read instead of a hash (dispatch does one per key-down).
     @exclusivity(unchecked) private var table: [Int32] = []
     @exclusivity(unchecked) private var lists: [[Candidate]] = []
     private static let tableSize = 0x300 << 4
     /// Commands that resolve to no chord at all on the layout, for reports.
-    @exclusivity(unchecked) private(set) var unreachable: [Candidate] = []
+    private(set) var unreachable: [Candidate] = []
     /// The chain start, when it is a text input.
     @exclusivity(unchecked) private(set) var textInput: (any TextInputResponder)?
 
