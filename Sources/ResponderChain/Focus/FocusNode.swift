@@ -13,9 +13,9 @@
 @MainActor
 open class FocusNode: Responder, FocusItem {
     /// The focus properties in one stored value: the focus system reads a whole node with one
-    /// load (a snapshot of 100,000 nodes read nine dynamically checked properties per node before,
-    /// a third of its time). Every access is a single load or store.
-    @exclusivity(unchecked) final var focusProperties: FocusProperties
+    /// access (a snapshot of 100,000 nodes read nine dynamically checked properties per node
+    /// before, a third of its time).
+    final var focusProperties: FocusProperties
 
     /// The frame in the window's coordinate space.
     public var frame: Rect {

@@ -6,8 +6,6 @@
 /// tree, a command list, the direction or the layout changes, or focus moves to a chain with other
 /// declarers; moving between items that declare no commands reuses it.
 ///
-/// Its fields are written only while it is built and read on every key, so they skip the dynamic
-/// exclusivity check (each access is a single load or store, never overlapping another).
 @MainActor
 final class KeyCommandIndex {
     struct Candidate {
@@ -27,22 +25,22 @@ final class KeyCommandIndex {
     private var overflow: [KeyChordID: [Candidate]] = [:]
     /// The lists in a flat table indexed by chord id, for keys below `KEY_MAX`: a lookup is one
     /// array read instead of a hash (dispatch does one per key-down).
-    @exclusivity(unchecked) private var table: [Int32] = []
-    @exclusivity(unchecked) private var lists: [[Candidate]] = []
+    private var table: [Int32] = []
+    private var lists: [[Candidate]] = []
     private static let tableSize = 0x300 << 4
     /// Commands that resolve to no chord at all on the layout, for reports.
     private(set) var unreachable: [Candidate] = []
     /// The chain start, when it is a text input.
-    @exclusivity(unchecked) private(set) var textInput: (any TextInputResponder)?
+    private(set) var textInput: (any TextInputResponder)?
 
     /// The responders on the chain that declare key commands, nearest first: a chain start with
     /// the same declarers (focus moved between items that declare none) reuses the index.
-    @exclusivity(unchecked) private var declarers: [ObjectIdentifier] = []
-    @exclusivity(unchecked) var commandGeneration: UInt64 = .max
-    @exclusivity(unchecked) var windowGeneration: UInt64 = .max
-    @exclusivity(unchecked) var layoutGeneration: UInt64 = .max
-    @exclusivity(unchecked) var globalGeneration: UInt64 = .max
-    @exclusivity(unchecked) var chainStart: Responder?
+    private var declarers: [ObjectIdentifier] = []
+    var commandGeneration: UInt64 = .max
+    var windowGeneration: UInt64 = .max
+    var layoutGeneration: UInt64 = .max
+    var globalGeneration: UInt64 = .max
+    var chainStart: Responder?
 
     init() {}
 
