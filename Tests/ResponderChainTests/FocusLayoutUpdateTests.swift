@@ -199,6 +199,101 @@ import Testing
         #expect(focus.focusGroup(of: inner) == "union")
     }
 
+    @Test("a non-focusable child moving inside a group whose frame follows its children moves the group")
+    func unfocusableChildMovesUnionGroup() {
+        let window = Window(identifier: "window")
+        let host = Host(identifier: "host", frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        window.addChild(host)
+        let before = FocusNode(
+            identifier: "before", frame: Rect(x: 100, y: 100, width: 40, height: 20), isFocusable: true)
+        let inner = FocusNode(identifier: "inner", frame: Rect(x: 0, y: 300, width: 40, height: 20), isFocusable: true)
+        let label = FocusNode(identifier: "label", frame: Rect(x: 0, y: 0, width: 40, height: 20))
+        for node in [before, inner, label] { host.addChild(node) }
+        let union = UnionGroup()
+        union.parent = host
+        union.children = [inner, label]
+        host.focusChildren = [before, union]
+        let focus = FocusSystem(window: window, root: host)
+        #expect(Self.names(focus.tabLoop) == ["inner", "before"], "the group's frame starts at the label, y 0")
+        label.frame.y = 350
+        #expect(Self.names(focus.tabLoop) == ["before", "inner"], "now it starts at inner, y 300")
+    }
+
+    @Test("a modal scope presented around the focused item: Tab stays inside and reads the scope's items")
+    func modalAroundFocusedItem() {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        window.addChild(root)
+        for (index, name) in ["a", "b"].enumerated() {
+            root.addChild(
+                FocusNode(
+                    identifier: name, frame: Rect(x: Double(index) * 50, y: 0, width: 40, height: 20), isFocusable: true
+                ))
+        }
+        let panel = FocusNode(identifier: "panel", frame: Rect(x: 0, y: 100, width: 400, height: 100))
+        root.addChild(panel)
+        let y = FocusNode(identifier: "y", frame: Rect(x: 0, y: 100, width: 40, height: 20), isFocusable: true)
+        let z = FocusNode(identifier: "z", frame: Rect(x: 50, y: 100, width: 40, height: 20), isFocusable: true)
+        panel.addChild(y)
+        panel.addChild(z)
+        let focus = FocusSystem(window: window, root: root)
+        focus.requestFocus(on: y)
+        focus.presentModal(panel)  // focus stays on y: nothing moves, no lookup is refreshed
+        #expect(focus.focusedItem === y)
+        focus.moveFocus(.next)
+        #expect(focus.focusedItem === z)
+        focus.moveFocus(.next)
+        #expect(focus.focusedItem === y, "the loop is the panel's")
+        focus.dismissModal(panel)
+        focus.moveFocus(.next)
+        #expect(focus.focusedItem === z)
+    }
+
+    @Test("a guide that moves is found at its new place by arrows")
+    func guideMoves() {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 600, height: 600))
+        root.focusGroupIdentifier = "all"
+        window.addChild(root)
+        let a = FocusNode(identifier: "a", frame: Rect(x: 0, y: 0, width: 40, height: 20), isFocusable: true)
+        let b = FocusNode(identifier: "b", frame: Rect(x: 300, y: 0, width: 40, height: 20), isFocusable: true)
+        let c = FocusNode(identifier: "c", frame: Rect(x: 0, y: 300, width: 40, height: 20), isFocusable: true)
+        let guide = FocusNode(identifier: "guide", frame: Rect(x: 100, y: 0, width: 40, height: 20))
+        guide.focusRole = .guide(isEnabled: true)
+        guide.preferredFocusIdentifiers = ["c"]
+        for node in [a, b, c, guide] { root.addChild(node) }
+        let focus = FocusSystem(window: window, root: root)
+        focus.requestFocus(on: a)
+        #expect(focus.target(for: .right) === c, "the guide lies between a and b and hands focus to c")
+        guide.frame.y = 500
+        #expect(focus.target(for: .right) === b, "the guide moved out of the way")
+        guide.isHidden = true
+        guide.frame.y = 0
+        #expect(focus.target(for: .right) === b, "a hidden guide is ignored")
+    }
+
+    @Test("two unnamed automatic groups of one name form one group, as before")
+    func automaticGroupsOfOneName() {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 400, height: 400))
+        window.addChild(root)
+        var items: [FocusNode] = []
+        for index in 0..<2 {
+            let list = FocusNode(frame: Rect(x: 0, y: Double(index) * 100, width: 400, height: 50))
+            list.focusGroupKind = .container
+            root.addChild(list)
+            let item = FocusNode(
+                identifier: "item\(index)", frame: Rect(x: 0, y: Double(index) * 100, width: 40, height: 20),
+                isFocusable: true)
+            list.addChild(item)
+            items.append(item)
+        }
+        let focus = FocusSystem(window: window, root: root)
+        #expect(focus.focusGroup(of: items[0]) == "FocusNode (automatic)")
+        #expect(focus.focusGroup(of: items[1]) == "FocusNode (automatic)")
+        #expect(focus.tabLoop.count == 1)
+    }
+
     /// The rule in the focus documentation, searched over every item: nearest along the axis,
     /// then nearest across it, then reading order.
     @MainActor static func bruteForceArrow(

@@ -16,6 +16,18 @@ import Testing
         #expect(link.withTarget { $0 === target })
     }
 
+    /// A window that asks for its window while it goes away.
+    final class SelfReadingWindow: Window {
+        @MainActor static var sawItself: Bool?
+        isolated deinit { Self.sawItself = window === self }
+    }
+
+    @Test("a window still answers for its own window from its deinit (its link is to itself)")
+    @MainActor func windowInDeinit() {
+        do { _ = SelfReadingWindow(identifier: "leaving") }
+        #expect(SelfReadingWindow.sawItself == true)
+    }
+
     #if DEBUG
         @Test("a debug build stops when a link is followed after its target was freed")
         func danglingLinkStops() async {

@@ -203,7 +203,8 @@ let focusBenchmarks: @Sendable () -> Void = {
     let time = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
 
     Benchmark(
-        "Tab key through the dispatcher, grid of 100 under 1,000 key commands (press + release)", configuration: time
+        "Focus: Tab key through the dispatcher, grid of 100 under 1,000 key commands (press + release)",
+        configuration: time
     ) {
         @MainActor benchmark async in
         let scene = GridScene(count: 100, columns: 10, oneGroup: false)

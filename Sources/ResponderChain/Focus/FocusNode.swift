@@ -118,7 +118,7 @@ open class FocusNode: Responder, FocusItem {
 
     /// Called when focus moves to an item inside this node, so that a scrolling container
     /// brings it into view (UIKit scrolls a collection view to its focused cell): change the
-    /// frames, then call ``FocusSystem/invalidateLayout(of:)`` (a ``FocusNode`` frame change does
+    /// frames, then call ``FocusSystem/invalidateLayout(of:changes:)`` (a ``FocusNode`` frame change does
     /// that itself). Items outside the visible part stay in the tab loop and the arrow search.
     /// Called after the update's `didUpdateFocus`, nearest container first.
     public var onReveal: ((any FocusItem) -> Void)?

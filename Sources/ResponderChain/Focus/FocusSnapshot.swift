@@ -258,8 +258,6 @@ struct FocusSnapshot {
         environments.append(environment)
         parents.append(parent)
         subtreeEnds.append(0)
-        // Items are found through `itemIndex`; only the others need this map (see `position(of:)`).
-        if reading.item == nil { environmentIndex[ObjectIdentifier(environment)] = environmentPosition }
         let direction = reading.direction ?? inheritedDirection
         let frame = reading.frame
         var group = inherited
@@ -277,11 +275,20 @@ struct FocusSnapshot {
                 declaredGroups[identifier] = group
             }
         } else if reading.groupKind != .none {
-            let kind = reading.groupKind == .textInput ? "text input" : "container"
             let name = environment.focusDebugName
-            group = openGroup(
-                name + " (automatic)", singleItem: -1, declarer: environment, in: inherited, frame: frame,
-                direction: direction, treeOrder: treeOrder, origin: "automatic: " + kind + " " + name)
+            let identifier = name + " (automatic)"
+            // Two environments with one identifier form one group, automatic ones included.
+            if let existing = declaredGroups[identifier] {
+                groups[existing].frame = groups[existing].frame.union(frame)
+                groups[existing].declarers += 1
+                group = existing
+            } else {
+                let kind = reading.groupKind == .textInput ? "text input" : "container"
+                group = openGroup(
+                    identifier, singleItem: -1, declarer: environment, in: inherited, frame: frame,
+                    direction: direction, treeOrder: treeOrder, origin: "automatic: " + kind + " " + name)
+                declaredGroups[identifier] = group
+            }
         }
 
         let hidden = hiddenAncestor == nil && reading.isHidden ? environment.focusDebugName : hiddenAncestor
@@ -310,6 +317,12 @@ struct FocusSnapshot {
                 itemIndex[ObjectIdentifier(environment)] = index
                 if focusability == .focusable { join(index) }
             }
+        }
+
+        // Items are found through `itemIndex`; every other environment (guides included, which
+        // are no items even when their type is one) through this map (see `position(of:)`).
+        if itemIndex[ObjectIdentifier(environment)] == nil {
+            environmentIndex[ObjectIdentifier(environment)] = environmentPosition
         }
 
         for child in environment.childFocusEnvironments {
@@ -498,7 +511,16 @@ struct FocusSnapshot {
         var hiddenAncestor: String?
         var ancestor = parents[position]
         while ancestor >= 0 {
-            if environments[ancestor].isHiddenFromFocus { hiddenAncestor = environments[ancestor].focusDebugName }
+            let above = environments[ancestor]
+            if above.isHiddenFromFocus { hiddenAncestor = above.focusDebugName }
+            // A group declarer whose frame is the union of its children's (the protocol's
+            // default) moves with any child, focusable or not, which the sorted lists cannot
+            // follow: rebuild. A FocusNode's frame is stored, never derived.
+            if changes.contains(.frame) && !(above is FocusNode)
+                && (above.focusGroupIdentifier != nil || above.focusGroupKind != .none)
+            {
+                return false
+            }
             ancestor = parents[ancestor]
         }
         let hidden = reading.isHidden ? environment.focusDebugName : hiddenAncestor
@@ -510,7 +532,8 @@ struct FocusSnapshot {
         if let at = sections.firstIndex(where: { $0.environmentIndex == position }) {
             sections[at].isEnabled = hidden == nil
         }
-        // A section's frame may be the union of its children's: read them all again.
+        // A guide's or section's frame may be the union of its children's: read them all again.
+        for at in guides.indices { guides[at].frame = guides[at].environment.focusFrame }
         for at in sections.indices { sections[at].frame = sections[at].environment.focusFrame }
         guard let index = itemIndex[ObjectIdentifier(environment)] else { return true }
         let wasFocusable = items[index].isFocusable

@@ -123,6 +123,9 @@ public final class FocusSystem {
         fresh.generation = generation
         fresh.geometryEpoch = epoch &+ 1
         snapshot = fresh
+        // Indices of the old snapshot mean nothing in the new one (a modal scope numbers its
+        // items from the scope), even when the layout generation did not move.
+        lastLookup = (nil, .max, 0)
     }
 
     /// An item's index in the snapshot (which must be up to date), or `nil` when it is not in it.
@@ -267,8 +270,8 @@ public final class FocusSystem {
     ///
     /// - Parameters:
     ///   - environment: What changed.
-    ///   - changes: What kind of change; everything by default.
-    public func invalidateLayout(of environment: any FocusEnvironment, changes: FocusLayoutChanges = .all) {
+    ///   - changes: What kind of change.
+    public func invalidateLayout(of environment: any FocusEnvironment, changes: FocusLayoutChanges) {
         let base = pendingChanges.isEmpty ? snapshot.generation : pendingGeneration
         let chained =
             base == window.layoutGeneration && snapshot.generation != .max && !changes.contains(.structure)
@@ -281,6 +284,14 @@ public final class FocusSystem {
             pendingChanges.removeAll(keepingCapacity: true)
         }
         needsValidation = true
+    }
+
+    /// Tells the focus system that anything about an environment may have changed: the same as
+    /// ``invalidateLayout(of:changes:)`` with ``FocusLayoutChanges/all``.
+    ///
+    /// - Parameter environment: What changed.
+    public func invalidateLayout(of environment: any FocusEnvironment) {
+        invalidateLayout(of: environment, changes: .all)
     }
 
     /// More changes than this between two focus decisions rebuild the snapshot instead.

@@ -8,6 +8,8 @@
 /// were weak). Why not `Unmanaged` or `unowned(unsafe)` alone: a broken invariant would read freed
 /// memory silently. Debug builds keep a weak shadow next to each link and stop with the target's
 /// type when a link is followed after its target is gone; release builds carry the bare pointer.
+/// A link is not followed from its target's deinit (a weak reference reads `nil` from the moment
+/// deinit starts): compare with `refers(to:)` there.
 package struct UnownedRef<Target: AnyObject> {
     private let unmanaged: Unmanaged<Target>
     #if DEBUG

@@ -32,7 +32,12 @@ open class Responder {
     public private(set) var children: [Responder] = []
 
     /// The window this responder is in, or `nil` while it is not in a window's tree.
-    public final var window: Window? { windowLink?.target }
+    public final var window: Window? {
+        // A window's link is to itself: answered without following it, so that a window's own
+        // deinit may still ask (a debug build's check sees a deinitializing target as gone).
+        if let windowLink, windowLink.refers(to: self) { return unsafeDowncast(self, to: Window.self) }
+        return windowLink?.target
+    }
 
     /// Whether this responder is in `window`'s tree, compared by identity without a retain.
     @inline(__always)
