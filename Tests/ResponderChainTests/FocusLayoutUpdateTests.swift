@@ -178,21 +178,28 @@ import Testing
         override var childFocusEnvironments: [any FocusEnvironment] { focusChildren }
     }
 
-    @Test("an item inside a group whose frame follows its children moves the group too")
-    func groupFrameFollowsChildren() {
+    /// A focus system over `before` (a focusable node at y 100) and a `UnionGroup` holding
+    /// `members`: the nodes are responder children of one host (so they are in the window) and
+    /// focus children of the group.
+    static func unionScene(members: [FocusNode]) -> FocusSystem {
         let window = Window(identifier: "window")
         let host = Host(identifier: "host", frame: Rect(x: 0, y: 0, width: 400, height: 400))
         window.addChild(host)
         let before = FocusNode(
             identifier: "before", frame: Rect(x: 100, y: 100, width: 40, height: 20), isFocusable: true)
-        let inner = FocusNode(identifier: "inner", frame: Rect(x: 0, y: 0, width: 40, height: 20), isFocusable: true)
         host.addChild(before)
-        host.addChild(inner)  // a responder child of the host (so it is in the window), a focus child of the group
+        for member in members { host.addChild(member) }
         let union = UnionGroup()
         union.parent = host
-        union.children = [inner]
+        union.children = members
         host.focusChildren = [before, union]
-        let focus = FocusSystem(window: window, root: host)
+        return FocusSystem(window: window, root: host)
+    }
+
+    @Test("an item inside a group whose frame follows its children moves the group too")
+    func groupFrameFollowsChildren() {
+        let inner = FocusNode(identifier: "inner", frame: Rect(x: 0, y: 0, width: 40, height: 20), isFocusable: true)
+        let focus = Self.unionScene(members: [inner])
         #expect(Self.names(focus.tabLoop) == ["inner", "before"])
         inner.frame.y = 300
         #expect(Self.names(focus.tabLoop) == ["before", "inner"])
@@ -201,19 +208,9 @@ import Testing
 
     @Test("a non-focusable child moving inside a group whose frame follows its children moves the group")
     func unfocusableChildMovesUnionGroup() {
-        let window = Window(identifier: "window")
-        let host = Host(identifier: "host", frame: Rect(x: 0, y: 0, width: 400, height: 400))
-        window.addChild(host)
-        let before = FocusNode(
-            identifier: "before", frame: Rect(x: 100, y: 100, width: 40, height: 20), isFocusable: true)
         let inner = FocusNode(identifier: "inner", frame: Rect(x: 0, y: 300, width: 40, height: 20), isFocusable: true)
         let label = FocusNode(identifier: "label", frame: Rect(x: 0, y: 0, width: 40, height: 20))
-        for node in [before, inner, label] { host.addChild(node) }
-        let union = UnionGroup()
-        union.parent = host
-        union.children = [inner, label]
-        host.focusChildren = [before, union]
-        let focus = FocusSystem(window: window, root: host)
+        let focus = Self.unionScene(members: [inner, label])
         #expect(Self.names(focus.tabLoop) == ["inner", "before"], "the group's frame starts at the label, y 0")
         label.frame.y = 350
         #expect(Self.names(focus.tabLoop) == ["before", "inner"], "now it starts at inner, y 300")
