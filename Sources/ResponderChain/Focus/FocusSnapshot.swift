@@ -624,16 +624,6 @@ struct FocusSnapshot {
         return position >= environment && position < subtreeEnds[environment]
     }
 
-    /// The environment indices above an item, nearest first.
-    func ancestors(of item: Int) -> [Int] {
-        var result: [Int] = []
-        var current = parents[items[item].environment]
-        while current >= 0 {
-            result.append(current)
-            current = parents[current]
-        }
-        return result
-    }
 }
 
 /// The focusable members of one group: its list, or its single item.
