@@ -269,18 +269,18 @@ let focusBenchmarks: @Sendable () -> Void = {
             let scene = GridScene(count: count, columns: columns, oneGroup: false)
             let dispatcher = Dispatcher(window: scene.window)
             dispatcher.systemKeyHandler = scene.focus
-            // An item of the middle row moves to the end of the last row and back: the tab loop
-            // changes order every time.
+            // An item of the middle row moves below the last row and back: the tab loop changes
+            // order every time. A member write (`frame.y = …`), as an animation step would do it.
             let moved = scene.items[count / 2]
-            let home = moved.frame
-            let away = Rect(x: Double(columns + 1) * 20, y: Double(count / columns) * 20, width: 20, height: 20)
+            let home = moved.frame.y
+            let away = Double(count / columns + 1) * 20
             var flip = false
             dispatcher.handle(KeyEvent(.tab, .down))
             dispatcher.handle(KeyEvent(.tab, .up))
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 flip.toggle()
-                moved.frame = flip ? away : home
+                moved.frame.y = flip ? away : home
                 dispatcher.handle(KeyEvent(.tab, .down))
                 dispatcher.handle(KeyEvent(.tab, .up))
             }

@@ -15,10 +15,12 @@ open class FocusNode: Responder, FocusItem {
     /// The focus properties in one stored value: the focus system reads a whole node with one
     /// access (a snapshot of 100,000 nodes read nine dynamically checked properties per node
     /// before, a third of its time).
-    final var focusProperties: FocusProperties
+    @usableFromInline final var focusProperties: FocusProperties
 
     /// The frame in the window's coordinate space.
-    public var frame: Rect {
+    // Inlinable, so that `node.frame.x = …` (an animation step) compiles to a get and a set in the
+    // caller: across modules the synthesized modify coroutine allocated its frame on every call.
+    @inlinable public final var frame: Rect {
         get { focusProperties.frame }
         set {
             focusProperties.frame = newValue
@@ -140,7 +142,7 @@ open class FocusNode: Responder, FocusItem {
         super.init(identifier: identifier)
     }
 
-    private func focusPropertiesDidChange(_ changes: FocusLayoutChanges) {
+    @usableFromInline func focusPropertiesDidChange(_ changes: FocusLayoutChanges) {
         guard let window else { return }
         if let focusSystem = window.focusSystem {
             focusSystem.invalidateLayout(of: self, changes: changes)
@@ -234,8 +236,9 @@ open class FocusNode: Responder, FocusItem {
 }
 
 /// A ``FocusNode``'s focus properties, stored together.
+@usableFromInline
 struct FocusProperties {
-    var frame: Rect
+    @usableFromInline var frame: Rect
     var isHidden = false
     var isFocusable: Bool
     var interactions: FocusInteractions = .automatic
