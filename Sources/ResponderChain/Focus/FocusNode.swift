@@ -17,9 +17,10 @@ open class FocusNode: Responder, FocusItem {
     /// before, a third of its time).
     @usableFromInline final var focusProperties: FocusProperties
 
+    // Inlinable and final, so that `node.frame.x = …` (an animation step) compiles to a get and a
+    // set in the caller: across modules the class's modify coroutine allocated its frame on every
+    // call.
     /// The frame in the window's coordinate space.
-    // Inlinable, so that `node.frame.x = …` (an animation step) compiles to a get and a set in the
-    // caller: across modules the synthesized modify coroutine allocated its frame on every call.
     @inlinable public final var frame: Rect {
         get { focusProperties.frame }
         set {
