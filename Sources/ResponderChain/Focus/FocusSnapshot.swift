@@ -262,31 +262,25 @@ struct FocusSnapshot {
         let frame = reading.frame
         var group = inherited
 
-        if let identifier = reading.groupIdentifier {
+        // A declared identifier, or an automatic group's "<name> (automatic)"; two environments
+        // with one identifier form one group, automatic ones included.
+        let identifier =
+            reading.groupIdentifier
+            ?? (reading.groupKind == .none ? nil : environment.focusDebugName + " (automatic)")
+        if let identifier {
             if let existing = declaredGroups[identifier] {
                 groups[existing].frame = groups[existing].frame.union(frame)
                 groups[existing].declarers += 1
                 group = existing
             } else {
+                let name = environment.focusDebugName
+                let origin =
+                    reading.groupIdentifier != nil
+                    ? "focusGroupIdentifier on " + name
+                    : "automatic: " + (reading.groupKind == .textInput ? "text input" : "container") + " " + name
                 group = openGroup(
                     identifier, singleItem: -1, declarer: environment, in: inherited, frame: frame,
-                    direction: direction, treeOrder: treeOrder,
-                    origin: "focusGroupIdentifier on \(environment.focusDebugName)")
-                declaredGroups[identifier] = group
-            }
-        } else if reading.groupKind != .none {
-            let name = environment.focusDebugName
-            let identifier = name + " (automatic)"
-            // Two environments with one identifier form one group, automatic ones included.
-            if let existing = declaredGroups[identifier] {
-                groups[existing].frame = groups[existing].frame.union(frame)
-                groups[existing].declarers += 1
-                group = existing
-            } else {
-                let kind = reading.groupKind == .textInput ? "text input" : "container"
-                group = openGroup(
-                    identifier, singleItem: -1, declarer: environment, in: inherited, frame: frame,
-                    direction: direction, treeOrder: treeOrder, origin: "automatic: " + kind + " " + name)
+                    direction: direction, treeOrder: treeOrder, origin: origin)
                 declaredGroups[identifier] = group
             }
         }
