@@ -257,6 +257,22 @@ import Testing
         #expect(c[0].performedActions == [.find, .next, .find, .next])
     }
 
+    @Test("a key's characters follow a new layout: keys made on the old one are not reused")
+    func keysFollowNewLayout() {
+        let h = Harness()
+        var typed: [String] = []
+        h.window.onKeyPress([.z]) { press in
+            typed.append(press.characters + "/" + press.key.charactersIgnoringModifiers)
+            return .handled
+        }
+        h.keyboard.tap("z")
+        h.keyboard.tap("z")
+        h.dispatcher.layout = QWERTZTestLayout()
+        h.keyboard.tap(KeyChord(.z))
+        h.keyboard.tap(KeyChord(.z, .shift))
+        #expect(typed == ["z/z", "z/z", "y/y", "Y/y"])
+    }
+
     @Test("stage 5: a right-to-left window mirrors arrow commands")
     func mirroredDispatch() {
         let h = Harness()

@@ -107,4 +107,33 @@ import Testing
         #expect(chain.log.entries == ["outer down KeyA"])
         #expect(chain.harness.trace.unhandledKeys.map(\.keyCode) == [.b])
     }
+
+    @Test("a handler for many keys runs for each of them and for no key between them")
+    func manyKeys() {
+        let chain = Chain()
+        // More than eight keys: the handler's key set is searched by halves, so every member and
+        // the codes around them are tried.
+        let keys: [KeyCode] = [.a, .c, .e, .g, .i, .k, .m, .o, .q, .s, .u, .w]
+        chain.outer.onKeyPress(Set(keys), action: chain.record("outer", .handled))
+        let tried: [KeyCode] = [
+            .a, .b, .c, .d, .e, .f, .g, .h, .i, .j, .k, .l, .m, .n, .o, .p, .q, .r, .s, .t, .u, .v, .w, .x,
+        ]
+        for code in tried { chain.harness.keyboard.tap(KeyChord(code)) }
+        #expect(chain.log.entries == keys.map { "outer down \($0)" })
+        #expect(chain.harness.trace.unhandledKeys.map(\.keyCode) == tried.filter { !keys.contains($0) })
+    }
+
+    @Test("a focus node's handled keys changed in place (insert, remove) take effect on the next key")
+    func handledKeysChangedInPlace() {
+        let chain = Chain()
+        var taken: [KeyCode] = []
+        chain.inner.onPress = { taken.append($0.key.keyCode) }
+        chain.harness.keyboard.tap("d")
+        chain.inner.handledKeys.insert(.d)
+        chain.harness.keyboard.tap("d")
+        chain.inner.handledKeys.remove(.d)
+        chain.harness.keyboard.tap("d")
+        #expect(taken == [.d])
+        #expect(chain.harness.trace.unhandledKeys.map(\.keyCode) == [.d, .d])
+    }
 }

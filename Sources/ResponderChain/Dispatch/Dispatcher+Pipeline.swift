@@ -59,19 +59,20 @@ extension Dispatcher {
         nextPressNumber &+= 1
         let record = makeRecord(for: press)
         let start = chainStart
+        // The stages borrow `press`: reading `record.press` would copy it (and its strings).
         if event.code.isModifier {
             trace(.stage(.reservedShortcuts, .skipped, reason: "bare modifier key: delivered as a press only"))
-            runPressesStage(record, from: start)
-        } else if runReservedShortcutStage(record) {
+            runPressesStage(press, record, from: start)
+        } else if runReservedShortcutStage(press, record) {
         } else {
             let index = currentIndex()
             let candidates = index.lookup(key)
-            if runKeyCommandStage(priority: true, candidates, record, from: start) {
-            } else if runTextInputStage(record, textInput: index.textInput) {
-            } else if runSystemBehaviorStage(record, candidates) {
-            } else if runKeyCommandStage(priority: false, candidates, record, from: start) {
+            if runKeyCommandStage(priority: true, candidates, press, record, from: start) {
+            } else if runTextInputStage(press, record, textInput: index.textInput) {
+            } else if runSystemBehaviorStage(press, record, candidates) {
+            } else if runKeyCommandStage(priority: false, candidates, press, record, from: start) {
             } else {
-                runPressesStage(record, from: start)
+                runPressesStage(press, record, from: start)
             }
         }
         active.append(record)
@@ -80,7 +81,7 @@ extension Dispatcher {
     // MARK: Stage 1
 
     /// Stage 1: shortcuts the embedding app reserved.
-    func runReservedShortcutStage(_ record: ActivePress) -> Bool {
+    func runReservedShortcutStage(_ press: Press, _ record: ActivePress) -> Bool {
         guard !reservedShortcuts.isEmpty else { return false }
         if reservedIndex == nil {
             var table: [KeyChordID: Int] = [:]
@@ -92,18 +93,18 @@ extension Dispatcher {
             }
             reservedIndex = table
         }
-        let chord = KeyChordID(code: record.press.key.keyCode, modifiers: record.press.key.modifierFlags)
+        let chord = KeyChordID(code: press.key.keyCode, modifiers: press.key.modifierFlags)
         guard let position = reservedIndex?[chord] else {
-            trace(.stage(.reservedShortcuts, .declined, reason: "no reserved shortcut for " + keyLabel(record.press)))
+            trace(.stage(.reservedShortcuts, .declined, reason: "no reserved shortcut for " + keyLabel(press)))
             return false
         }
         let shortcut = reservedShortcuts[position]
         trace(
             .stage(
                 .reservedShortcuts, .took,
-                reason: "reserved shortcut " + shortcut.command.traceLabel(secure: record.press.isSecureEntry)))
+                reason: "reserved shortcut " + shortcut.command.traceLabel(secure: press.isSecureEntry)))
         record.owner = .reserved
-        shortcut.handler(record.press)
+        shortcut.handler(press)
         return true
     }
 
@@ -111,7 +112,8 @@ extension Dispatcher {
 
     /// Stage 2 (`priority`) or stage 5: key commands matching the key, nearest declaration first.
     func runKeyCommandStage(
-        priority: Bool, _ candidates: [KeyCommandIndex.Candidate], _ record: ActivePress, from start: Responder
+        priority: Bool, _ candidates: [KeyCommandIndex.Candidate], _ press: Press, _ record: ActivePress,
+        from start: Responder
     ) -> Bool {
         let stage: DispatchStage = priority ? .priorityKeyCommands : .keyCommands
         let tracing = self.tracing
@@ -141,7 +143,7 @@ extension Dispatcher {
                 trace(
                     .stage(
                         stage, .took,
-                        reason: "key command " + candidate.command.traceLabel(secure: record.press.isSecureEntry)))
+                        reason: "key command " + candidate.command.traceLabel(secure: press.isSecureEntry)))
                 trace(
                     .keyCommand(
                         candidate.command, declaredBy: candidate.declarer.map(ResponderReference.init),
@@ -155,7 +157,7 @@ extension Dispatcher {
                 .stage(
                     stage, .declined,
                     reason: candidates.isEmpty
-                        ? "no key command for " + keyLabel(record.press)
+                        ? "no key command for " + keyLabel(press)
                         : "no matching key command could take the key"))
         }
         return winner != nil
@@ -177,36 +179,38 @@ extension Dispatcher {
     // MARK: Stage 3
 
     /// Stage 3: the first responder's text input.
-    func runTextInputStage(_ record: ActivePress, textInput: (any TextInputResponder)?) -> Bool {
+    func runTextInputStage(_ press: Press, _ record: ActivePress, textInput: (any TextInputResponder)?) -> Bool {
         guard let textInput else {
             trace(.stage(.textInput, .declined, reason: "the first responder is not a text input"))
             return false
         }
-        guard textInput.wantsToEdit(with: record.press.key) else {
+        guard textInput.wantsToEdit(with: press.key) else {
             trace(.stage(.textInput, .declined, reason: textInput.traceName + " does not edit with this key"))
             return false
         }
-        trace(.stage(.textInput, .took, reason: textInput.traceName + " edits with " + keyLabel(record.press)))
+        trace(.stage(.textInput, .took, reason: textInput.traceName + " edits with " + keyLabel(press)))
         if tracing {
             traceCommandsNotConsidered(
-                currentIndex().lookup(record.press.key), reason: "not considered: the text input took the key first")
+                currentIndex().lookup(press.key), reason: "not considered: the text input took the key first")
         }
         record.owner = .textInput(textInput)
-        pressEvent.timestamp = record.press.timestamp
-        pressEvent.modifierFlags = record.press.key.modifierFlags
-        _ = deliverBegan(record.press, to: textInput, record: record, event: pressEvent, tracing: tracing)
+        pressEvent.timestamp = press.timestamp
+        pressEvent.modifierFlags = press.key.modifierFlags
+        _ = deliverBegan(press, to: textInput, record: record, event: pressEvent, tracing: tracing)
         return true
     }
 
     // MARK: Stage 4
 
     /// Stage 4: the system behaviour (the focus system).
-    func runSystemBehaviorStage(_ record: ActivePress, _ candidates: [KeyCommandIndex.Candidate]) -> Bool {
+    func runSystemBehaviorStage(_ press: Press, _ record: ActivePress, _ candidates: [KeyCommandIndex.Candidate])
+        -> Bool
+    {
         guard let handler = systemKeyHandler else {
             trace(.stage(.systemBehavior, .declined, reason: "no system behaviour installed"))
             return false
         }
-        switch handler.keyDown(record.press, in: window) {
+        switch handler.keyDown(press, in: window) {
         case .decline(let reason):
             trace(.stage(.systemBehavior, .declined, reason: handler.name + ": " + reason))
             return false
@@ -231,14 +235,13 @@ extension Dispatcher {
 
     /// Stage 6: `pressesBegan` up the chain from the first responder, until a responder does not
     /// pass it on; stage 7 when every responder passes it on.
-    func runPressesStage(_ record: ActivePress, from start: Responder) {
+    func runPressesStage(_ press: Press, _ record: ActivePress, from start: Responder) {
         // Follow the chain from the start, taking each next link before the responder's handler
         // runs. A responder that is no longer in the window when its turn comes ends the walk: a
         // handler removed it, and with it the link from the first responder to the ancestors.
         let window = self.window
         let tracing = self.tracing
         let event = pressEvent
-        let press = record.press  // one copy for the whole walk, borrowed by every delivery
         event.timestamp = press.timestamp
         event.modifierFlags = press.key.modifierFlags
         // The walk borrows each responder instead of retaining it: a responder is in the tree
@@ -262,8 +265,8 @@ extension Dispatcher {
             trace(.stage(.presses, .took, reason: handler.traceName + " handled pressesBegan"))
         } else {
             trace(.stage(.presses, .declined, reason: "every responder passed the press on"))
-            trace(.stage(.unhandled, .took, reason: "nobody took " + keyLabel(record.press)))
-            trace(.unhandled(record.press.key))
+            trace(.stage(.unhandled, .took, reason: "nobody took " + keyLabel(press)))
+            trace(.unhandled(press.key))
         }
     }
 

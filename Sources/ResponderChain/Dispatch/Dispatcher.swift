@@ -83,6 +83,7 @@ public final class Dispatcher {
         didSet {
             layoutGeneration &+= 1
             reverseMap = LayoutReverseMap(layout)
+            keyCache = KeyCache()
             resolutions.reset()
             state.rightAltIsLevelThree = layout.rightAltIsLevelThree
             reservedIndex = nil
@@ -150,6 +151,8 @@ public final class Dispatcher {
     /// Key-command resolutions on `reverseMap`, kept across index rebuilds.
     var resolutions = KeyCommandResolutionCache()
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
+    /// Keys made on `layout` (without a tracker) by ``makeKey(_:typed:)``; emptied with the layout.
+    @exclusivity(unchecked) var keyCache = KeyCache()
     @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
     @exclusivity(unchecked) var globalGeneration: UInt64 = 0
     @exclusivity(unchecked) var nextPressNumber: UInt64 = 1
@@ -361,7 +364,9 @@ public final class Dispatcher {
 
     /// Whether the chain start is a secure text input.
     var chainIsSecure: Bool {
-        currentIndex().textInput?.isSecureTextEntry ?? false
+        validateIndex()
+        guard index.hasTextInput else { return false }
+        return index.textInput?.isSecureTextEntry ?? false
     }
 
     /// The key as a trace reason names it: `•` for a key typed into a secure text input.
@@ -462,12 +467,19 @@ public final class Dispatcher {
     /// The key as the state says now; `typed` is what a tracker said the key-down typed.
     func makeKey(_ code: KeyCode, typed: String? = nil) -> Key {
         let layoutState = state.layoutState
+        // A layout without a tracker answers from its arguments alone: the same key in the same
+        // state is the same `Key`, so it is kept (asking the layout through its existential costs
+        // about 300 instructions per key-down).
+        let cacheable = typed == nil && tracker == nil
+        if cacheable, let key = keyCache.key(for: code, in: layoutState) { return key }
         var flags = layoutState.modifierFlags
         if code.isKeypad { flags.insert(.numericPad) }
         let characters = typed ?? tracker?.characters(for: code) ?? layout.characters(for: code, in: layoutState)
-        return Key(
+        let key = Key(
             keyCode: code, characters: characters,
             charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: code), modifierFlags: flags)
+        if cacheable { keyCache.store(key, in: layoutState) }
+        return key
     }
 
     /// Tells the tracker about keys that went down or up outside a key event (a resync, an
@@ -479,33 +491,47 @@ public final class Dispatcher {
         state.adopt(tracker.state)
     }
 
+    /// The key-command index for the current chain start: the kept one while nothing it depends
+    /// on changed (checked inline: every key-down asks twice), else retargeted or rebuilt.
+    @inline(__always)
     func currentIndex() -> KeyCommandIndex {
+        validateIndex()
+        return index
+    }
+
+    /// Makes ``index`` current (see ``currentIndex()``) without handing it out: a caller that reads
+    /// one field of the stored index retains nothing.
+    @inline(__always)
+    func validateIndex() {
         let start = chainStart
         if index.windowGeneration != window.generation || index.layoutGeneration != layoutGeneration
             || index.globalGeneration != globalGeneration || index.chainStart !== start
         {
-            // Focus moved (Tab, arrows) between responders that declare no commands: same index.
-            if index.commandGeneration == window.commandGeneration && index.layoutGeneration == layoutGeneration
-                && index.globalGeneration == globalGeneration && index.hasSameDeclarers(from: start)
-            {
-                index.retarget(to: start)
-                index.windowGeneration = window.generation
-                return index
-            }
-            // Taken out for the build and put back: the cache is one value, changed in one place.
-            var cache = resolutions
-            resolutions = KeyCommandResolutionCache()
-            let rebuilt = KeyCommandIndex(
-                chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap,
-                resolutions: &cache)
-            resolutions = cache
-            rebuilt.windowGeneration = window.generation
-            rebuilt.commandGeneration = window.commandGeneration
-            rebuilt.layoutGeneration = layoutGeneration
-            rebuilt.globalGeneration = globalGeneration
-            index = rebuilt
+            refreshIndex(from: start)
         }
-        return index
+    }
+
+    private func refreshIndex(from start: Responder) {
+        // Focus moved (Tab, arrows) between responders that declare no commands: same index.
+        if index.commandGeneration == window.commandGeneration && index.layoutGeneration == layoutGeneration
+            && index.globalGeneration == globalGeneration && index.hasSameDeclarers(from: start)
+        {
+            index.retarget(to: start)
+            index.windowGeneration = window.generation
+            return
+        }
+        // Taken out for the build and put back: the cache is one value, changed in one place.
+        var cache = resolutions
+        resolutions = KeyCommandResolutionCache()
+        let rebuilt = KeyCommandIndex(
+            chainStart: start, window: window, global: globalKeyCommands, layout: reverseMap,
+            resolutions: &cache)
+        resolutions = cache
+        rebuilt.windowGeneration = window.generation
+        rebuilt.commandGeneration = window.commandGeneration
+        rebuilt.layoutGeneration = layoutGeneration
+        rebuilt.globalGeneration = globalGeneration
+        index = rebuilt
     }
 
     func activeIndex(device: DeviceID, code: KeyCode) -> Int? {
@@ -528,6 +554,33 @@ public final class Dispatcher {
         record.recipients.removeAll(keepingCapacity: true)
         record.owner = .responders(handler: nil)
         if recordPool.count < 32 { recordPool.append(record) }
+    }
+}
+
+/// The keys a layout made lately, one per slot by key code: a direct-mapped cache, so a lookup is
+/// an index and two comparisons.
+struct KeyCache {
+    private struct Entry {
+        var state: LayoutState
+        var key: Key
+    }
+
+    private static let slots = 64
+    private var entries: [Entry?] = Array(repeating: nil, count: KeyCache.slots)
+
+    @inline(__always)
+    private static func slot(_ code: KeyCode) -> Int { Int(code.rawValue) & (slots - 1) }
+
+    /// The key made for `code` in `state`, when it is kept.
+    @inline(__always)
+    func key(for code: KeyCode, in state: LayoutState) -> Key? {
+        guard let entry = entries[Self.slot(code)], entry.key.keyCode == code, entry.state == state else { return nil }
+        return entry.key
+    }
+
+    /// Keeps `key`, made in `state`, in place of whatever its slot held.
+    mutating func store(_ key: Key, in state: LayoutState) {
+        entries[Self.slot(key.keyCode)] = Entry(state: state, key: key)
     }
 }
 

@@ -107,7 +107,12 @@ open class FocusNode: Responder, FocusItem {
         set { focusProperties.acceptsFirstResponder = newValue }
     }
     /// Keys the node takes in `pressesBegan` (others are passed on).
-    public var handledKeys: Set<KeyCode> = []
+    public var handledKeys: Set<KeyCode> = [] {
+        didSet { handledKeyCodes = KeyCodeSet(handledKeys) }
+    }
+    /// ``handledKeys`` as every press that reaches the node asks it: searched in place, without
+    /// the hash or the dynamic exclusivity check of the public set.
+    @exclusivity(unchecked) private var handledKeyCodes = KeyCodeSet([])
     /// Actions the node performs.
     public var performableActions: Set<Action> = []
     /// Called when the node performs an action.
@@ -228,7 +233,7 @@ open class FocusNode: Responder, FocusItem {
 
     /// Takes the press when its key is in ``handledKeys`` (calling ``onPress``); passes it on otherwise.
     open override func pressesBegan(_ press: Press, with event: PressEvent) {
-        if handledKeys.contains(press.key.keyCode) {
+        if !handledKeyCodes.isEmpty && handledKeyCodes.contains(press.key.keyCode) {
             onPress?(press)
         } else {
             super.pressesBegan(press, with: event)

@@ -272,7 +272,7 @@ extension FocusSystem: SystemKeyHandler {
     }
 
     func isSelectKey(_ key: Key) -> Bool {
-        selectKeys.contains(key.keyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
+        selectKeyCodes.contains(key.keyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
     }
 
     /// Whether the key is a focus key: Tab and Shift-Tab (keyboard style), the arrows, the select keys.

@@ -28,7 +28,11 @@ public final class FocusSystem {
     @exclusivity(unchecked) public var navigationStyle: NavigationStyle = .keyboard
     /// The keys that select the focused item: Return and keypad Enter by default; add Space, or
     /// the remote-control OK and Select keys, as the app needs.
-    public var selectKeys: Set<KeyCode> = [.return, .keypadEnter]
+    public var selectKeys: Set<KeyCode> = [.return, .keypadEnter] {
+        didSet { selectKeyCodes = KeyCodeSet(selectKeys) }
+    }
+    /// ``selectKeys`` as every key-down asks it: searched in place instead of hashed.
+    @exclusivity(unchecked) var selectKeyCodes = KeyCodeSet([.return, .keypadEnter])
     /// Whether items reached only by activation (buttons) are focusable by keyboard. On by
     /// default, as a kiosk has no pointer.
     public var fullKeyboardAccess = true {

@@ -32,6 +32,8 @@ final class KeyCommandIndex {
     private(set) var unreachable: [Candidate] = []
     /// The chain start, when it is a text input.
     private(set) var textInput: (any TextInputResponder)?
+    /// Whether ``textInput`` is set: asked on every key-down, without copying the existential.
+    private(set) var hasTextInput = false
 
     /// The responders on the chain that declare key commands, nearest first: a chain start with
     /// the same declarers (focus moved between items that declare none) reuses the index.
@@ -84,6 +86,7 @@ final class KeyCommandIndex {
         for command in global { add(command, declarer: nil, depth: .max) }
         self.chainStart = chainStart
         textInput = chainStart.asTextInputResponder
+        hasTextInput = textInput != nil
         guard !entries.isEmpty else { return }
         // One list per chord, each sized once: count, reserve, fill.
         var table = [Int32](repeating: -1, count: Self.tableSize)
@@ -135,6 +138,7 @@ final class KeyCommandIndex {
     func retarget(to start: Responder) {
         chainStart = start
         textInput = start.asTextInputResponder
+        hasTextInput = textInput != nil
     }
 
     /// The candidates for a key, nearest first.

@@ -74,7 +74,7 @@ public enum MoveCommandDirection: Hashable, Sendable {
 struct KeyPressHandler {
     enum Match {
         case any
-        case keys(Set<KeyCode>)
+        case keys(KeyCodeSet)
         case characters(Set<Character>)
     }
 
@@ -83,17 +83,18 @@ struct KeyPressHandler {
     let phases: KeyPress.Phases
     let action: (KeyPress) -> KeyPress.Result
 
-    func accepts(_ press: KeyPress) -> Bool {
-        switch press.phase {
+    /// Whether the handler runs for `key` in `phase` (asked before a ``KeyPress`` is made).
+    func accepts(_ key: Key, phase: KeyPress.Phase) -> Bool {
+        switch phase {
         case .down: guard phases.contains(.down) else { return false }
         case .repeat: guard phases.contains(.repeat) else { return false }
         case .up: guard phases.contains(.up) else { return false }
         }
         switch match {
         case .any: return true
-        case .keys(let codes): return codes.contains(press.key.keyCode)
+        case .keys(let codes): return codes.contains(key.keyCode)
         case .characters(let set):
-            guard let character = press.key.characters.first, press.key.characters.count == 1 else { return false }
+            guard let character = key.characters.first, key.characters.count == 1 else { return false }
             return set.contains(character)
         }
     }
@@ -141,7 +142,7 @@ extension Responder {
         _ keys: Set<KeyCode>, phases: KeyPress.Phases = [.down, .repeat],
         action: @escaping (KeyPress) -> KeyPress.Result
     ) -> KeyPressHandlerToken {
-        addKeyPressHandler(.keys(keys), phases: phases, action: action)
+        addKeyPressHandler(.keys(KeyCodeSet(keys)), phases: phases, action: action)
     }
 
     /// Runs `action` for presses that type one of `characters` (on the current layout, with the
@@ -173,7 +174,9 @@ extension Responder {
     public final func onMoveCommand(
         mirrorsInRightToLeft: Bool = true, perform action: @escaping (MoveCommandDirection) -> Void
     ) -> KeyPressHandlerToken {
-        addKeyPressHandler(.keys([.upArrow, .downArrow, .leftArrow, .rightArrow]), phases: [.down, .repeat]) {
+        addKeyPressHandler(
+            .keys(KeyCodeSet([.upArrow, .downArrow, .leftArrow, .rightArrow])), phases: [.down, .repeat]
+        ) {
             [unowned self] press in
             let mirrored = mirrorsInRightToLeft && self.window?.layoutDirection == .rightToLeft
             switch press.key.keyCode {
@@ -192,7 +195,7 @@ extension Responder {
     /// - Returns: A token for ``removeKeyPressHandler(_:)``.
     @discardableResult
     public final func onExitCommand(perform action: @escaping () -> Void) -> KeyPressHandlerToken {
-        addKeyPressHandler(.keys([.escape]), phases: .down) { _ in
+        addKeyPressHandler(.keys(KeyCodeSet([.escape])), phases: .down) { _ in
             action()
             return .handled
         }
@@ -215,9 +218,13 @@ extension Responder {
 
     /// Runs the handlers for a press in `phase`; `true` when one handled it.
     final func runKeyPressHandlers(_ press: Press, phase: KeyPress.Phase) -> Bool {
-        let keyPress = KeyPress(phase: phase, key: press.key, press: press)
-        for handler in keyPressHandlers where handler.accepts(keyPress) {
-            if handler.action(keyPress) == .handled { return true }
+        // The handler is matched before its `KeyPress` is made (two copies of the key, one of
+        // the press), and the list is walked by index: no handler copied for one that declines.
+        let handlers = keyPressHandlers
+        for position in handlers.indices where handlers[position].accepts(press.key, phase: phase) {
+            if handlers[position].action(KeyPress(phase: phase, key: press.key, press: press)) == .handled {
+                return true
+            }
         }
         return false
     }

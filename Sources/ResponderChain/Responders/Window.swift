@@ -31,7 +31,9 @@ open class Window: Responder {
 
     /// The responder at or above the focused item, set by the focus system: key commands and
     /// presses start there.
-    package var focusedResponder: Responder? {
+    // Read on every key (the chain start): a single load, no dynamic exclusivity check (measured:
+    // 150 instructions per key press).
+    @exclusivity(unchecked) package var focusedResponder: Responder? {
         didSet { if focusedResponder !== oldValue { responderChainDidChange(commandsChanged: false) } }
     }
 
