@@ -15,7 +15,9 @@ open class FocusNode: Responder, FocusItem {
     /// The focus properties in one stored value: the focus system reads a whole node with one
     /// access (a snapshot of 100,000 nodes read nine dynamically checked properties per node
     /// before, a third of its time).
-    @usableFromInline final var focusProperties: FocusProperties
+    /// A focus move reads several of them (priority, first-responder acceptance, selection
+    /// following focus) and every write is a single store: no dynamic exclusivity check.
+    @exclusivity(unchecked) @usableFromInline final var focusProperties: FocusProperties
 
     // Inlinable and final, so that `node.frame.x = …` (an animation step) compiles to a get and a
     // set in the caller: across modules the class's modify coroutine allocated its frame on every
@@ -122,14 +124,14 @@ open class FocusNode: Responder, FocusItem {
     /// Called with `true` when the node gains focus and `false` when it loses it, after the
     /// focus update's `didUpdateFocus` calls: a renderer redraws this node only. SwiftUI's
     /// `onFocusChange`. Costs nothing when unset.
-    public var onFocusChange: ((Bool) -> Void)?
+    @exclusivity(unchecked) public var onFocusChange: ((Bool) -> Void)?
 
     /// Called when focus moves to an item inside this node, so that a scrolling container
     /// brings it into view (UIKit scrolls a collection view to its focused cell): change the
     /// frames, then call ``FocusSystem/invalidateLayout(of:changes:)`` (a ``FocusNode`` frame change does
     /// that itself). Items outside the visible part stay in the tab loop and the arrow search.
     /// Called after the update's `didUpdateFocus`, nearest container first.
-    public var onReveal: ((any FocusItem) -> Void)?
+    @exclusivity(unchecked) public var onReveal: ((any FocusItem) -> Void)?
 
     /// Whether the node is the focused item of its window's focus system.
     public var isFocused: Bool {

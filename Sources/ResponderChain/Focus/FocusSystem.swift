@@ -65,8 +65,8 @@ public final class FocusSystem {
     /// a sensible place when it disappears, and, while the layout generation is still
     /// `focusedChainGeneration`, for every walk up from the focused item (one walk per update
     /// instead of six).
-    var focusedChain: [any FocusEnvironment] = []
-    var focusedChainGeneration: UInt64 = .max
+    @exclusivity(unchecked) var focusedChain: [any FocusEnvironment] = []
+    @exclusivity(unchecked) var focusedChainGeneration: UInt64 = .max
     /// The chain being built for the next update (swapped with `focusedChain`, so neither allocates).
     var spareChain: [any FocusEnvironment] = []
 
@@ -77,7 +77,7 @@ public final class FocusSystem {
     var focusedChainIsCurrent: Bool { focusedChainGeneration == window.layoutGeneration && !focusedChain.isEmpty }
     /// The focused item's group when it was focused (it may have left the tree since).
     @exclusivity(unchecked) var focusedGroup: FocusGroupName?
-    var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
+    @exclusivity(unchecked) var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
     /// The modal scopes presented, innermost last, each with the item focused before it.
     var modalScopes: [(scope: any FocusEnvironment, previous: (any FocusItem)?)] = []

@@ -96,7 +96,9 @@ open class Responder {
     ///
     /// They are active while this responder is in the chain from the focused item (or first
     /// responder) up to the window. Changing the list takes effect at the next key.
-    public var keyCommands: [KeyCommand] = [] {
+    // Read at every level of the chain each time focus moves (does the new chain have the same
+    // declarers?): a copy of the array reference, no dynamic exclusivity check.
+    @exclusivity(unchecked) public var keyCommands: [KeyCommand] = [] {
         didSet { window?.responderChainDidChange() }
     }
 

@@ -27,7 +27,9 @@ open class Window: Responder {
 
     /// Counts changes to the tree and to focus properties (frames, visibility, groups); the focus
     /// system rebuilds its groups and tab loop when it moves. First-responder changes do not move it.
-    package private(set) var layoutGeneration: UInt64 = 0
+    // Read by every focus move (is the snapshot, the focused chain current?): no dynamic
+    // exclusivity check, as for `generation` below.
+    @exclusivity(unchecked) package private(set) var layoutGeneration: UInt64 = 0
 
     /// The responder at or above the focused item, set by the focus system: key commands and
     /// presses start there.
@@ -89,7 +91,8 @@ open class Window: Responder {
     /// Counts changes to what the key-command index is built from: the tree, key-command lists,
     /// the direction. Moving focus or the first responder does not move it (the index is reused
     /// when the new chain has the same declarers).
-    package private(set) var commandGeneration: UInt64 = 0
+    // Read when focus moves to another chain start (same declarers?): a single load.
+    @exclusivity(unchecked) package private(set) var commandGeneration: UInt64 = 0
 
     package func responderChainDidChange(commandsChanged: Bool = true) {
         generation &+= 1
