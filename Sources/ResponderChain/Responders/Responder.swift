@@ -92,12 +92,12 @@ open class Responder {
     // access is a single load or an append outside the walk.
     @exclusivity(unchecked) final var keyPressHandlers: [KeyPressHandler] = []
 
+    // Read at every level of the chain each time focus moves (does the new chain have the same
+    // declarers?): a copy of the array reference, no dynamic exclusivity check.
     /// The key commands this responder declares.
     ///
     /// They are active while this responder is in the chain from the focused item (or first
     /// responder) up to the window. Changing the list takes effect at the next key.
-    // Read at every level of the chain each time focus moves (does the new chain have the same
-    // declarers?): a copy of the array reference, no dynamic exclusivity check.
     @exclusivity(unchecked) public var keyCommands: [KeyCommand] = [] {
         didSet { window?.responderChainDidChange() }
     }

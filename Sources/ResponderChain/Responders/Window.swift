@@ -31,10 +31,10 @@ open class Window: Responder {
     // exclusivity check, as for `generation` below.
     @exclusivity(unchecked) package private(set) var layoutGeneration: UInt64 = 0
 
-    /// The responder at or above the focused item, set by the focus system: key commands and
-    /// presses start there.
     // Read on every key (the chain start): a single load, no dynamic exclusivity check (measured:
     // 150 instructions per key press).
+    /// The responder at or above the focused item, set by the focus system: key commands and
+    /// presses start there.
     @exclusivity(unchecked) package var focusedResponder: Responder? {
         didSet { if focusedResponder !== oldValue { responderChainDidChange(commandsChanged: false) } }
     }
