@@ -7,16 +7,25 @@ final class ObservedNode: FocusNode {
     var didUpdateCount = 0
     var vetoes = false
     var contexts: [FocusUpdateContext] = []
+    /// Where the node writes "should NAME" and "did NAME", in call order, when set.
+    var log: UpdateLog?
 
     override func shouldUpdateFocus(in context: FocusUpdateContext) -> Bool {
         shouldUpdateCount += 1
+        log?.entries.append("should " + traceName)
         return !vetoes
     }
 
     override func didUpdateFocus(in context: FocusUpdateContext) {
         didUpdateCount += 1
+        log?.entries.append("did " + traceName)
         contexts.append(context)
     }
+}
+
+/// The order in which nodes were asked and told of focus updates.
+@MainActor final class UpdateLog {
+    var entries: [String] = []
 }
 
 /// A window, a root node, a dispatcher with the focus system installed, a keyboard and a trace.

@@ -260,6 +260,41 @@ import Testing
         #expect(context.groupChanged && context.previousGroup == "left" && context.nextGroup == "right")
     }
 
+    @Test("environments are asked and told in order: the previous item's chain, then the next item's own ancestors")
+    func notificationOrder() {
+        let h = FocusHarness()
+        let left = h.node("left", 0, 0, 300, 700, focusable: false, group: "left")
+        let right = h.node("right", 300, 0, 700, 700, focusable: false, group: "right")
+        let a = h.node("a", 0, 0, 300, 40, in: left)
+        let b = h.node("b", 300, 0, 300, 40, in: right)
+        let c = h.node("c", 300, 100, 300, 40, in: right)
+        let log = UpdateLog()
+        for node in [h.root, left, right, a, b, c] { node.log = log }
+        h.focus.requestFocus(on: a)
+        log.entries = []
+        // a's chain was recorded when it was focused and the tree has not changed since.
+        h.keyboard.tap("tab")
+        #expect(h.focusedName == "b")
+        let order = ["a", "left", "root", "b", "right"]
+        #expect(log.entries == order.map { "should " + $0 } + order.map { "did " + $0 })
+        // A veto stops the asking and tells nobody.
+        log.entries = []
+        c.vetoes = true
+        h.keyboard.press(.downArrow)
+        h.keyboard.release(.downArrow)
+        #expect(h.focusedName == "b")
+        #expect(log.entries == ["should b", "should right", "should root", "should c"])
+        // After a layout change b's recorded chain is stale: the chain is walked again, same order.
+        log.entries = []
+        c.vetoes = false
+        a.frame.y = 10
+        h.keyboard.press(.downArrow)
+        h.keyboard.release(.downArrow)
+        #expect(h.focusedName == "c")
+        let again = ["b", "right", "root", "c"]
+        #expect(log.entries == again.map { "should " + $0 } + again.map { "did " + $0 })
+    }
+
     @Test("an environment of either item can veto; focus stays and the trace says who")
     func veto() {
         let h = FocusHarness()

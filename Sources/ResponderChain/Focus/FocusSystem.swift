@@ -491,14 +491,8 @@ public final class FocusSystem {
             previousGroupName: previous == nil ? nil : focusedGroup,
             nextGroupName: next == nil ? nil : groupName(of: next!))
         // Buffers reused by every update (an update never nests: see `isUpdating`).
-        var involved = involvedBuffer
-        involvedBuffer = []
         var nextChain = spareChain
         spareChain = []
-        defer {
-            involved.removeAll(keepingCapacity: true)
-            involvedBuffer = involved
-        }
         let generation = window.layoutGeneration
         if let next {
             var node: (any FocusEnvironment)? = next
@@ -507,43 +501,75 @@ public final class FocusSystem {
                 node = current.parentFocusEnvironment
             }
         }
-        // The previous chain as recorded when it was focused, while the tree is unchanged since.
-        if let previous, focusedChainIsCurrent, focusedChain[0] === previous {
-            involved.append(contentsOf: focusedChain)
+        // The environments asked and told are the previous item's chain, then the next item's
+        // chain up to where it meets it (the rest is shared). The previous chain is the one
+        // recorded when it was focused, while the tree is unchanged since (shared with
+        // `focusedChain`, not copied), else walked into `involvedBuffer`.
+        let recorded = previous != nil && focusedChainIsCurrent && focusedChain[0] === previous!
+        var previousChain: [any FocusEnvironment]
+        if recorded {
+            previousChain = focusedChain
         } else {
+            previousChain = involvedBuffer
+            involvedBuffer = []
             var node: (any FocusEnvironment)? = previous
             while let current = node {
-                involved.append(current)
+                previousChain.append(current)
                 node = current.parentFocusEnvironment
             }
         }
-        // Chains are short: a linear check beats hashing. Once the next chain meets the previous
-        // one, the rest is shared. (Loops, not `contains(where:)`: a closure formed on the main
-        // actor checks the executor at every call, which cost a focus move a fifth of its time.)
-        let previousCount = involved.count
-        walk: for current in nextChain {
-            for index in 0..<previousCount where involved[index] === current { break walk }
-            involved.append(current)
+        // Chains are short: a linear check beats hashing. (Loops, not `contains(where:)`: a closure
+        // formed on the main actor checks the executor at every call, which cost a focus move a
+        // fifth of its time.)
+        var meet = nextChain.count
+        walk: for position in nextChain.indices {
+            for index in previousChain.indices where previousChain[index] === nextChain[position] {
+                meet = position
+                break walk
+            }
         }
-        for environment in involved where !environment.shouldUpdateFocus(in: context) {
-            traceVeto(context, by: environment)
+        var veto: (any FocusEnvironment)?
+        for index in previousChain.indices where !previousChain[index].shouldUpdateFocus(in: context) {
+            veto = previousChain[index]
+            break
+        }
+        if veto == nil {
+            for index in 0..<meet where !nextChain[index].shouldUpdateFocus(in: context) {
+                veto = nextChain[index]
+                break
+            }
+        }
+        if let veto {
+            traceVeto(context, by: veto)
             nextChain.removeAll(keepingCapacity: true)
             spareChain = nextChain
+            if !recorded {
+                previousChain.removeAll(keepingCapacity: true)
+                involvedBuffer = previousChain
+            }
             return false
         }
         focusedItem = next
         focusedGroup = context.nextGroupName
-        var oldChain = focusedChain
-        focusedChain = []
-        oldChain.removeAll(keepingCapacity: true)
-        spareChain = oldChain
+        if !recorded {
+            // The chain recorded for an item no longer current: its buffer becomes the spare one.
+            var oldChain = focusedChain
+            focusedChain = []
+            oldChain.removeAll(keepingCapacity: true)
+            spareChain = oldChain
+        }
         focusedChain = nextChain
         focusedChainGeneration = generation
         if let next, case .named(let group)? = context.nextGroupName {
             remembered[group] = ObjectIdentifier(next)
         }
         window.focusedResponder = next == nil ? nil : nearestResponder(at: next!, requiringFirstResponder: false)
-        for environment in involved { environment.didUpdateFocus(in: context) }
+        for index in previousChain.indices { previousChain[index].didUpdateFocus(in: context) }
+        for index in 0..<meet { nextChain[index].didUpdateFocus(in: context) }
+        // `previousChain` holds the only reference to its buffer now: emptied in place, it becomes
+        // the spare chain (recorded) or the walk buffer again.
+        previousChain.removeAll(keepingCapacity: true)
+        if recorded { spareChain = previousChain } else { involvedBuffer = previousChain }
         if let next { requestReveal(of: next) }
         traceUpdate(context)
         syncFirstResponder(to: next, cause: cause)
