@@ -28,6 +28,25 @@ import Testing
         #expect(SelfReadingWindow.sawItself == true)
     }
 
+    @Test("a window forgets a focus system that goes away, and keeps the one that replaced it")
+    @MainActor func focusSystemGoesAway() {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 100, height: 100))
+        window.addChild(root)
+        do {
+            let focus = FocusSystem(window: window, root: root)
+            #expect(FocusSystem.focusSystem(for: root) === focus)
+        }
+        #expect(FocusSystem.focusSystem(for: root) == nil, "a debug build stops here if the link dangles")
+        var replacement: FocusSystem?
+        do {
+            let first = FocusSystem(window: window, root: root)
+            replacement = FocusSystem(window: window, root: root)
+            #expect(FocusSystem.focusSystem(for: root) !== first)
+        }
+        #expect(FocusSystem.focusSystem(for: root) === replacement)
+    }
+
     #if DEBUG
         @Test("a debug build stops when a link is followed after its target was freed")
         func danglingLinkStops() async {

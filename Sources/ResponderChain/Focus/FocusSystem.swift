@@ -96,6 +96,10 @@ public final class FocusSystem {
         window.focusSystem = self
     }
 
+    isolated deinit {
+        window.detachFocusSystem(self)
+    }
+
     // MARK: Snapshot
 
     /// Brings the snapshot up to date: in place when every layout change since it was made came

@@ -40,7 +40,19 @@ open class Window: Responder {
     }
 
     /// The focus system attached to this window, if any.
-    package weak var focusSystem: FocusSystem?
+    package var focusSystem: FocusSystem? {
+        get { focusSystemLink?.target }
+        set { focusSystemLink = newValue.map(UnownedRef.init) }
+    }
+    // Unretained (see UnownedRef); the focus system clears it in deinit. Not `weak`: a weak
+    // reference gives its target a side table, and every retain and release of the focus system
+    // (one of each per focus key, as the press's owner) then takes the slow path.
+    private var focusSystemLink: UnownedRef<FocusSystem>?
+
+    /// Clears the focus-system link if it points at `focusSystem` (which may be deinitializing).
+    package func detachFocusSystem(_ focusSystem: FocusSystem) {
+        if focusSystemLink?.refers(to: focusSystem) == true { focusSystemLink = nil }
+    }
 
     /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
     /// rebuilds its key-command index when it moves.
