@@ -122,6 +122,7 @@ final class KeyCommandIndex {
     /// index serves that chain too (depths counted from another start are only compared among
     /// themselves). Walks the chain, allocates nothing.
     func hasSameDeclarers(from start: Responder) -> Bool {
+        let declarers = self.declarers  // one access to the field (each is checked), not one per level
         var position = 0
         var responder: Responder? = start
         while let current = responder {
