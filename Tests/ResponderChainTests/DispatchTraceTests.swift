@@ -2,7 +2,44 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
+/// Runs `body` when it goes away: an object an observer's closure owns.
+@MainActor final class OnDeinit {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+    isolated deinit { body() }
+}
+
 @MainActor @Suite struct DispatchTraceTests {
+    @Test("observers that add or remove observers: on removal, while records are delivered")
+    func observersChangingObservers() {
+        let dispatcher = Dispatcher(window: Window())
+        var seen: [String] = []
+        let other = dispatcher.addTraceObserver { _ in seen.append("other") }
+        var holder: TraceObservation?
+        do {
+            // The closure is the only owner of an object whose deinit removes `other`: removing
+            // the closure frees it, and that removal runs inside the first one.
+            let owned = OnDeinit { dispatcher.removeTraceObserver(other) }
+            holder = dispatcher.addTraceObserver { [owned] _ in _ = owned }
+        }
+        dispatcher.removeTraceObserver(holder!)
+        dispatcher.handle(KeyEvent(.a, .down))
+        #expect(seen.isEmpty, "both observers are gone")
+        // An observer that removes itself and adds another while a record is being delivered.
+        var later = 0
+        var selfToken: TraceObservation?
+        selfToken = dispatcher.addTraceObserver { _ in
+            guard let token = selfToken else { return }
+            selfToken = nil
+            dispatcher.removeTraceObserver(token)
+            dispatcher.addTraceObserver { _ in later += 1 }
+        }
+        dispatcher.handle(KeyEvent(.a, .up))
+        dispatcher.handle(KeyEvent(.b, .down))
+        #expect(selfToken == nil)
+        #expect(later > 0)
+    }
+
     @Test("records come only to subscribed observers, and stop after removal")
     func observers() {
         let window = Window()

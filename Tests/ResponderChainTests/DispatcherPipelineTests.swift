@@ -273,6 +273,55 @@ import Testing
         #expect(typed == ["z/z", "z/z", "y/y", "Y/y"])
     }
 
+    /// A layout object whose mapping the app changes in place (a remapping table).
+    final class RemappableLayout: KeyboardLayout {
+        var zTypes = "z"
+        var name: String { "remappable" }
+        func characters(for code: KeyCode, in state: LayoutState) -> String {
+            code == .z ? zTypes : USKeyboardLayout().characters(for: code, in: state)
+        }
+    }
+
+    @Test("a class layout is asked on every key: a mapping changed in place is seen at once")
+    func classLayoutIsAskedEveryTime() {
+        let layout = RemappableLayout()
+        let h = Harness(layout: layout)
+        var typed: [String] = []
+        h.window.onKeyPress([.z]) { press in
+            typed.append(press.characters)
+            return .handled
+        }
+        h.keyboard.tap(KeyChord(.z))
+        layout.zTypes = "ж"
+        h.keyboard.tap(KeyChord(.z))
+        #expect(typed == ["z", "ж"])
+    }
+
+    @Test("the key commands can be read while they are changed in place; the change counts at the next key")
+    func keyCommandsReadDuringInPlaceChange() {
+        let h = Harness()
+        let c = h.chain("app")
+        c[0].keyCommands = [
+            KeyCommand("f", modifierFlags: .control, action: .find),
+            KeyCommand("z", modifierFlags: .control, action: .next),
+        ]
+        c[0].performableActions = [.find, .next]
+        c[0].becomeFirstResponder()
+        var seenDuring: [Int] = []
+        c[0].keyCommands.removeAll { command in
+            // Reading the commands (directly, and through the index behind isSecureEntry) while
+            // the list is being changed: the list reads as moved out, never half-changed.
+            seenDuring.append(c[0].keyCommands.count)
+            _ = h.dispatcher.isSecureEntry
+            return command.action == .find
+        }
+        #expect(seenDuring == [0, 0])
+        #expect(c[0].keyCommands.map(\.action) == [.next])
+        h.keyboard.tap(KeyChord(.f, .control))
+        h.keyboard.tap(KeyChord(.z, .control))
+        #expect(c[0].performedActions == [.next])
+    }
+
     @Test("stage 5: a right-to-left window mirrors arrow commands")
     func mirroredDispatch() {
         let h = Harness()

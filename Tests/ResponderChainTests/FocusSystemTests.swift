@@ -260,6 +260,26 @@ import Testing
         #expect(context.groupChanged && context.previousGroup == "left" && context.nextGroup == "right")
     }
 
+    @Test("a focus observer whose removal frees an object that removes another observer")
+    func focusObserversChangingObservers() {
+        let h = FocusHarness()
+        let a = h.node("a", 0, 0, 100, 40)
+        _ = h.node("b", 200, 0, 100, 40)
+        h.focus.requestFocus(on: a)
+        var seen = 0
+        let focus = h.focus
+        let other = focus.addObserver { _ in seen += 1 }
+        var holder: UInt64 = 0
+        do {
+            let owned = OnDeinit { focus.removeObserver(other) }
+            holder = focus.addObserver { [owned] _ in _ = owned }
+        }
+        focus.removeObserver(holder)
+        h.keyboard.tap("tab")
+        #expect(h.focusedName == "b")
+        #expect(seen == 0)
+    }
+
     @Test("environments are asked and told in order: the previous item's chain, then the next item's own ancestors")
     func notificationOrder() {
         let h = FocusHarness()
@@ -284,15 +304,18 @@ import Testing
         h.keyboard.release(.downArrow)
         #expect(h.focusedName == "b")
         #expect(log.entries == ["should b", "should right", "should root", "should c"])
-        // After a layout change b's recorded chain is stale: the chain is walked again, same order.
+        // The veto left b's recorded chain in place: the next move reads it again.
         log.entries = []
-        c.vetoes = false
-        a.frame.y = 10
-        h.keyboard.press(.downArrow)
-        h.keyboard.release(.downArrow)
-        #expect(h.focusedName == "c")
-        let again = ["b", "right", "root", "c"]
-        #expect(log.entries == again.map { "should " + $0 } + again.map { "did " + $0 })
+        h.keyboard.tap("shift+tab")
+        #expect(h.focusedName == "a")
+        let back = ["b", "right", "root", "a", "left"]
+        #expect(log.entries == back.map { "should " + $0 } + back.map { "did " + $0 })
+        // After a layout change a's recorded chain is stale: the chain is walked again, same order.
+        log.entries = []
+        c.frame.x = 310
+        h.keyboard.tap("tab")
+        #expect(h.focusedName == "b")
+        #expect(log.entries == order.map { "should " + $0 } + order.map { "did " + $0 })
     }
 
     @Test("an environment of either item can veto; focus stays and the trace says who")

@@ -84,6 +84,7 @@ public final class Dispatcher {
             layoutGeneration &+= 1
             reverseMap = LayoutReverseMap(layout)
             keyCache = KeyCache()
+            cachesKeys = Self.answersFromArguments(layout)
             resolutions.reset()
             state.rightAltIsLevelThree = layout.rightAltIsLevelThree
             reservedIndex = nil
@@ -153,6 +154,13 @@ public final class Dispatcher {
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
     /// Keys made on `layout` (without a tracker) by ``makeKey(_:typed:)``; emptied with the layout.
     @exclusivity(unchecked) var keyCache = KeyCache()
+    /// Whether ``keyCache`` is used: the layout is a value, so its answers can only change when
+    /// `layout` is set again. A class layout may change its mapping in place; it is asked every time.
+    @exclusivity(unchecked) var cachesKeys = true
+
+    static func answersFromArguments(_ layout: any KeyboardLayout) -> Bool {
+        !(type(of: layout) is AnyObject.Type)
+    }
     @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
     @exclusivity(unchecked) var globalGeneration: UInt64 = 0
     @exclusivity(unchecked) var nextPressNumber: UInt64 = 1
@@ -189,6 +197,7 @@ public final class Dispatcher {
         self.window = window
         self.layout = layout
         self.reverseMap = LayoutReverseMap(layout)
+        cachesKeys = Self.answersFromArguments(layout)
         state.rightAltIsLevelThree = layout.rightAltIsLevelThree
         startTracking()
         active.reserveCapacity(16)
@@ -310,7 +319,11 @@ public final class Dispatcher {
     ///
     /// - Parameter observation: The token ``addTraceObserver(_:)`` returned.
     public func removeTraceObserver(_ observation: TraceObservation) {
-        observers.removeAll { $0.id == observation.id }
+        // Taken out, then dropped after the array's access has ended: the closure may own an
+        // object whose deinit removes another observer (the field skips the exclusivity check).
+        guard let position = observers.firstIndex(where: { $0.id == observation.id }) else { return }
+        let removed = observers.remove(at: position)
+        withExtendedLifetime(removed) {}
         tracing = !observers.isEmpty
     }
 
@@ -470,10 +483,10 @@ public final class Dispatcher {
     /// The key as the state says now; `typed` is what a tracker said the key-down typed.
     func makeKey(_ code: KeyCode, typed: String? = nil) -> Key {
         let layoutState = state.layoutState
-        // A layout without a tracker answers from its arguments alone: the same key in the same
-        // state is the same `Key`, so it is kept (asking the layout through its existential costs
-        // about 300 instructions per key-down).
-        let cacheable = typed == nil && tracker == nil
+        // A value layout without a tracker answers from its arguments alone: the same key in the
+        // same state is the same `Key`, so it is kept (asking the layout through its existential
+        // costs about 300 instructions per key-down).
+        let cacheable = cachesKeys && typed == nil && tracker == nil
         if cacheable, let key = keyCache.key(for: code, in: layoutState) { return key }
         var flags = layoutState.modifierFlags
         if code.isKeypad { flags.insert(.numericPad) }

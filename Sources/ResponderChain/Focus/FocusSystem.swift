@@ -96,10 +96,6 @@ public final class FocusSystem {
         window.focusSystem = self
     }
 
-    isolated deinit {
-        window.detachFocusSystem(self)
-    }
-
     // MARK: Snapshot
 
     /// Brings the snapshot up to date: in place when every layout change since it was made came
@@ -201,7 +197,11 @@ public final class FocusSystem {
     ///
     /// - Parameter token: What ``addObserver(_:)`` returned.
     public func removeObserver(_ token: UInt64) {
-        observers.removeAll { $0.id == token }
+        // Taken out, then dropped after the array's access has ended: the closure may own an
+        // object whose deinit removes another observer (the field skips the exclusivity check).
+        guard let position = observers.firstIndex(where: { $0.id == token }) else { return }
+        let removed = observers.remove(at: position)
+        withExtendedLifetime(removed) {}
     }
 
     // MARK: Modal scopes

@@ -75,7 +75,7 @@ final class KeyCommandIndex {
         var depth = 0
         var responder: Responder? = chainStart
         while let current = responder {
-            let commands = current.keyCommands
+            let commands = current.declaredKeyCommands
             if !commands.isEmpty {
                 declarers.append(ObjectIdentifier(current))
                 for command in commands { add(command, declarer: current, depth: depth) }
@@ -126,7 +126,7 @@ final class KeyCommandIndex {
         var position = 0
         var responder: Responder? = start
         while let current = responder {
-            if !current.keyCommands.isEmpty {
+            if !current.declaredKeyCommands.isEmpty {
                 guard position < declarers.count, declarers[position] == ObjectIdentifier(current) else { return false }
                 position += 1
             }

@@ -28,10 +28,11 @@ public struct LayoutState: Hashable, Sendable {
 ///
 /// The core ships ``USKeyboardLayout``; the Linux module adds layouts compiled by xkbcommon.
 /// A layout is asked for characters on every key-down, so implementations should answer from a
-/// table without allocating (strings of up to 15 UTF-8 bytes are stored inline). Answers must
-/// depend on the arguments alone: the dispatcher keeps the keys it made until its layout is set
-/// again. A layout whose answers follow its own state (xkbcommon's) keeps that state in the
-/// tracker ``makeKeyStateTracker()`` returns.
+/// table without allocating (strings of up to 15 UTF-8 bytes are stored inline). The dispatcher
+/// keeps the keys a layout that is a value type (a struct or an enum) made, until its layout is
+/// set again: such a layout's answers must depend on the arguments alone. A class layout is asked
+/// on every key; a layout whose answers follow the keys typed (xkbcommon's) keeps that state in
+/// the tracker ``makeKeyStateTracker()`` returns.
 public protocol KeyboardLayout {
     /// A short name shown in traces and reports, such as `us` or `de(nodeadkeys)`.
     var name: String { get }

@@ -92,15 +92,35 @@ open class Responder {
     // access is a single load or an append outside the walk.
     @exclusivity(unchecked) final var keyPressHandlers: [KeyPressHandler] = []
 
-    // Read at every level of the chain each time focus moves (does the new chain have the same
-    // declarers?): a copy of the array reference, no dynamic exclusivity check.
     /// The key commands this responder declares.
     ///
     /// They are active while this responder is in the chain from the focused item (or first
     /// responder) up to the window. Changing the list takes effect at the next key.
-    @exclusivity(unchecked) public var keyCommands: [KeyCommand] = [] {
-        didSet { window?.responderChainDidChange() }
+    public final var keyCommands: [KeyCommand] {
+        get { declaredKeyCommands }
+        set {
+            declaredKeyCommands = newValue
+            window?.responderChainDidChange()
+        }
+        // An in-place change (append, removeAll(where:), sort) works on the list moved out of
+        // the field, so no access to the field lasts while the caller's code runs: code that
+        // reads the commands meanwhile (the key-command index, through `isSecureEntry`) sees
+        // the list as it was, empty, never half-changed.
+        _modify {
+            var commands = declaredKeyCommands
+            declaredKeyCommands = []
+            defer {
+                declaredKeyCommands = commands
+                window?.responderChainDidChange()
+            }
+            yield &commands
+        }
     }
+
+    // Read at every level of the chain each time focus moves (does the new chain have the same
+    // declarers?): a single load, no dynamic exclusivity check. Only `keyCommands` writes it,
+    // with single stores.
+    @exclusivity(unchecked) final var declaredKeyCommands: [KeyCommand] = []
 
     /// Creates a responder that is not yet in a tree.
     ///

@@ -40,19 +40,12 @@ open class Window: Responder {
     }
 
     /// The focus system attached to this window, if any.
-    package var focusSystem: FocusSystem? {
-        get { focusSystemLink?.target }
-        set { focusSystemLink = newValue.map(UnownedRef.init) }
-    }
-    // Unretained (see UnownedRef); the focus system clears it in deinit. Not `weak`: a weak
-    // reference gives its target a side table, and every retain and release of the focus system
-    // (one of each per focus key, as the press's owner) then takes the slow path.
-    private var focusSystemLink: UnownedRef<FocusSystem>?
-
-    /// Clears the focus-system link if it points at `focusSystem` (which may be deinitializing).
-    package func detachFocusSystem(_ focusSystem: FocusSystem) {
-        if focusSystemLink?.refers(to: focusSystem) == true { focusSystemLink = nil }
-    }
+    // Weak, although the side table it gives the focus system sends each retain and release of
+    // it (one of each per focus key, as the press's owner) down the slow path, about 3 % of a
+    // Tab: an unretained link cleared by the focus system's deinit was measured and dropped,
+    // because a focus system released off the main actor waits for its deinit there, and the
+    // link would hand out the dying object meanwhile.
+    package weak var focusSystem: FocusSystem?
 
     /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
     /// rebuilds its key-command index when it moves.
