@@ -527,6 +527,21 @@ public final class Dispatcher {
         }
     }
 
+    /// Runs `body` with a key-command index and resolutions built afresh for the current chain,
+    /// then puts the kept ones back untouched: the reference that tests hold a reused (retargeted)
+    /// index to, without breaking the chain of reuses they are testing.
+    package func withFreshKeyCommandIndex<Result>(_ body: () -> Result) -> Result {
+        let keptIndex = index
+        let keptResolutions = resolutions
+        index = KeyCommandIndex()
+        resolutions = KeyCommandResolutionCache()
+        defer {
+            index = keptIndex
+            resolutions = keptResolutions
+        }
+        return body()
+    }
+
     private func refreshIndex(from start: Responder) {
         // Focus moved (Tab, arrows) between responders that declare no commands: same index.
         if index.commandGeneration == window.commandGeneration && index.layoutGeneration == layoutGeneration

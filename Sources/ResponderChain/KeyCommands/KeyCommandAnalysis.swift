@@ -15,7 +15,6 @@ package struct KeyCommandStanding {
 
     package var command: KeyCommand
     package var declaredBy: ResponderReference?
-    package var depth: Int
     package var chords: [KeyChord]
     package var localized: Bool
     package var mirrored: Bool
@@ -43,8 +42,8 @@ extension Dispatcher {
         var standings: [KeyCommandStanding] = []
         struct SeenInput {
             var command: KeyCommand
+            /// The declaring responder (a responder appears once in a chain), `nil` for global.
             var declarerID: ObjectIdentifier?
-            var depth: Int
         }
         var seenInputs: [SeenInput] = []
 
@@ -76,29 +75,26 @@ extension Dispatcher {
                 priorityWinner
                 ?? all.first { !$0.command.wantsPriorityOverSystemBehavior && eligible($0) }
             guard let winner else { return .noPerformer }
-            if winner.command == command && winner.declarer === candidate.declarer && winner.depth == candidate.depth {
-                return .active
-            }
-            if winner.declarer === candidate.declarer && winner.depth == candidate.depth {
+            // The same declarer is the same place in the chain: a responder appears once in it.
+            if winner.command == command && winner.declarer === candidate.declarer { return .active }
+            if winner.declarer === candidate.declarer {
                 return .duplicateInSameResponder(of: winner.command)
             }
             return .shadowed(by: winner.command, declaredBy: winner.declarer.map(ResponderReference.init))
         }
 
         var responder: Responder? = start
-        var depth = 0
-        var declarations: [(KeyCommand, Responder?, Int)] = []
+        var declarations: [(KeyCommand, Responder?)] = []
         while let current = responder {
-            for command in current.keyCommands { declarations.append((command, current, depth)) }
+            for command in current.keyCommands { declarations.append((command, current)) }
             responder = current.nextResponder
-            depth += 1
         }
-        for command in globalKeyCommands { declarations.append((command, nil, .max)) }
+        for command in globalKeyCommands { declarations.append((command, nil)) }
 
-        for (command, declarer, depth) in declarations {
+        for (command, declarer) in declarations {
             let resolution = command.resolution(on: reverseMap, direction: window.layoutDirection)
             let candidate = KeyCommandIndex.Candidate(
-                command: command, declarer: declarer, depth: depth, localized: resolution.placement == .localized,
+                command: command, declarer: declarer, localized: resolution.placement == .localized,
                 mirrored: resolution.mirrored)
             let declarerID = declarer.map(ObjectIdentifier.init)
             var status: KeyCommandStanding.Status = .unreachable(layout: layout.name)
@@ -106,8 +102,8 @@ extension Dispatcher {
                 // A command declared twice in one responder: the second copy is the duplicate.
                 var twin: KeyCommand?
                 for earlier in seenInputs
-                where earlier.depth == depth && earlier.declarerID == declarerID
-                    && earlier.command.input == command.input && earlier.command.modifierFlags == command.modifierFlags
+                where earlier.declarerID == declarerID && earlier.command.input == command.input
+                    && earlier.command.modifierFlags == command.modifierFlags
                 {
                     twin = earlier.command
                     break
@@ -122,11 +118,11 @@ extension Dispatcher {
                     }
                 }
             }
-            seenInputs.append(SeenInput(command: command, declarerID: declarerID, depth: depth))
+            seenInputs.append(SeenInput(command: command, declarerID: declarerID))
             standings.append(
                 KeyCommandStanding(
-                    command: command, declaredBy: declarer.map(ResponderReference.init), depth: depth,
-                    chords: resolution.chords, localized: resolution.placement == .localized,
+                    command: command, declaredBy: declarer.map(ResponderReference.init), chords: resolution.chords,
+                    localized: resolution.placement == .localized,
                     mirrored: resolution.mirrored, status: status))
         }
         return standings

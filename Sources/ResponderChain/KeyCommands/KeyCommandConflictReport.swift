@@ -1,4 +1,5 @@
-/// Every key command active at a window's current first responder, with its status: what app
+/// Every key command active where a window's dispatch starts now (the focused item, else the first
+/// responder), with its status: what app
 /// developers check in their unit tests (ResponderChainTesting adds `expectNoConflicts()`) and
 /// what `keytrace --conflicts` prints, to catch shortcuts that can never fire.
 ///
@@ -92,16 +93,18 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
     public var entries: [Entry]
     /// The layout the report was made for.
     public var layoutName: String
-    /// The chain start the report was made at (first responder, or the window).
+    /// Where the report was made: the chain start dispatch uses, which is the focused item (or its
+    /// nearest responder), else the first responder, else the window.
     public var chainStart: String
 
-    /// Makes the report for a dispatcher's window at its current first responder.
+    /// Makes the report for a dispatcher's window where dispatch starts now: the focused item, else
+    /// the first responder, else the window.
     ///
     /// - Parameter dispatcher: The dispatcher.
     @MainActor
     public init(_ dispatcher: Dispatcher) {
         layoutName = dispatcher.layout.name
-        chainStart = (dispatcher.window.firstResponder ?? dispatcher.window).traceName
+        chainStart = dispatcher.chainStart.traceName
         entries = dispatcher.keyCommandStandings().map { standing in
             let status: Status
             switch standing.status {

@@ -11,10 +11,10 @@ final class KeyCommandIndex {
     struct Candidate {
         /// The command.
         var command: KeyCommand
-        /// The responder that declares it, or `nil` for a global command.
+        /// The responder that declares it, or `nil` for a global command. A responder appears
+        /// once in a chain, so the declarer alone says where the command sits: no depth is kept,
+        /// because a retargeted index serves chain starts at other depths.
         var declarer: Responder?
-        /// 0 for the chain start, 1 for its next responder, …; `Int.max` for global commands.
-        var depth: Int
         /// Whether the command moved to this chord through automatic localization.
         var localized: Bool
         /// Whether the command's input was mirrored for a right-to-left window.
@@ -59,11 +59,11 @@ final class KeyCommandIndex {
         // keeps that order in every list without a sort.
         var entries: [(chord: UInt32, candidate: Int32)] = []
         var found: [Candidate] = []
-        func add(_ command: KeyCommand, declarer: Responder?, depth: Int) {
+        func add(_ command: KeyCommand, declarer: Responder?) {
             let resolution = resolutions.resolution(of: command, on: map, direction: direction)
             let candidate = Candidate(
-                command: command, declarer: declarer, depth: depth,
-                localized: resolution.placement == .localized, mirrored: resolution.mirrored)
+                command: command, declarer: declarer, localized: resolution.placement == .localized,
+                mirrored: resolution.mirrored)
             if resolution.chords.isEmpty {
                 unreachable.append(candidate)
                 return
@@ -72,18 +72,16 @@ final class KeyCommandIndex {
             found.append(candidate)
             for chord in resolution.chords { entries.append((chord.id.rawValue, order)) }
         }
-        var depth = 0
         var responder: Responder? = chainStart
         while let current = responder {
             let commands = current.declaredKeyCommands
             if !commands.isEmpty {
                 declarers.append(ObjectIdentifier(current))
-                for command in commands { add(command, declarer: current, depth: depth) }
+                for command in commands { add(command, declarer: current) }
             }
-            depth += 1
             responder = current.nextResponder
         }
-        for command in global { add(command, declarer: nil, depth: .max) }
+        for command in global { add(command, declarer: nil) }
         self.chainStart = chainStart
         textInput = chainStart.asTextInputResponder
         hasTextInput = textInput != nil
@@ -119,8 +117,9 @@ final class KeyCommandIndex {
     }
 
     /// Whether the chain from `start` up has exactly this index's declarers, in order: then the
-    /// index serves that chain too (depths counted from another start are only compared among
-    /// themselves). Walks the chain, allocates nothing.
+    /// index serves that chain too: nothing in it depends on where the chain starts but
+    /// ``chainStart`` and ``textInput``, which ``retarget(to:)`` sets. Walks the chain, allocates
+    /// nothing.
     func hasSameDeclarers(from start: Responder) -> Bool {
         let declarers = self.declarers  // one access to the field (each is checked), not one per level
         var position = 0
