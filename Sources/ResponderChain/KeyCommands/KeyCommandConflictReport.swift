@@ -1,7 +1,7 @@
 /// Every key command active where a window's dispatch starts now (the focused item, else the first
-/// responder), with its status: what app
-/// developers check in their unit tests (ResponderChainTesting adds `expectNoConflicts()`) and
-/// what `keytrace --conflicts` prints, to catch shortcuts that can never fire.
+/// responder), with its status: what app developers check in their unit tests
+/// (ResponderChainTesting adds `expectNoConflicts()`) and what `keytrace --conflicts` prints, to
+/// catch shortcuts that can never fire.
 ///
 /// ```swift
 /// let report = KeyCommandConflictReport(dispatcher)
