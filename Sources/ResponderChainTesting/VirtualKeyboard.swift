@@ -7,6 +7,7 @@ import Testing
 /// let keyboard = VirtualKeyboard(dispatcher)
 /// keyboard.tap("ctrl+shift+f")          // ctrl, shift, f down; f, shift, ctrl up
 /// keyboard.type("tab tab down return")  // a key sequence
+/// keyboard.typeText("KI 42\n")          // text, Shift where needed, "\n" as Return
 /// keyboard.press(.a); keyboard.autoRepeat(.a, times: 3); keyboard.release(.a)
 /// keyboard.unplug()                     // the device disappears
 /// ```
@@ -22,6 +23,9 @@ public final class VirtualKeyboard {
     public var clock: Double
     /// How far the clock advances per event, in seconds.
     public var step: Double
+    /// Called after each event this keyboard sends: an ``AppHarness`` brings focus up to date
+    /// there, as an app does after each batch of input.
+    package var afterEvent: (() -> Void)?
 
     /// Creates a virtual keyboard.
     ///
@@ -39,7 +43,12 @@ public final class VirtualKeyboard {
 
     private func send(_ code: KeyCode, _ action: KeyAction) {
         dispatcher.handle(KeyEvent(code, action, device: device, timestamp: clock))
+        sent()
+    }
+
+    private func sent() {
         clock += step
+        afterEvent?()
     }
 
     /// Presses a key down (evdev value 1).
@@ -107,6 +116,38 @@ public final class VirtualKeyboard {
         if let failure = typing(sequence) { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
     }
 
+    /// Types text on the active layout, as XCUITest's `typeText(_:)` does: each character is
+    /// typed with the key that types it, Shift pressed around it where needed (and the other
+    /// way round while Caps Lock is on), so key commands, presses, the focus system and text
+    /// input all see real key presses. `"\n"` is typed with Return, `"\t"` with Tab.
+    ///
+    /// A character no key of the layout types with or without Shift (one that needs AltGr, a
+    /// dead key or an input method, such as `é` on the US layout) is not an error: like XCUITest,
+    /// which delivers any character, it arrives as text an input method committed
+    /// (`Dispatcher.insertText(_:timestamp:)`), one insertion per run of such characters. A
+    /// text input receives it; anything else never sees it, as with a real input method. To
+    /// check that a layout can type something, type it with ``type(_:sourceLocation:)``.
+    ///
+    /// - Parameter text: The text.
+    public func typeText(_ text: String) {
+        var untypeable = ""
+        func insertUntypeable() {
+            guard !untypeable.isEmpty else { return }
+            dispatcher.insertText(untypeable, timestamp: clock)
+            untypeable = ""
+            sent()
+        }
+        for character in text {
+            if let chord = dispatcher.chord(typing: character) {
+                insertUntypeable()
+                tap(chord)
+            } else {
+                untypeable.append(character)
+            }
+        }
+        insertUntypeable()
+    }
+
     /// Taps a chord written as text; returns why it cannot be read, typing nothing then.
     package func tapping(_ chord: String) -> String? {
         do { tap(try KeyChord(parsing: chord)) } catch { return error.description }
@@ -126,12 +167,12 @@ public final class VirtualKeyboard {
     /// The device disappears: its presses are cancelled.
     public func unplug() {
         dispatcher.deviceRemoved(device, timestamp: clock)
-        clock += step
+        sent()
     }
 
     /// The app loses the keyboard: every press is cancelled.
     public func loseKeyboard() {
         dispatcher.keyboardLost(timestamp: clock)
-        clock += step
+        sent()
     }
 }

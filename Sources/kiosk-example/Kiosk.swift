@@ -189,6 +189,10 @@ import ResponderChain
     }
 
     private func buildCommands() {
+        // The help overlay heads each group of commands with its declarer's title.
+        root.discoverabilityTitle = "Anywhere"
+        list.discoverabilityTitle = "In the directory"
+        search.discoverabilityTitle = "In the search field"
         root.keyCommands = [
             KeyCommand(.f1, action: "toggleHelp", title: "Show or hide this help"),
             KeyCommand("f", modifierFlags: .control, action: "openSearch", title: "Search the directory"),

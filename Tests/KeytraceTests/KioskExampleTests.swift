@@ -179,6 +179,7 @@ import Testing
         try kiosk.press("F1", until: "focus help-close")
         let listHelp = try kiosk.tmux.capture()
         #expect(listHelp.contains("Last row") && listHelp.contains("End"), "\(listHelp)")
+        #expect(listHelp.contains("In the directory") && !listHelp.contains("║ list "), "headed by titles: \(listHelp)")
         try kiosk.press("Enter", until: "focus row1 ")
         // A command the help lists closes it and does what it says, from where focus was.
         try kiosk.press("F1", until: "focus help-close")

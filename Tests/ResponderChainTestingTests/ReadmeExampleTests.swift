@@ -44,18 +44,21 @@ final class ListView: Responder {
     @Test("the README's unit test passes and its report reads as shown")
     func listShortcutsWork() {
         let window = Window()
+        let root = FocusNode(identifier: "root")
+        window.addChild(root)
         let list = ListView(identifier: "list")
-        window.addChild(list)
+        root.addChild(list)
         list.becomeFirstResponder()
-        let dispatcher = Dispatcher(window: window)
-        KeyCommandConflictReport(dispatcher).expectNoConflicts()
+        let app = AppHarness(window: window, root: root)
+        app.conflictReport.expectNoConflicts()
 
-        let trace = TraceRecorder(dispatcher)
-        VirtualKeyboard(dispatcher).tap("ctrl+f")
+        let trace = TraceRecorder(app.dispatcher)
+        app.keyboard.tap("ctrl+f")
         trace.expectKeyCommand(.find, declaredBy: list)
 
+        #expect(app.window.dispatcher === app.dispatcher && app.window.focusSystem === app.focusSystem)
         #expect(
-            KeyCommandConflictReport(dispatcher).description == """
+            app.conflictReport.description == """
                 Key commands at list on layout us: 2 commands, 0 conflicts
                   ctrl+KeyF  Find [find] on list: active
                   Backspace  Delete [delete] on list: active

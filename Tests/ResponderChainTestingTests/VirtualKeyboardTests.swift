@@ -57,4 +57,47 @@ import Testing
         #expect(keyboard.tapping("tab") == nil)
         #expect(!log.events.isEmpty)
     }
+
+    @Test("typeText types each character with its key, Shift where needed, a newline with Return")
+    func typeTextKeys() {
+        let (_, keyboard, log) = make()
+        keyboard.typeText("aB!\n")
+        #expect(
+            log.events.map { "\($0.action) \($0.code)" } == [
+                "down KeyA", "up KeyA",
+                "down ShiftLeft", "down KeyB", "up KeyB", "up ShiftLeft",
+                "down ShiftLeft", "down Digit1", "up Digit1", "up ShiftLeft",
+                "down Enter", "up Enter",
+            ])
+    }
+
+    @Test("typeText fills a text field; with Caps Lock on, Shift gives the lower case")
+    func typeTextIntoField() {
+        let window = Window()
+        let field = TextInputNode(identifier: "plate")
+        window.addChild(field)
+        _ = field.becomeFirstResponder()
+        let keyboard = VirtualKeyboard(Dispatcher(window: window))
+        keyboard.typeText("Ki 42-x")
+        #expect(field.text == "Ki 42-x")
+        keyboard.tap("capslock")
+        keyboard.typeText("aB")
+        #expect(field.text == "Ki 42-xaB")
+    }
+
+    @Test("a character no key types arrives as text an input method committed, as XCUITest delivers any character")
+    func typeTextUntypeable() {
+        let (dispatcher, keyboard, log) = make()
+        let field = TextInputNode(identifier: "name")
+        dispatcher.window.addChild(field)
+        _ = field.becomeFirstResponder()
+        var inserted: [Int] = []
+        dispatcher.addTraceObserver { record in
+            if case .textInserted(let count, _) = record.kind { inserted.append(count) }
+        }
+        keyboard.typeText("Café Ørsted")
+        #expect(field.text == "Café Ørsted")
+        #expect(inserted == [1, 1], "é and Ø, each inserted between the keys around it")
+        #expect(log.events.filter { $0.action == .down && $0.code != .leftShift }.count == 9)
+    }
 }

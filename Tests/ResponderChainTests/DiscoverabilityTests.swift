@@ -69,4 +69,25 @@ import Testing
         _ = right.becomeFirstResponder()
         #expect(harness.dispatcher.discoverableKeyCommands().flatMap(\.commands).map(\.title) == ["Right Action"])
     }
+
+    @Test("a group is headed by its declarer's discoverabilityTitle, by its trace name when that is unset")
+    func groupTitles() {
+        let harness = Harness()
+        let root = RecordingResponder("root", performs: ["pay", "help"])
+        let dialog = RecordingResponder("confirmDialog", performs: ["confirm"])
+        let button = RecordingResponder("confirm", canBecomeFirstResponder: true)
+        harness.window.addChild(root)
+        root.addChild(dialog)
+        dialog.addChild(button)
+        _ = button.becomeFirstResponder()
+        root.keyCommands = [KeyCommand("p", modifierFlags: .control, action: "pay", title: "Pay")]
+        dialog.keyCommands = [KeyCommand(.return, modifierFlags: .control, action: "confirm", title: "Confirm")]
+        #expect(harness.dispatcher.discoverableKeyCommands().map(\.title) == ["confirmDialog", "root"])
+
+        dialog.discoverabilityTitle = "Confirm payment"
+        root.discoverabilityTitle = "Anywhere"
+        let groups = harness.dispatcher.discoverableKeyCommands()
+        #expect(groups.map(\.title) == ["Confirm payment", "Anywhere"])
+        #expect(groups.map(\.source) == [.responder(ResponderReference(dialog)), .responder(ResponderReference(root))])
+    }
 }

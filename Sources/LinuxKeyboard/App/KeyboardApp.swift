@@ -77,7 +77,7 @@ public final class KeyboardApp {
         public var initialLocks: LockState?
         /// The command that stops the app, reserved above every key command (Ctrl-C by default);
         /// `nil` for none.
-        public var quitCommand: KeyCommand? = KeyCommand("c", modifierFlags: .control, action: "quit", title: "Quit")
+        public var quitCommand: KeyCommand? = .standardQuit
         /// The environment the layout is resolved from; `nil` for the process's own.
         public var environment: [String: String]?
         /// The terminal's input descriptor: standard input by default (a test may pass a
@@ -176,9 +176,8 @@ public final class KeyboardApp {
             environment: configuration.environment ?? Syscalls.processEnvironment())
         do { layout = try XKBKeyboardLayout(names) } catch { throw .keymap(error) }
         layoutSource = source
-        dispatcher = Dispatcher(window: window, layout: layout)
-        focusSystem = FocusSystem(window: window, root: root)
-        dispatcher.systemKeyHandler = focusSystem
+        // The wiring AppHarness (ResponderChainTesting) uses too, so that tests run windows as apps do.
+        (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: layout)
         var options = KeyboardEventLoop.Options(
             devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
             repeatMode: configuration.repeatMode)
@@ -393,8 +392,8 @@ public final class KeyboardApp {
 
     private func frame() {
         // Focus leaves an item the batch hid or disabled, and pending requests are carried out,
-        // before anything is drawn. A window whose focus was cleared on purpose stays unfocused.
-        if focusSystem.focusedItem != nil { focusSystem.updateFocusIfNeeded() }
+        // before anything is drawn (the step AppHarness takes after each event it sends).
+        window.updateFocusAfterInput()
         checkFirstResponder()
         onFrame?()
     }

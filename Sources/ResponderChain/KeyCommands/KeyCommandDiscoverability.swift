@@ -30,7 +30,8 @@ public struct DiscoverableKeyCommandGroup: Sendable {
 
     /// Who declares them.
     public var source: Source
-    /// A heading: the responder's trace name, "Global" or "App".
+    /// A heading: the responder's ``Responder/discoverabilityTitle`` (its trace name when it has
+    /// none), "Global" or "App".
     public var title: String
     /// The commands, in declaration order.
     public var commands: [DiscoverableKeyCommand]
@@ -46,10 +47,19 @@ extension Dispatcher {
     /// first, typeable on the layout); ``KeyCommand/Attributes/hidden`` commands and commands
     /// without a title are left out; disabled ones and ones no responder can perform now are
     /// listed with ``DiscoverableKeyCommand/isEnabled`` `false`. Groups left empty are dropped.
+    /// A responder's group is headed by its ``Responder/discoverabilityTitle``, else its trace
+    /// name.
     ///
     /// - Returns: The groups.
     public func discoverableKeyCommands() -> [DiscoverableKeyCommandGroup] {
         var groups: [DiscoverableKeyCommandGroup] = []
+        // The headings of the declarers, which are on the chain the standings were judged on.
+        var titles: [ObjectIdentifier: String] = [:]
+        var link: Responder? = chainStart
+        while let responder = link {
+            if let title = responder.discoverabilityTitle { titles[ObjectIdentifier(responder)] = title }
+            link = responder.nextResponder
+        }
         func add(_ command: KeyCommand, enabled: Bool, to source: DiscoverableKeyCommandGroup.Source, title: String) {
             guard !command.attributes.contains(.hidden) else { return }
             let shown = command.discoverabilityTitle ?? command.title
@@ -73,7 +83,9 @@ extension Dispatcher {
                 continue
             }
             if let declarer = standing.declaredBy {
-                add(standing.command, enabled: enabled, to: .responder(declarer), title: declarer.name)
+                add(
+                    standing.command, enabled: enabled, to: .responder(declarer),
+                    title: titles[declarer.id] ?? declarer.name)
             } else {
                 add(standing.command, enabled: enabled, to: .global, title: "Global")
             }

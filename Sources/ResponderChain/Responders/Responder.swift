@@ -17,6 +17,12 @@ open class Responder {
     /// A name for traces, reports and the focus debugger; the type name is used when `nil`.
     public var identifier: String?
 
+    /// The heading a help overlay shows over the key commands this responder declares (see
+    /// ``Dispatcher/discoverableKeyCommands()``), as a UIKit menu's title heads its commands:
+    /// "Search", "Payment". When `nil`, the overlay falls back to ``traceName``, which is meant
+    /// for developers, not for the people using the app.
+    public var discoverabilityTitle: String?
+
     // The back-links are unretained (see UnownedRef for why not weak). They never outlive their
     // target: a responder clears its children's parent link in deinit, a window clears its
     // subtree's window link in deinit, and removal clears both. They are read once per responder

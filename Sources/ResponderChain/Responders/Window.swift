@@ -39,13 +39,17 @@ open class Window: Responder {
         didSet { if focusedResponder !== oldValue { responderChainDidChange(commandsChanged: false) } }
     }
 
-    /// The focus system attached to this window, if any.
     // Weak, although the side table it gives the focus system sends each retain and release of
     // it (one of each per focus key, as the press's owner) down the slow path, about 3 % of a
     // Tab: an unretained link cleared by the focus system's deinit was measured and dropped,
     // because a focus system released off the main actor waits for its deinit there, and the
     // link would hand out the dying object meanwhile.
-    package weak var focusSystem: FocusSystem?
+    /// The focus system attached to this window, or `nil` when none is, or when it is gone.
+    ///
+    /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
+    /// hands it to its caller; `KeyboardApp` keeps it for as long as the app runs). A focus system
+    /// holds its window, so a strong link back would make a cycle.
+    public package(set) weak var focusSystem: FocusSystem?
 
     /// Counts changes to the tree, key-command lists and the first responder; the dispatcher
     /// rebuilds its key-command index when it moves.
@@ -54,8 +58,12 @@ open class Window: Responder {
     /// Set while ``Responder/becomeFirstResponder()`` asks the current first responder to resign.
     package var isTransferringFirstResponder = false
 
-    /// The dispatcher delivering keys to this window, if any.
-    package var dispatcher: Dispatcher? {
+    /// The dispatcher delivering keys to this window, or `nil` when none does, or when it is gone.
+    ///
+    /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
+    /// hands it to its caller; `KeyboardApp` keeps it for as long as the app runs). A dispatcher
+    /// holds its window, so a strong link back would make a cycle.
+    public package(set) var dispatcher: Dispatcher? {
         get { dispatcherLink?.target }
         set { dispatcherLink = newValue.map(UnownedRef.init) }
     }
