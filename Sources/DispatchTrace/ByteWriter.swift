@@ -59,7 +59,9 @@ public struct ByteWriter: ~Copyable {
         }
     }
 
-    /// Appends a string as a JSON string literal, escaping what JSON requires.
+    /// Appends a string as a JSON string literal, escaping what JSON requires, and C1 control
+    /// characters (U+0080–U+009F) as well: JSON allows them raw, but a terminal showing the
+    /// output may take them as 8-bit CSI or OSC.
     public mutating func appendJSONString(_ text: String) {
         var text = text
         text.withUTF8 { bytes in
@@ -68,7 +70,24 @@ public struct ByteWriter: ~Copyable {
             var out = base + count
             out.pointee = 34
             out += 1
-            for byte in bytes {
+            var index = 0
+            while index < bytes.count {
+                var byte = bytes[index]
+                index += 1
+                // U+0080–U+009F is C2 80 … C2 9F in UTF-8: written \u0080 … \u009f.
+                if byte == 0xc2, index < bytes.count, bytes[index] & 0xe0 == 0x80 {
+                    byte = bytes[index]
+                    index += 1
+                    let digits: StaticString = "0123456789abcdef"
+                    out[0] = 92
+                    out[1] = UInt8(ascii: "u")
+                    out[2] = 48
+                    out[3] = 48
+                    out[4] = digits.utf8Start[Int(byte >> 4)]
+                    out[5] = digits.utf8Start[Int(byte & 0xf)]
+                    out += 6
+                    continue
+                }
                 switch byte {
                 case 34, 92:
                     out[0] = 92
@@ -155,5 +174,15 @@ public struct ByteWriter: ~Copyable {
     /// Forgets what was written, keeping the memory.
     public mutating func removeAll() {
         count = 0
+    }
+
+    /// Forgets the first bytes written (those an output took), keeping the rest in order.
+    ///
+    /// - Parameter length: How many bytes; at most ``count``.
+    public mutating func removeFirst(_ length: Int) {
+        let length = min(max(length, 0), count)
+        guard length > 0 else { return }
+        if length < count { base.update(from: base + length, count: count - length) }
+        count -= length
     }
 }

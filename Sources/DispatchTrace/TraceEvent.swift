@@ -1,3 +1,5 @@
+internal import ResponderChain
+
 /// One line of keytrace output: what happened, when, with the scene's node ids.
 ///
 /// The JSON form is one object per line with `t` (seconds) and `event` first; the README's
@@ -197,8 +199,14 @@ extension TraceEvent {
         return padded + "  " + label + plainDetail
     }
 
-    /// The details part of ``plainLine``.
+    /// The details part of ``plainLine``, on one line: control characters in ids, names, paths
+    /// and reasons are escaped (`String.escapingControlCharacters(keepingNewlines:)`), so a scene
+    /// or a device cannot drive the terminal the trace is printed on.
     public var plainDetail: String {
+        rawDetail.escapingControlCharacters()
+    }
+
+    private var rawDetail: String {
         func name(_ value: String?) -> String { value ?? "none" }
         switch kind {
         case .session(let input, let scene, let layout, let note):

@@ -1,6 +1,5 @@
 public import DispatchTrace
 import FoundationEssentials
-import Glibc
 public import LinuxKeyboard
 public import ResponderChain
 import TerminalCanvas
@@ -59,16 +58,27 @@ public struct KeytraceOptions: Sendable {
 }
 
 /// A failure keytrace reports before or instead of tracing: the message names the input and
-/// the fix. Exit status 2.
+/// the fix. Exit status 2, or 74 when an output could not be written.
 public struct KeytraceError: Error, CustomStringConvertible {
-    /// The message.
+    /// The message; empty when there is nothing worth saying (the reader of a pipe went away).
     public var description: String
+    /// The exit status: 2 for bad input, 74 (`EX_IOERR`) for an output that could not be written.
+    public var exitStatus: Int32 = 2
 
     /// Creates an error.
     ///
     /// - Parameter description: The message.
     public init(_ description: String) {
         self.description = description
+    }
+
+    /// An output that could not be written: exit status 74, with the output, the reason and the
+    /// fix; no message when the reader of a pipe went away (`keytrace … | head`).
+    ///
+    /// - Parameter error: What the output said.
+    public init(writing error: OutputWriteError) {
+        description = error.isBrokenPipe ? "" : "\(error)"
+        exitStatus = 74
     }
 }
 
@@ -229,6 +239,16 @@ public enum Keytrace {
     public static func run(_ options: KeytraceOptions, output: OutputBuffer = OutputBuffer()) throws(KeytraceError)
         -> Int32
     {
+        // A closed standard output fails before anything is opened (a file opened now would get
+        // its descriptor, and the output would go into it).
+        if let error = output.writeError { throw KeytraceError(writing: error) }
+        let status = try runChecked(options, output: output)
+        do { try output.finish() } catch { throw KeytraceError(writing: error) }
+        return status
+    }
+
+    /// ``run(_:output:)`` without the output check at either end.
+    static func runChecked(_ options: KeytraceOptions, output: OutputBuffer) throws(KeytraceError) -> Int32 {
         if options.printDemoScene {
             output.line(DemoScene.json)
             output.flush()
@@ -242,7 +262,7 @@ public enum Keytrace {
             session.start(input: "none", layout: layout.name)
             var status: Int32 = 0
             if options.focusDebug {
-                output.line("scene \"\(scene.name)\", layout \(layout.name)")
+                output.line("scene \"\(scene.name)\", layout \(layout.name)".escapingControlCharacters())
                 output.line(session.focusSystem.debugGroupTree)
                 output.line(session.focusSystem.debugTabLoop)
             }
@@ -310,9 +330,7 @@ public enum Keytrace {
         session.start(input: "replay \(path)", layout: layout, t: recording.events.first?.time ?? 0)
         recording.replay(into: session.dispatcher, device: device, speed: realTime ? .realTime : .asFastAsPossible) {
             output.flush()
-            var pause = timespec(tv_sec: Int($0), tv_nsec: Int(($0 - $0.rounded(.down)) * 1e9))
-            var left = timespec()
-            while nanosleep(&pause, &left) != 0 && errno == EINTR { pause = left }
+            Platform.sleep(seconds: $0)
         }
     }
 
@@ -346,9 +364,16 @@ public enum Keytrace {
         let view = live ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
         var drawn = -1
         var shown: Canvas?
+        var recorder: EvemuRecorder?
         func draw(force: Bool) {
+            // A frame held back until it was dispatched (see EvemuRecorder.isSecureEntry).
+            recorder?.flush()
+            // A recording that cannot be written is not worth watching on: stop and say why.
+            if recorder?.writeError != nil { app.stop() }
             guard let view, let terminal = app.terminal else {
                 output.flush()
+                // Lines nobody can read: stop, and say why (run() reports the output's error).
+                if output.writeError != nil { app.stop() }
                 return
             }
             let marker = session.history.count &+ (view.showsTabLoop ? 1 << 40 : 0) &+ (view.showsGroups ? 1 << 41 : 0)
@@ -386,13 +411,19 @@ public enum Keytrace {
             else {
                 app.terminal?.restore()
                 throw KeytraceError(
-                    "--record writes one keyboard, and \(keyboards.count) are open "
+                    ("--record writes one keyboard, and \(keyboards.count) are open "
                         + "(\(keyboards.map(\.name).joined(separator: ", "))); choose one with --device")
+                        .escapingControlCharacters())
             }
-            do { app.loop.record(keyboard.id, to: try EvemuRecorder(path: path, header: header)) } catch {
+            do { recorder = try EvemuRecorder(path: path, header: header) } catch {
                 app.terminal?.restore()
                 throw KeytraceError("\(error)")
             }
+            // Keys typed into a secure field are left out, with a comment that says so: every
+            // other output redacts them, and the rest of the session still replays.
+            let dispatcher = app.dispatcher
+            recorder?.isSecureEntry = { [weak dispatcher] in dispatcher?.isSecureEntry ?? true }
+            app.loop.record(keyboard.id, to: recorder)
         }
         if let view {
             app.dispatcher.reserve(
@@ -407,7 +438,13 @@ public enum Keytrace {
         app.onFrame = { draw(force: false) }
         draw(force: true)
         do { try app.run() } catch { throw KeytraceError("\(error)") }
+        recorder?.finish()
         output.flush()
+        if let error = recorder?.writeError {
+            var failure = KeytraceError("--record: \(error)")
+            failure.exitStatus = 74
+            throw failure
+        }
     }
 
     /// `--list-devices`: every input device, whether it counts as a keyboard, why it cannot be
@@ -426,8 +463,8 @@ public enum Keytrace {
             } else {
                 what = "not a keyboard"
             }
-            output.line("\(device.path)  \"\(device.name)\"  \(what)")
-            for link in device.links { output.line("    \(link)") }
+            output.line("\(device.path)  \"\(device.name)\"  \(what)".escapingControlCharacters())
+            for link in device.links { output.line("    \(link.escapingControlCharacters())") }
         }
         let udev =
             KeyboardDiscovery.udevIsRunning
@@ -445,7 +482,8 @@ public enum Keytrace {
         func report(_ heading: String) {
             let report = KeyCommandConflictReport(session.dispatcher)
             conflicts += report.conflicts.count
-            output.line(heading)
+            output.line(heading.escapingControlCharacters())
+            // Its lines are made on purpose; `line` escapes every other control character.
             output.line(report.description)
         }
         report("At the initial focus (\(session.focusedID ?? "nothing")):")
@@ -462,16 +500,34 @@ public enum Keytrace {
     }
 }
 
-/// Writes a line to standard error.
+/// Writes text (a help text) to standard output, with its control characters other than line
+/// feeds escaped, and says so on standard error when it could not be written.
+///
+/// - Parameter text: The text, without its last newline; nothing is written when it is empty.
+/// - Returns: The exit status: 0, or 74 when standard output could not be written.
+public func printOutput(_ text: String) -> Int32 {
+    let output = OutputBuffer()
+    if !text.isEmpty { output.line(text) }
+    do { try output.finish() } catch {
+        if !error.isBrokenPipe { printError("keytrace: \(error)") }
+        return 74
+    }
+    return 0
+}
+
+/// Ends keytrace with an exit status, once its output is written.
+///
+/// - Parameter status: The exit status.
+public func exitKeytrace(_ status: Int32) -> Never {
+    Platform.exit(status)
+}
+
+/// Writes a line to standard error, with its control characters other than line feeds escaped
+/// (`OutputBuffer/line(_:)`).
 ///
 /// - Parameter message: The line, without its newline.
 public func printError(_ message: String) {
-    var bytes = Array((message + "\n").utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-        if written < 0 && errno == EINTR { continue }
-        guard written > 0 else { return }
-        offset += written
-    }
+    let output = OutputBuffer(descriptor: 2, limit: 1 << 12)
+    output.line(message)
+    output.flush()
 }

@@ -25,7 +25,11 @@ struct KeytraceCommand: ParsableCommand {
             Exit status: 0 when done; 1 when --conflicts found conflicts; 2 for bad input: a scene, recording or \
             key sequence that is malformed or cannot be read, an unknown layout, variant, model, option or rules, \
             or keyboards that cannot be read; 64 for a usage error: an unknown flag, a missing or empty value, or \
-            flags that do not go together.
+            flags that do not go together; 74 when the output cannot be written (a full disk, a closed output; \
+            quietly when the reader of a pipe went away).
+
+            --record leaves out the keys typed into a secure text field, with a comment line that says where and \
+            how many; the rest still replays, every key released.
             """)
 
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
@@ -147,10 +151,24 @@ struct KeytraceCommand: ParsableCommand {
             let status = try MainActor.assumeIsolated { () throws(KeytraceError) in try Keytrace.run(options) }
             if status != 0 { throw ExitCode(status) }
         } catch let error as KeytraceError {
-            printError("keytrace: \(error)")
-            throw ExitCode(2)
+            if !error.description.isEmpty { printError("keytrace: \(error)") }
+            throw ExitCode(error.exitStatus)
         }
     }
 }
 
-KeytraceCommand.main()
+// As `KeytraceCommand.main()`, but every message goes through OutputBuffer, which escapes control
+// characters (an unknown option is quoted back) and reports a help text that could not be written.
+do {
+    var command = try KeytraceCommand.parseAsRoot()
+    try command.run()
+} catch {
+    let status = KeytraceCommand.exitCode(for: error)
+    let message = KeytraceCommand.fullMessage(for: error)
+    if status == .success {
+        exitKeytrace(printOutput(message))
+    } else if !message.isEmpty {
+        printError(message)
+    }
+    exitKeytrace(status.rawValue)
+}

@@ -21,9 +21,16 @@ let usage = """
       --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
     """
 
+/// Says something on standard error; control characters in it (from an argument, a file name,
+/// an environment variable) are escaped by `OutputBuffer.line`.
+func printError(_ message: String) {
+    let output = OutputBuffer(descriptor: 2)
+    output.line("kiosk-example: \(message)")
+    output.flush()
+}
+
 func fail(_ message: String, status: Int32 = 2) -> Never {
-    let bytes = Array("kiosk-example: \(message)\n".utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    printError(message)
     exit(status)
 }
 
@@ -51,7 +58,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
         case "--help", "-h":
             print(usage)
             exit(0)
-        default: fail("unknown argument \"\(argument)\"\n\(usage)")
+        default: fail("unknown argument \"\(argument.escapingControlCharacters())\"\n\(usage)")
         }
     }
     return (configuration, tracePath)
@@ -85,9 +92,18 @@ MainActor.assumeIsolated {
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
     var shown: Canvas?
     var resuming = false  // between the seat's enable and the next frame
+    var traceFailed = false
     app.onFrame = {
         resuming = false
         trace?.output.flush()
+        if !traceFailed, let error = trace?.output.writeError {
+            // The kiosk goes on (its customers matter more than its trace); it says so once on
+            // standard error and on screen, and again when it ends.
+            traceFailed = true
+            printError("--trace: \(error); the trace stops here, the kiosk goes on")
+            kiosk.message = "The trace could not be written; the kiosk goes on."
+            shown = nil  // standard error may share the terminal: draw it all again
+        }
         guard let terminal = app.terminal else { return }
         let size = terminal.size ?? (80, 24)
         let capped = (min(size.columns, Canvas.maximumSide), min(size.rows, Canvas.maximumSide))
@@ -181,5 +197,5 @@ MainActor.assumeIsolated {
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     do { try app.run() } catch { fail("\(error)") }
-    trace?.output.flush()
+    do { try trace?.output.finish() } catch { fail("--trace: \(error); the trace is incomplete", status: 74) }
 }

@@ -230,4 +230,48 @@ import Testing
                 "signal \(signal): the trace has what happened before it")
         }
     }
+
+    @Test("--trace on a full disk: the kiosk says so on standard error and goes on, then ends with status 74")
+    func traceOnFullDisk() throws {
+        let tmux = TmuxSession()
+        let errors = "/tmp/kiosk-errors-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer {
+            tmux.stop()
+            unlink(errors)
+        }
+        try tmux.start(
+            columns: 80, rows: 24, binary: KeytraceBinary.product("kiosk-example"),
+            arguments: "--terminal --layout us --trace /dev/full 2>\(errors)")
+        try tmux.waitFor("focus tile-checkin")
+        try tmux.send("Right")
+        try tmux.waitFor("focus tile-find")
+        try tmux.send("Down")
+        try tmux.waitFor("focus tile-parking")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(
+            said.contains("kiosk-example: --trace: cannot write to \"/dev/full\": No space left on device")
+                && said.contains("the kiosk goes on"), "\(said)")
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 74")
+        let atEnd = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(atEnd.contains("the trace is incomplete"), "\(atEnd)")
+    }
+
+    @Test("--trace to a FIFO nobody reads fails at once with the fix, before drawing, instead of blocking")
+    func traceToFIFOWithoutReader() throws {
+        let tmux = TmuxSession()
+        let fifo = "/tmp/kiosk-fifo-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer {
+            tmux.stop()
+            unlink(fifo)
+        }
+        try tmux.start(
+            columns: 80, rows: 24, binary: KeytraceBinary.product("kiosk-example"),
+            arguments: "--terminal --layout us --trace \(fifo)")
+        let pane = try tmux.waitFor("EXITED 2", seconds: 5)
+        // The message wraps at 80 columns: compare without the white space.
+        let words = pane.filter { !$0.isWhitespace }
+        #expect(words.contains("noprocessreadstheFIFO") && words.contains("startitsreaderfirst"), "\(pane)")
+    }
 }

@@ -73,6 +73,40 @@ import Testing
         }
     }
 
+    @Test("a recording that cannot be written (a full disk) keeps the error: the file, the reason and the fix")
+    func fullDisk() throws {
+        let recorder = try EvemuRecorder(path: "/dev/full", header: Self.header)
+        recorder.record(type: 1, code: 30, value: 1, seconds: 1, microseconds: 0)
+        recorder.record(type: 0, code: 0, value: 0, seconds: 1, microseconds: 0)
+        let error = try #require(recorder.writeError)
+        #expect(error.errno == ENOSPC)
+        #expect("\(error)".hasPrefix("record /dev/full: cannot write the recording (No space left on device)"))
+    }
+
+    @Test("in secure text entry a drop and the sync delta after it are still written, the keys left out")
+    func secureEntryKeepsDrops() throws {
+        final class Flag { var on = false }
+        let recorder = EvemuRecorder(header: Self.header)
+        let secure = Flag()
+        recorder.isSecureEntry = { secure.on }
+        recorder.record(type: 1, code: 48, value: 1, seconds: 1, microseconds: 0)  // B, before
+        recorder.record(type: 0, code: 0, value: 0, seconds: 1, microseconds: 0)
+        secure.on = true
+        recorder.record(type: 4, code: 4, value: 0x70004, seconds: 1, microseconds: 10)
+        recorder.record(type: 1, code: 30, value: 1, seconds: 1, microseconds: 10)  // A, in the field
+        recorder.record(type: 0, code: 3, value: 0, seconds: 1, microseconds: 20)  // SYN_DROPPED
+        recorder.record(type: 1, code: 30, value: 0, seconds: 1, microseconds: 30)  // the delta: A up, B up
+        recorder.record(type: 1, code: 48, value: 0, seconds: 1, microseconds: 30)
+        recorder.record(type: 0, code: 0, value: 0, seconds: 1, microseconds: 30)
+        let written = recorder.recording.events.map { [Int($0.type), Int($0.code), Int($0.value)] }
+        #expect(written == [[1, 48, 1], [0, 0, 0], [0, 3, 0], [1, 48, 0], [0, 0, 0]])
+        #expect(recorder.keyPressesLeftOut == 1)
+        let window = Window()
+        let dispatcher = Dispatcher(window: window)
+        recorder.recording.replay(into: dispatcher)
+        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+    }
+
     @Test("replay at recorded speed waits the recorded gaps, scaled; as fast as possible waits not at all")
     func pacing() throws {
         let text = """

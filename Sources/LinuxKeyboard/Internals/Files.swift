@@ -168,13 +168,18 @@ final class TextFileWriter {
         fclose(file)
     }
 
+    /// The errno of the first write or flush that failed (a full disk); nothing is written after it.
+    private(set) var failure: Syscalls.Errno?
+
     /// Appends text.
     func write(_ text: String) {
-        _ = fputs(text, file)
+        guard failure == nil else { return }
+        if fputs(text, file) == EOF { failure = Syscalls.Errno(code: errno) }
     }
 
     /// Hands what was written to the kernel.
     func flush() {
-        fflush(file)
+        guard failure == nil else { return }
+        if fflush(file) == EOF { failure = Syscalls.Errno(code: errno) }
     }
 }

@@ -8,8 +8,10 @@ public struct KeymapError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What went wrong and how to fix it.
     public var message: String
 
-    /// The message.
-    public var description: String { message }
+    /// The message, on one line with control characters escaped
+    /// (`String.escapingControlCharacters(keepingNewlines:)`): a name from the command line or an
+    /// `XKB_DEFAULT_*` variable cannot drive the terminal the error is printed on.
+    public var description: String { message.escapingControlCharacters() }
 }
 
 /// A keyboard layout compiled by xkbcommon from RMLVO names: characters, keysym names and the

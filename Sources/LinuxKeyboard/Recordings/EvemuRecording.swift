@@ -9,8 +9,12 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     /// What is wrong and what was expected.
     public var message: String
 
-    /// `file:line: message`, or `file: message` for a file that could not be read (line 0).
-    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    /// `file:line: message`, or `file: message` for a file that could not be read (line 0), on one
+    /// line with control characters escaped (`String.escapingControlCharacters(keepingNewlines:)`):
+    /// a crafted file name or line cannot drive the terminal the error is printed on.
+    public var description: String {
+        (line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)").escapingControlCharacters()
+    }
 }
 
 /// A device description and the events it sent, in the format of `evemu-record` and `evemu-play`.

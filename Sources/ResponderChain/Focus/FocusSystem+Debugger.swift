@@ -1,16 +1,18 @@
 // The focus debugger: text answers to "what has focus, why can't this be focused, what are the
 // groups, what is the tab order, what would a request do". Callable at run time; keytrace prints it.
+// Ids and group names come from the app or a scene file: each line is made, then its control
+// characters are escaped (`text(_:)`), so a crafted id can neither drive a terminal nor forge a line.
 
 extension FocusSystem {
     /// One paragraph: the focused item and its group, the first responder, the navigation style.
     public var debugStatus: String {
         let focused = focusedItem.map { "\($0.focusDebugName) (group \(quote(focusGroup(of: $0))))" } ?? "nothing"
-        return """
-            focused: \(focused)
-            first responder: \(window.firstResponder?.traceName ?? "none")
-            navigation: \(navigationStyle.rawValue), full keyboard access \(fullKeyboardAccess ? "on" : "off"), \
-            select keys \(selectKeys.map(\.name).sorted().joined(separator: ", "))
-            """
+        return text([
+            "focused: \(focused)",
+            "first responder: \(window.firstResponder?.traceName ?? "none")",
+            "navigation: \(navigationStyle.rawValue), full keyboard access \(fullKeyboardAccess ? "on" : "off"), "
+                + "select keys \(selectKeys.map(\.name).sorted().joined(separator: ", "))",
+        ])
     }
 
     /// Why an item can or cannot be focused, with its group and priorities.
@@ -20,12 +22,14 @@ extension FocusSystem {
     public func explainFocusability(of item: any FocusItem) -> String {
         let snapshot = currentSnapshot()
         guard let index = snapshot.itemIndex[ObjectIdentifier(item)] else {
-            return "\(item.focusDebugName): not in the focus tree"
+            return text(["\(item.focusDebugName): not in the focus tree"])
         }
         let info = snapshot.items[index]
-        guard info.isFocusable else { return "\(item.focusDebugName): \(info.focusability)" }
-        return "\(item.focusDebugName): focusable, group \(quote(snapshot.identifier(of: info.group))), "
-            + priorityDescription(of: index)
+        guard info.isFocusable else { return text(["\(item.focusDebugName): \(info.focusability)"]) }
+        return text([
+            "\(item.focusDebugName): focusable, group \(quote(snapshot.identifier(of: info.group))), "
+                + priorityDescription(of: index)
+        ])
     }
 
     private func priorityDescription(of index: Int) -> String {
@@ -71,7 +75,7 @@ extension FocusSystem {
             lines.append("not focusable:")
             for item in unfocusable { lines.append("  - \(item.item.focusDebugName): \(item.focusability)") }
         }
-        return lines.joined(separator: "\n")
+        return text(lines)
     }
 
     /// The tab loop, numbered in the order Tab visits it, with each stop's group.
@@ -87,7 +91,7 @@ extension FocusSystem {
                 ? "  <- focus is here" : ""
             lines.append("  \(position + 1). \(primary)  (group \(quote(snapshot.identifier(of: stop))))\(marker)")
         }
-        return lines.joined(separator: "\n")
+        return text(lines)
     }
 
     /// A dry run of a focus request: each resolution step, where focus would land, and who would be asked.
@@ -138,11 +142,11 @@ extension FocusSystem {
         }
         guard let target = resolve(environment, depth: 0).map({ snapshot.items[$0].item }) else {
             lines.append("=> focus would not move")
-            return lines.joined(separator: "\n")
+            return text(lines)
         }
         if let focusedItem, focusedItem === target {
             lines.append("=> \(target.focusDebugName) already has focus")
-            return lines.joined(separator: "\n")
+            return text(lines)
         }
         lines.append(
             "=> focus would move from \(focusedItem?.focusDebugName ?? "nothing") to \(target.focusDebugName) "
@@ -153,7 +157,7 @@ extension FocusSystem {
         if let responder = nearestResponder(at: target, requiringFirstResponder: true) {
             lines.append("=> first responder would become \(responder.traceName)")
         }
-        return lines.joined(separator: "\n")
+        return text(lines)
     }
 
     /// Everything: status, group tree, tab loop.
@@ -168,6 +172,11 @@ extension FocusSystem {
             current = snapshot.groups[index].parent
         }
         return false
+    }
+
+    /// The lines joined, each with its control characters escaped.
+    private func text(_ lines: [String]) -> String {
+        lines.map { $0.escapingControlCharacters() }.joined(separator: "\n")
     }
 
     private func quote(_ text: String?) -> String {

@@ -28,7 +28,9 @@ public struct SceneError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `file:line:column: field: message`, the form compilers use, so editors can jump to it.
+    /// Control characters from the file (its name, a quoted bad value) are escaped
+    /// (`String.escapingControlCharacters(keepingNewlines:)`): the description is one line, safe to print.
     public var description: String {
-        "\(file):\(line):\(column): " + (field.isEmpty ? "" : "\(field): ") + message
+        ("\(file):\(line):\(column): " + (field.isEmpty ? "" : "\(field): ") + message).escapingControlCharacters()
     }
 }

@@ -1,0 +1,91 @@
+// Every libc call of the module goes through this file (as swift-system gathers its syscalls).
+internal import Glibc
+
+/// The C calls an ``OutputBuffer`` makes: open, write, wait, close.
+enum OutputCalls {
+    /// A call that failed, with its errno.
+    struct Failure: Error {
+        /// The errno.
+        var code: Int32
+    }
+
+    /// `EINTR`: a signal interrupted the call; try again.
+    static let interrupted = EINTR
+    /// `EAGAIN`: a non-blocking output cannot take more now.
+    static let wouldBlock = EAGAIN
+    /// `EPIPE`: nobody reads the pipe or FIFO any more.
+    static let brokenPipe = EPIPE
+    /// `EBADF`: the descriptor is not open.
+    static let notOpen = EBADF
+    /// `ENOSPC`: the disk is full.
+    static let noSpace = ENOSPC
+    /// `EDQUOT`: the user's disk quota is used up.
+    static let quotaExceeded = EDQUOT
+    /// `EFBIG`: the file is larger than its file system allows.
+    static let fileTooLarge = EFBIG
+    /// `ENOENT`: a folder on the path does not exist.
+    static let noSuchFile = ENOENT
+    /// `EISDIR`: the path is a folder.
+    static let isDirectory = EISDIR
+    /// `ENXIO`: a FIFO opened for writing without blocking has no reader.
+    static let noReader = ENXIO
+
+    /// Whether `code` says the output refused for lack of permission (`EACCES`, `EPERM`, `EROFS`).
+    static func isPermissionError(_ code: Int32) -> Bool {
+        code == EACCES || code == EPERM || code == EROFS
+    }
+
+    /// Opens a file for writing without ever blocking: a FIFO without a reader fails with `ENXIO`
+    /// at once instead of waiting for one. A FIFO, pipe or device stays non-blocking (`isStream`);
+    /// for a regular file the flag changes nothing. Uses `open` and `fstat`.
+    ///
+    /// - Parameter path: The file, created when missing and emptied when it is there.
+    /// - Returns: The descriptor and whether it is a stream that may not take everything at once,
+    ///   or the errno.
+    static func openForWriting(_ path: String) -> Result<(descriptor: Int32, isStream: Bool), Failure> {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
+        guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            return .failure(Failure(code: code))
+        }
+        return .success((descriptor, status.st_mode & S_IFMT != S_IFREG))
+    }
+
+    /// Whether a descriptor is open. Uses `fcntl(F_GETFD)`.
+    static func isOpen(_ descriptor: Int32) -> Bool {
+        fcntl(descriptor, F_GETFD) >= 0 || errno != EBADF
+    }
+
+    /// Writes some of `bytes`. Uses `write`.
+    ///
+    /// - Returns: How many bytes were written, or the errno.
+    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> {
+        let written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+        return written < 0 ? .failure(Failure(code: errno)) : .success(written)
+    }
+
+    /// Waits until a descriptor can take more bytes, at most `milliseconds`. Uses `poll`.
+    ///
+    /// - Returns: Whether it can.
+    static func waitUntilWritable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&request, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            return ready > 0
+        }
+    }
+
+    /// Closes a descriptor. Uses `close`.
+    static func close(_ descriptor: Int32) {
+        _ = Glibc.close(descriptor)
+    }
+
+    /// The C library's words for an errno. Uses `strerror`.
+    static func message(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}
