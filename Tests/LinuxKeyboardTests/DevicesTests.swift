@@ -55,6 +55,13 @@ import Testing
         #expect(InputError.noKeyboards(searched: 3).message.hasPrefix("3 input devices, none of them a keyboard"))
     }
 
+    @Test("a device path with control characters is escaped in the error's text")
+    func escapedPath() {
+        let error = InputError.opening("/dev/input/\u{1B}]0;pwned\u{07}\nevent3", errno: InputError.noSuchFile)
+        #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+        #expect(error.description.contains("/dev/input/\\u{1B}]0;pwned\\u{7}\\nevent3"), "\(error)")
+    }
+
     @Test(
         "udev enumeration runs here; every device it reports is an event node, and without keyboards the error says what was searched"
     )

@@ -33,9 +33,10 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `EBUSY`: another process holds the grab.
     public static let busy: Int32 = 16
 
-    /// `operation path: message`.
+    /// `operation path: message` on one line, control characters escaped: a device path or name
+    /// from outside cannot reach a terminal raw.
     public var description: String {
-        "\(operation)\(path.map { " \($0)" } ?? ""): \(message)"
+        "\(operation)\(path.map { " \($0)" } ?? ""): \(message)".escapingControlCharacters()
     }
 
     /// The error for a device that could not be opened, with the fix for the usual causes.

@@ -78,14 +78,18 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
         /// Its status.
         public var status: Status
 
-        /// One line: chords, command, declarer, status.
+        /// One line: chords, command, declarer, status. Control characters in names and titles
+        /// are escaped (`String.escapingControlCharacters(keepingNewlines:)`): a name cannot
+        /// forge a line of the report or reach a terminal raw.
         public var description: String {
             let keys = chords.isEmpty ? "-" : chords.map(\.description).joined(separator: " | ")
             var notes = ""
             if localized { notes += " (localized)" }
             if mirrored { notes += " (mirrored)" }
-            return "\(keys)  \(command.displayTitle) [\(command.action)] on \(declaredBy?.name ?? "global commands")"
+            let line =
+                "\(keys)  \(command.displayTitle) [\(command.action)] on \(declaredBy?.name ?? "global commands")"
                 + notes + ": " + status.description
+            return line.escapingControlCharacters()
         }
     }
 
@@ -127,11 +131,12 @@ public struct KeyCommandConflictReport: CustomStringConvertible {
     /// The entries whose status is a conflict.
     public var conflicts: [Entry] { entries.filter(\.status.isConflict) }
 
-    /// The report as text: a heading, then one line per command.
+    /// The report as text: a heading, then one line per command, control characters escaped.
     public var description: String {
-        var text =
+        let heading =
             "Key commands at \(chainStart) on layout \(layoutName): \(entries.count) commands, "
-            + "\(conflicts.count) conflicts\n"
+            + "\(conflicts.count) conflicts"
+        var text = heading.escapingControlCharacters() + "\n"
         for entry in entries { text += "  " + entry.description + "\n" }
         return text
     }
