@@ -4,13 +4,38 @@ public import ResponderChain
 /// A window's dispatcher and focus system, turning every dispatch decision into
 /// ``TraceEvent``s: keytrace's trace, for keytrace's scenes and for any app's own window.
 ///
+/// An app's `--trace FILE`, complete (this is what the kiosk example does):
+///
 /// ```swift
+/// import DispatchTrace
+/// import LinuxKeyboard
+///
+/// let app = try KeyboardApp(window: window, root: root)
+/// // 1. The output: a file, or a FIFO whose reader is already running (it never blocks the app).
 /// let output = try OutputBuffer(path: "kiosk.jsonl")
+/// // 2. The session, on the app's dispatcher and focus system, before any key.
 /// let trace = TraceSession(
-///     name: "kiosk", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem
+///     name: "kiosk", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
+///     explain: true  // stage decisions too, as keytrace --explain
 /// ) { event in output.append { event.writeJSON(to: &$0) } }
-/// trace.start(input: "keyboards", layout: app.layout.name)
+/// trace.timeOrigin = KeyboardEventLoop.monotonicNow  // `t` counts from here
+/// // 3. Keyboards plugged in and out, the seat paused and resumed.
+/// app.onChange = { change in trace.report(change) }
+/// app.onFrame = {
+///     output.flush()  // once per frame, not per event
+///     if let error = output.writeError { showStatus("trace stopped: \(error)") }  // a full disk
+///     // … draw …
+/// }
+/// // 4. Open the input, then start the trace: its `session` event names the input chosen.
+/// try app.openInput()
+/// if app.input == .terminal { trace.deviceNames[.primary] = "terminal" }
+/// trace.start(input: app.input?.rawValue ?? "none", layout: app.layoutDescription, note: app.inputNote)
+/// try app.run()
+/// try output.finish()  // writes what is left; throws when the trace is incomplete
 /// ```
+///
+/// Each line is one ``TraceEvent`` as keytrace's `--json` writes it (`jq` reads them);
+/// ``TraceEvent/plainLine`` renders the same event as keytrace's plain text.
 ///
 /// Keys typed into a secure text input appear as `•` in every field, as the dispatcher marks
 /// them. Isolated to the main actor, like the dispatcher it observes.
