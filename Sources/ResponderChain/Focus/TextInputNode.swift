@@ -10,14 +10,21 @@
 /// | characters | insert at the cursor, replacing the selection, up to ``maximumLength`` |
 /// | Left, Right | move the cursor (to the selection's edge first); with Ctrl, by word |
 /// | Home, End | to the start or the end |
+/// | Up, Down | to the start or the end, as in UIKit's single-line fields |
 /// | Shift with any move | extend the selection |
 /// | Backspace, Delete | delete the selection, or the character before or after the cursor; with Ctrl, the word |
 /// | Return, keypad Enter | run the ``onSubmit(perform:)`` action, when there is one |
 ///
-/// Held editing keys repeat. Every other key — Tab, Up and Down, Escape, F-keys, chords with
-/// Control or Command, Return without a submit action — goes on as if the field were not
-/// there: to the focus system, key commands and the ancestors' presses (and their
-/// ``Responder/onExitCommand(perform:)``). Pasted text arrives through ``insertText(_:)``.
+/// Held editing keys repeat. The field takes these keys before the focus system and before key
+/// commands, as UIKit's text system does: a window's Up or Down key command does not fire while a
+/// field is first responder, no ancestor sees those presses, and the focus system does not move
+/// out of the field with an arrow (Tab does). Only a key command with
+/// ``KeyCommand/wantsPriorityOverSystemBehavior`` beats the field.
+///
+/// Every other key — Tab, Escape, F-keys, chords with Control or Command, Return without a
+/// submit action — goes on as if the field were not there: to the focus system, key commands and
+/// the ancestors' presses (and their ``Responder/onExitCommand(perform:)``). Pasted text arrives
+/// through ``insertText(_:)``.
 open class TextInputNode: FocusNode, TextInputResponder {
     /// The text. Setting it puts the cursor at its end, as UIKit's text fields do.
     public var text = "" {
@@ -86,11 +93,11 @@ open class TextInputNode: FocusNode, TextInputResponder {
         let modifiers = key.modifierFlags
         if modifiers.contains(.command) || modifiers.contains(.alternate) { return false }
         switch key.keyCode {
-        case .leftArrow, .rightArrow, .home, .end, .backspace, .deleteForward:
+        case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .backspace, .deleteForward:
             return true
         case .return, .keypadEnter:
             return submitAction != nil && !modifiers.contains(.control)
-        case .upArrow, .downArrow, .tab, .escape:
+        case .tab, .escape:
             return false
         default:
             guard !modifiers.contains(.control), let scalar = key.characters.unicodeScalars.first else { return false }
@@ -154,8 +161,8 @@ open class TextInputNode: FocusNode, TextInputResponder {
             } else {
                 move(to: byWord ? wordEnd(after: cursorPosition, in: characters) : cursorPosition + 1, extend: extend)
             }
-        case .home: move(to: 0, extend: extend)
-        case .end: move(to: characterCount, extend: extend)
+        case .home, .upArrow: move(to: 0, extend: extend)
+        case .end, .downArrow: move(to: characterCount, extend: extend)
         case .backspace:
             if selectedRange.isEmpty {
                 let start = byWord ? wordStart(before: cursorPosition, in: characters) : cursorPosition - 1
