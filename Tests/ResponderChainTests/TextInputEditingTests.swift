@@ -281,3 +281,45 @@ import Testing
         #expect(field.field.text == "a")
     }
 }
+
+@MainActor @Suite struct TextInputUndoPropertyTests {
+    @Test(
+        "random edits over joining characters: the count holds, undoing all gives the first text, redoing all the last",
+        arguments: [1, 2, 3] as [UInt64])
+    func undoRedoRoundTrip(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        let pieces = ["a", "b", " ", "e", "\u{301}", "\u{1F1FA}", "\u{1F1F8}", "\u{915}", "\u{93E}", "ß"]
+        let keys = [
+            "left", "right", "home", "end", "shift+left", "shift+right", "backspace", "delete", "ctrl+backspace", "a",
+            "b", "space",
+        ]
+        for round in 0..<200 {
+            let field = TextInputNodeTests.Field(text: "")
+            field.field.pasteboard = Pasteboard()
+            field.field.pasteboard.string = "b\u{301}"
+            // A secure field shows the kept character count, so the check below can see it drift.
+            field.field.isSecureTextEntry = round.isMultiple(of: 2)
+            let first = (0..<Int.random(in: 0...4, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+            field.field.text = first.joined()
+            for _ in 0..<40 {
+                switch Int.random(in: 0..<10, using: &random) {
+                case 0..<4: field.field.insertText(pieces.randomElement(using: &random)!)
+                case 4..<8: field.harness.keyboard.tap(keys.randomElement(using: &random)!)
+                case 8:
+                    field.harness.keyboard.tap(["ctrl+a", "ctrl+x", "ctrl+c", "ctrl+v"].randomElement(using: &random)!)
+                default: field.harness.keyboard.tap(Bool.random(using: &random) ? "ctrl+z" : "ctrl+y")
+                }
+                let count = field.field.text.count
+                #expect(!field.field.isSecureTextEntry || field.field.displayText.count == count, "the count drifted")
+                #expect(field.field.selectedRange.upperBound <= count && field.field.cursorPosition <= count)
+            }
+            // Steps undone at the end are still there to redo: the last text is the one after them.
+            while field.field.canRedo { field.field.redo() }
+            let last = field.field.text
+            while field.field.canUndo { field.field.undo() }
+            #expect(field.field.text == first.joined(), "round \(round) of seed \(seed)")
+            while field.field.canRedo { field.field.redo() }
+            #expect(field.field.text == last, "round \(round) of seed \(seed)")
+        }
+    }
+}
