@@ -260,8 +260,14 @@ final class LoadingRow: FocusNode {
         let terminal = try PseudoTerminal()
         let (window, root, field) = Self.form()
         var undone = 0
-        root.keyCommands = [KeyCommand("z", modifierFlags: .control, action: "undo", title: "Undo")]
-        root.performableActions = ["undo"]
+        // The field has typing to undo, so it would take a plain Ctrl+Z itself, and the action
+        // `undo` would go to it (as UIKit's text system does): the command asks for priority and
+        // names an action of its own.
+        root.keyCommands = [
+            KeyCommand(
+                "z", modifierFlags: .control, action: "undoScan", title: "Undo", wantsPriorityOverSystemBehavior: true)
+        ]
+        root.performableActions = ["undoScan"]
         root.onAction = { _, _ in undone += 1 }
         var configuration = Kiosk().configuration(terminal)
         configuration.keymap = KeymapNames(layout: "de")

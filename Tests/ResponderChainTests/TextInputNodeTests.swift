@@ -48,6 +48,12 @@ import Testing
             ("one two three", "home ctrl+delete", "| two three"),
             ("one two three", "ctrl+shift+left", "one two [three]"),
             ("ab", "left left left backspace right right right delete", "ab|"),
+            ("hello", "left left up x", "x|hello"),
+            ("hello", "home right down x", "hellox|"),
+            ("hello", "left left shift+up", "[hel]lo"),
+            ("hello", "home right shift+down", "h[ello]"),
+            ("hello", "shift+left shift+left up", "|hello"),
+            ("hello", "home shift+right down", "hello|"),
         ])
     func editing(start: String, keys: String, expected: String) {
         let field = Field(text: start)
@@ -58,10 +64,54 @@ import Testing
     @Test("keys it does not edit with go on: Tab moves focus, Escape and F-keys and ctrl chords reach the chain")
     func passesOn() {
         let field = Field(text: "hi")
-        field.harness.keyboard.type("escape f7 ctrl+k up down")
+        field.harness.keyboard.type("escape f7 ctrl+k")
         #expect(field.field.text == "hi")
-        #expect(
-            field.harness.trace.unhandledKeys.map(\.keyCode) == [.escape, .f7, .leftControl, .k, .upArrow, .downArrow])
+        #expect(field.harness.trace.unhandledKeys.map(\.keyCode) == [.escape, .f7, .leftControl, .k])
+    }
+
+    @Test("Up and Down are the field's, as in UIKit: a window's plain command and an ancestor's presses never see them")
+    func upAndDownStayInTheField() {
+        let harness = Harness()
+        let form = RecordingResponder("form", performs: ["next", "previous", "jump"])
+        let field = TextInputNode(identifier: "field")
+        harness.window.addChild(form)
+        form.addChild(field)
+        _ = field.becomeFirstResponder()
+        field.text = "plate"
+        harness.window.keyCommands = [
+            KeyCommand(.downArrow, action: "next"), KeyCommand(.upArrow, modifierFlags: .shift, action: "previous"),
+        ]
+        harness.keyboard.type("left left down shift+up")
+        harness.trace.expectNoKeyCommand()
+        // Only the bare Shift, a press of its own, goes up the chain.
+        let seen = harness.trace.presses(deliveredTo: form).map(\.key.keyCode).filter { !$0.isModifier }
+        #expect(seen.isEmpty, "no ancestor sees Up or Down")
+        #expect(harness.trace.unhandledKeys.map(\.keyCode) == [.leftShift])
+        #expect(field.selectedRange == 0..<5 && field.cursorPosition == 0)
+        harness.window.keyCommands = [KeyCommand(.downArrow, action: "jump", wantsPriorityOverSystemBehavior: true)]
+        harness.keyboard.tap("down")
+        harness.trace.expectKeyCommand("jump")
+        #expect(form.performedActions == ["jump"], "a priority command still beats the field")
+        #expect(field.selectedRange == 0..<5, "and the field did not move")
+    }
+
+    @Test("a field that joins its parent's focus group keeps Up and Down; Tab still leaves it for the next group")
+    func arrowsDoNotLeaveAFieldInAGroup() {
+        let h = FocusHarness()
+        let form = h.node("form", 0, 0, 400, 400, focusable: false, group: "form")
+        let field = TextInputNode(identifier: "field", frame: Rect(x: 0, y: 0, width: 200, height: 40))
+        field.focusGroupKind = .none
+        form.addChild(field)
+        h.node("below", 0, 100, 200, 40, in: form)
+        h.node("after", 0, 500, 200, 40)
+        h.focus.requestFocus(on: field)
+        field.text = "ab"
+        h.keyboard.tap("down")
+        #expect(h.focusedName == "field", "Down moved the caret, not focus")
+        h.keyboard.type("up x")
+        #expect(field.text == "xab")
+        h.keyboard.tap("tab")
+        #expect(h.focusedName == "after")
     }
 
     @Test("Return submits when there is a submit action, and otherwise goes on to key commands")

@@ -6,13 +6,20 @@
 /// ``Responder/pressesBegan(_:with:)`` and owns its repeats, its `ended` and its `cancelled`;
 /// the press is not passed further up the chain. Tab is never an editing key by default, so it
 /// still moves focus from a text field.
+///
+/// A text input that also performs editing actions on Control chords (copy, paste, undo, as
+/// ``TextInputNode`` does) should want those chords only while it can perform the action, so
+/// that an ancestor's key command on the same chord runs otherwise, as UIKit sends `copy:` to the
+/// first responder that can perform it.
 @MainActor
 public protocol TextInputResponder: Responder {
     /// Whether this text input edits with a key.
     ///
     /// - Parameter key: The key going down.
     /// - Returns: `true` to take it. The default takes printable characters without Control or
-    ///   Command, the arrows, Backspace, forward Delete, Return, Home and End.
+    ///   Command, the arrows, Backspace, forward Delete, Return, Home and End. The answer may
+    ///   depend on the input's state (``TextInputNode`` takes Ctrl+C only with a selection); the
+    ///   conflict report asks it in the current state.
     func wantsToEdit(with key: Key) -> Bool
 
     /// Whether what is typed here is secret (a password or PIN field), as UIKit's

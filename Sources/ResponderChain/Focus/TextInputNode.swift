@@ -10,16 +10,60 @@
 /// | characters | insert at the cursor, replacing the selection, up to ``maximumLength`` |
 /// | Left, Right | move the cursor (to the selection's edge first); with Ctrl, by word |
 /// | Home, End | to the start or the end |
+/// | Up, Down | to the start or the end, as in UIKit's single-line fields |
 /// | Shift with any move | extend the selection |
 /// | Backspace, Delete | delete the selection, or the character before or after the cursor; with Ctrl, the word |
 /// | Return, keypad Enter | run the ``onSubmit(perform:)`` action, when there is one |
+/// | Ctrl+A | select all (``selectAll()``), when there is text |
+/// | Ctrl+C, Ctrl+X | copy or cut the selection to ``pasteboard``, when there is one; never in a secure field |
+/// | Ctrl+V | paste from ``pasteboard`` (as ``insertText(_:)``), when it holds text |
+/// | Ctrl+Z | undo (``undo()``), when there is something to undo |
+/// | Ctrl+Shift+Z, Ctrl+Y | redo (``redo()``), when there is something to redo |
 ///
-/// Held editing keys repeat. Every other key — Tab, Up and Down, Escape, F-keys, chords with
-/// Control or Command, Return without a submit action — goes on as if the field were not
-/// there: to the focus system, key commands and the ancestors' presses (and their
-/// ``Responder/onExitCommand(perform:)``). Pasted text arrives through ``insertText(_:)``.
+/// Held editing keys repeat. The field takes these keys before the focus system and before key
+/// commands, as UIKit's text system does: a window's Up or Down key command does not fire while a
+/// field is first responder, no ancestor sees those presses, and the focus system does not move
+/// out of the field with an arrow (Tab does). Only a key command with
+/// ``KeyCommand/wantsPriorityOverSystemBehavior`` (or a reserved shortcut, such as an app's
+/// Ctrl-C quit) beats the field.
+///
+/// The Control chords are the field's only while it can perform their action
+/// (``Responder/canPerformAction(_:sender:)`` with ``Action/selectAll``, ``Action/copy``,
+/// ``Action/cut``, ``Action/paste``, ``Action/undo``, ``Action/redo``), as UIKit sends `copy:` to
+/// the first responder that can perform it: with no selection, Ctrl+C goes on to an ancestor's
+/// Ctrl+C command; with nothing to undo, so does Ctrl+Z. A subclass that returns `false` for an
+/// action (a PIN field that refuses paste) gives up its chord the same way. The same actions sent
+/// up the chain (an app's Edit menu, ``Window/sendAction(_:sender:)``) reach the field.
+///
+/// Every other key — Tab, Escape, F-keys, other chords with Control, chords with Alt or Command,
+/// Return without a submit action — goes on as if the field were not there: to the focus system,
+/// key commands and the ancestors' presses (and their ``Responder/onExitCommand(perform:)``).
+/// Pasted text arrives through ``insertText(_:)``.
+///
+/// ## Filtering input
+///
+/// ``inputFilter`` sees every change the user makes — typing, deleting, cutting, pasting and
+/// ``insertText(_:)`` — before it happens, as UIKit's
+/// `textField(_:shouldChangeCharactersIn:replacementString:)` does, and can accept, reject or
+/// replace it; the cursor goes right after what was put in:
+///
+/// ```swift
+/// plate.inputFilter = { _, replacement in .replace(with: replacement.uppercased()) }
+/// pin.inputFilter = { _, replacement in replacement.allSatisfy(\.isNumber) ? .accept : .reject }
+/// ```
+///
+/// ## Undo
+///
+/// Each change is one undo step, except that runs group as in macOS and UIKit text views: the
+/// characters typed one after another at the cursor undo together, and so do Backspaces one after
+/// another, and Deletes. Moving the cursor, changing the selection, pasting, cutting, undoing, or
+/// switching between typing and deleting starts a new step. Undo puts back the text and the
+/// selection from before the step; redo puts back the text with the cursor after it. The field
+/// keeps the last 100 steps; setting ``text`` from code forgets them. Undo and redo do not ask
+/// ``inputFilter`` or ``maximumLength``: they only return to texts those already allowed.
 open class TextInputNode: FocusNode, TextInputResponder {
-    /// The text. Setting it puts the cursor at its end, as UIKit's text fields do.
+    /// The text. Setting it puts the cursor at its end, as UIKit's text fields do, and forgets the
+    /// undo steps.
     public var text = "" {
         didSet {
             if isEditing {
@@ -27,31 +71,55 @@ open class TextInputNode: FocusNode, TextInputResponder {
             } else {
                 characterCount = text.count
                 place(characterCount)
+                history.clear()
             }
         }
     }
     /// The selection as character offsets into ``text``; empty for a plain cursor.
     public var selectedRange: Range<Int> = 0..<0 {
-        didSet { clampSelection() }
+        didSet {
+            clampSelection()
+            if !isEditing { history.endRun() }
+        }
     }
     /// Where the cursor is: the selection's moving end (a character offset).
     public private(set) var cursorPosition = 0
     /// The most characters the field holds; `nil` for no limit. Typing and pasting stop there.
     public var maximumLength: Int?
-    /// Whether the text is secret (a password or PIN): traces show `•` for its keys, and
-    /// ``displayText`` shows `•` for its characters.
+    /// Whether the text is secret (a password or PIN): traces show `•` for its keys,
+    /// ``displayText`` shows `•` for its characters, and the field never copies or cuts.
     public var isSecureTextEntry = false
-    /// Called after every change to ``text`` made by typing, deleting or pasting.
+    /// Called after every change to ``text`` made by typing, deleting, cutting, pasting, undoing
+    /// or redoing.
     public var onTextChange: ((String) -> Void)?
+    /// Decides every change the user makes before it happens: UIKit's
+    /// `textField(_:shouldChangeCharactersIn:replacementString:)`. `nil` accepts everything.
+    ///
+    /// The filter gets the range of characters to replace (empty for an insertion at the cursor)
+    /// and the replacement (empty for a deletion), and returns ``FilterResult/accept``,
+    /// ``FilterResult/reject`` (nothing changes, the selection stays), or
+    /// ``FilterResult/replace(with:)``. It is asked for typed characters, Backspace and Delete,
+    /// cut, paste and ``insertText(_:)`` (with the pasted text already cleaned of line breaks and
+    /// control characters), not for undo, redo or setting ``text``. What it returns is cleaned
+    /// the same way, then cut to ``maximumLength``, and the cursor goes right after it.
+    public var inputFilter: ((_ range: Range<Int>, _ replacement: String) -> FilterResult)?
+    /// The pasteboard copy, cut and paste use: ``Pasteboard/general`` unless set.
+    public var pasteboard: Pasteboard {
+        get { ownPasteboard ?? .general }
+        set { ownPasteboard = newValue }
+    }
 
     private var submitAction: (() -> Void)?
+    private var ownPasteboard: Pasteboard?
     /// The selection's fixed end while Shift extends it.
     private var anchor = 0
-    /// Set while an edit changes ``text``.
+    /// Set while an edit changes ``text`` and the selection.
     private var isEditing = false
     /// `text.count`, kept up to date by edits: counting characters walks the whole text, and an
     /// edit at the end of a long text must not (typing stays O(1) per key).
     private var characterCount = 0
+    /// The undo and redo steps.
+    private var history = TextEditHistory()
 
     /// Creates a text field.
     ///
@@ -70,6 +138,11 @@ open class TextInputNode: FocusNode, TextInputResponder {
         isSecureTextEntry ? String(repeating: "•", count: characterCount) : text
     }
 
+    /// Whether ``undo()`` would change something.
+    public var canUndo: Bool { history.canUndo }
+    /// Whether ``redo()`` would change something.
+    public var canRedo: Bool { history.canRedo }
+
     /// Runs `action` when Return (or keypad Enter) is typed in the field: SwiftUI's `onSubmit`.
     /// Without one, Return is not an editing key and goes on to key commands and ancestors.
     ///
@@ -78,19 +151,22 @@ open class TextInputNode: FocusNode, TextInputResponder {
         submitAction = action
     }
 
-    /// Whether the field edits with `key`: the keys in the table above.
+    /// Whether the field edits with `key`: the keys in the table above. A Control chord that
+    /// stands for an editing action is the field's when ``canPerformAction(_:sender:)`` says
+    /// yes (asked with ``ActionSender/application``).
     ///
     /// - Parameter key: The key going down.
     /// - Returns: `true` for an editing key.
     open func wantsToEdit(with key: Key) -> Bool {
+        if let action = Self.editingAction(for: key) { return canPerformAction(action, sender: .application) }
         let modifiers = key.modifierFlags
         if modifiers.contains(.command) || modifiers.contains(.alternate) { return false }
         switch key.keyCode {
-        case .leftArrow, .rightArrow, .home, .end, .backspace, .deleteForward:
+        case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .backspace, .deleteForward:
             return true
         case .return, .keypadEnter:
             return submitAction != nil && !modifiers.contains(.control)
-        case .upArrow, .downArrow, .tab, .escape:
+        case .tab, .escape:
             return false
         default:
             guard !modifiers.contains(.control), let scalar = key.characters.unicodeScalars.first else { return false }
@@ -118,24 +194,113 @@ open class TextInputNode: FocusNode, TextInputResponder {
         super.pressesChanged(press, with: event)
     }
 
+    /// Whether the field performs an action now. For the editing actions: ``Action/selectAll``
+    /// when there is text, ``Action/copy`` and ``Action/cut`` when there is a selection and the
+    /// field is not secure, ``Action/paste`` when ``pasteboard`` holds text, ``Action/undo`` and
+    /// ``Action/redo`` when there is a step to take. Other actions as a ``FocusNode``.
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sends it.
+    /// - Returns: Whether ``perform(_:sender:)`` would handle it.
+    open override func canPerformAction(_ action: Action, sender: ActionSender) -> Bool {
+        switch action {
+        case .selectAll: return characterCount > 0
+        case .copy, .cut: return !selectedRange.isEmpty && !isSecureTextEntry
+        case .paste: return pasteboard.hasStrings
+        case .undo: return history.canUndo
+        case .redo: return history.canRedo
+        default: return super.canPerformAction(action, sender: sender)
+        }
+    }
+
+    /// Performs an editing action (``selectAll()``, ``copy()``, ``cut()``, ``paste()``,
+    /// ``undo()``, ``redo()``); other actions as a ``FocusNode``.
+    ///
+    /// - Parameters:
+    ///   - action: The action.
+    ///   - sender: Who sent it.
+    open override func perform(_ action: Action, sender: ActionSender) {
+        switch action {
+        case .selectAll: selectAll()
+        case .copy: copy()
+        case .cut: cut()
+        case .paste: paste()
+        case .undo: undo()
+        case .redo: redo()
+        default: super.perform(action, sender: sender)
+        }
+    }
+
     /// Inserts text at the cursor, replacing the selection: what a paste does. Line breaks and
-    /// other control characters become spaces or are dropped; ``maximumLength`` cuts the rest.
+    /// other control characters become spaces or are dropped; ``inputFilter`` decides, and
+    /// ``maximumLength`` cuts the rest. One undo step.
     ///
     /// - Parameter inserted: The text.
     open func insertText(_ inserted: String) {
-        var clean = ""
-        for character in inserted {
-            if character.isNewline || character == "\t" {
-                clean.append(" ")
-            } else if let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F {
-                clean.append(character)
-            }
-        }
-        replaceSelection(with: clean)
+        change(selectedRange, to: Self.singleLine(inserted), kind: .other)
+    }
+
+    /// Selects the whole text.
+    public func selectAll() {
+        anchor = 0
+        cursorPosition = characterCount
+        selectedRange = 0..<characterCount
+    }
+
+    /// Puts the selected text on ``pasteboard``. Does nothing without a selection or in a secure
+    /// field.
+    public func copy() {
+        guard !selectedRange.isEmpty, !isSecureTextEntry else { return }
+        pasteboard.string = String(text[index(at: selectedRange.lowerBound)..<index(at: selectedRange.upperBound)])
+    }
+
+    /// Puts the selected text on ``pasteboard`` and deletes it (when ``inputFilter`` accepts the
+    /// deletion). Does nothing without a selection or in a secure field.
+    public func cut() {
+        guard !selectedRange.isEmpty, !isSecureTextEntry else { return }
+        copy()
+        change(selectedRange, to: "", kind: .other)
+    }
+
+    /// Inserts the text on ``pasteboard`` as ``insertText(_:)`` does. Does nothing when it holds
+    /// no text.
+    public func paste() {
+        guard let string = pasteboard.string, !string.isEmpty else { return }
+        insertText(string)
+    }
+
+    /// Takes back the last change (or run of typing or deleting): the text and the selection are
+    /// as before it.
+    public func undo() {
+        guard let step = history.popUndo() else { return }
+        apply(step.removedText, replacing: step.inserted.utf8.count, at: step.offset, count: step.countBefore)
+        isEditing = true
+        anchor =
+            step.cursorBefore == step.selectionBefore.lowerBound
+            ? step.selectionBefore.upperBound : step.selectionBefore.lowerBound
+        cursorPosition = step.cursorBefore
+        selectedRange = step.selectionBefore
+        isEditing = false
+        onTextChange?(text)
+    }
+
+    /// Makes the last undone change again, with the cursor after it.
+    public func redo() {
+        guard let step = history.popRedo() else { return }
+        apply(step.inserted, replacing: step.removedText.utf8.count, at: step.offset, count: step.countAfter)
+        isEditing = true
+        place(step.cursorAfter)
+        isEditing = false
+        onTextChange?(text)
     }
 
     /// Applies one editing key.
     func edit(with key: Key) {
+        if let action = Self.editingAction(for: key) {
+            perform(action, sender: .application)
+            return
+        }
         let extend = key.modifierFlags.contains(.shift)
         let byWord = key.modifierFlags.contains(.control)
         // Only word moves look at the characters; the rest works on offsets.
@@ -154,32 +319,46 @@ open class TextInputNode: FocusNode, TextInputResponder {
             } else {
                 move(to: byWord ? wordEnd(after: cursorPosition, in: characters) : cursorPosition + 1, extend: extend)
             }
-        case .home: move(to: 0, extend: extend)
-        case .end: move(to: characterCount, extend: extend)
+        case .home, .upArrow: move(to: 0, extend: extend)
+        case .end, .downArrow: move(to: characterCount, extend: extend)
         case .backspace:
-            if selectedRange.isEmpty {
+            var range = selectedRange
+            if range.isEmpty {
                 let start = byWord ? wordStart(before: cursorPosition, in: characters) : cursorPosition - 1
                 guard start >= 0 else { return }
-                selectedRange = start..<cursorPosition
+                range = start..<cursorPosition
             }
-            replaceSelection(with: "")
+            change(range, to: "", kind: .deletingBackward)
         case .deleteForward:
-            if selectedRange.isEmpty {
+            var range = selectedRange
+            if range.isEmpty {
                 let end = byWord ? wordEnd(after: cursorPosition, in: characters) : cursorPosition + 1
                 guard end <= characterCount else { return }
-                selectedRange = cursorPosition..<end
+                range = cursorPosition..<end
             }
-            replaceSelection(with: "")
+            change(range, to: "", kind: .deletingForward)
         case .return, .keypadEnter:
             submitAction?()
         default:
-            replaceSelection(with: key.characters)
+            change(selectedRange, to: key.characters, kind: .typing)
         }
     }
 
-    private func replaceSelection(with inserted: String) {
-        let range = selectedRange.clamped(to: 0..<characterCount)
-        var addition = inserted
+    /// Replaces the characters in `range` with `replacement` (already one clean line), asking
+    /// ``inputFilter`` and cutting to ``maximumLength``; records the undo step, puts the cursor
+    /// after what went in, and reports the change.
+    private func change(_ range: Range<Int>, to replacement: String, kind: TextEditHistory.Kind) {
+        var range = range.clamped(to: 0..<characterCount)
+        var addition = replacement
+        if let inputFilter {
+            switch inputFilter(range, replacement) {
+            case .accept: break
+            case .reject: return
+            case .replace(let other): addition = Self.singleLine(other)
+            }
+            // A filter that set the text itself must not leave the range outside it.
+            range = range.clamped(to: 0..<characterCount)
+        }
         var additionCount = addition.count
         if let maximumLength {
             let room = max(maximumLength - (characterCount - range.count), 0)
@@ -198,13 +377,47 @@ open class TextInputNode: FocusNode, TextInputResponder {
         let after = upper < text.endIndex ? text.unicodeScalars[upper] : nil
         let stable =
             addition.utf8.allSatisfy { $0 < 0x80 } && (before.map(\.isASCII) ?? true) && (after.map(\.isASCII) ?? true)
+        let countBefore = characterCount
+        let selectionBefore = selectedRange
+        let cursorBefore = cursorPosition
+        let offset = text.utf8.distance(from: text.startIndex, to: lower)
+        let removed = range.isEmpty ? "" : String(text[lower..<upper])
         characterCount = characterCount - range.count + additionCount
         isEditing = true
         text.replaceSubrange(lower..<upper, with: addition)
         if !stable { characterCount = text.count }
-        isEditing = false
         place(min(range.lowerBound + additionCount, characterCount))
+        isEditing = false
+        history.record(
+            kind, offset: offset, removed: removed, inserted: addition, selectionBefore: selectionBefore,
+            cursorBefore: cursorBefore, countBefore: countBefore, countAfter: characterCount,
+            cursorAfter: cursorPosition)
         onTextChange?(text)
+    }
+
+    /// Puts `replacement` in place of the `length` UTF-8 bytes at `offset`, for undo and redo,
+    /// which know the character count that results.
+    private func apply(_ replacement: String, replacing length: Int, at offset: Int, count: Int) {
+        let utf8 = text.utf8
+        let lower = utf8.index(utf8.startIndex, offsetBy: offset)
+        let upper = utf8.index(lower, offsetBy: length)
+        isEditing = true
+        characterCount = count
+        text.replaceSubrange(lower..<upper, with: replacement)
+        isEditing = false
+    }
+
+    /// `text` as one line: line breaks and tabs become spaces, other control characters go.
+    private static func singleLine(_ text: String) -> String {
+        var clean = ""
+        for character in text {
+            if character.isNewline || character == "\t" {
+                clean.append(" ")
+            } else if let scalar = character.unicodeScalars.first, scalar.value >= 0x20, scalar.value != 0x7F {
+                clean.append(character)
+            }
+        }
+        return clean
     }
 
     /// The index of a character offset, walked from the nearer end (O(1) at the end).
