@@ -78,6 +78,19 @@ import Testing
         #expect(field.presses.filter { $0.key.keyCode == .leftControl }.map(\.phase) == [.began])
     }
 
+    @Test("kitty: a key whose release never came is cancelled when it is pressed or typed again, so Ctrl-C quits")
+    func kittyLostKeyRelease() {
+        #expect(
+            decode("\u{1b}[97u" + "\u{1b}[97u" + "\u{1b}[97;1:3u", kitty: true) == [
+                "down KeyA", "cancel KeyA", "down KeyA", "up KeyA",
+            ])
+        #expect(decode("\u{1b}[99u" + "\u{3}", kitty: true) == ["down KeyC", "cancel KeyC"] + Self.ctrlC)
+        let (quits, field, dispatcher) = quits(after: "\u{1b}[99u" + "\u{3}", kitty: true)
+        #expect(quits == 1, "a fresh press of C, not a repeat")
+        #expect(field.presses.filter { $0.key.keyCode == .c }.map(\.phase) == [.began, .cancelled], "the lost one")
+        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+    }
+
     @Test("legacy: a kitty-style press-only report is typed, so no later key carries Alt and Ctrl-C quits")
     func legacyPressOnlyReport() {
         #expect(

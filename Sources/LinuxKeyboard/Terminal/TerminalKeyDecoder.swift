@@ -20,7 +20,8 @@ public import ResponderChain
 /// field; a legacy byte such as `0x03` means Control and nothing else), and that report is the
 /// truth: a modifier held from an earlier press that the report leaves out was released where
 /// the terminal could not see it (it lost focus), and its press is cancelled
-/// (``Event/cancelsPress``), as an evdev resync cancels a key it finds released. Without kitty
+/// (``Event/cancelsPress``), as an evdev resync cancels a key it finds released; so is a held key
+/// reported pressed (or typed) again. Without kitty
 /// event types (``reportsEventTypes`` off) no report holds a key down: a kitty-style press is
 /// typed like any legacy key. An event type outside 1–3 is bad input and is ignored.
 ///
@@ -35,9 +36,9 @@ public struct TerminalKeyDecoder: Sendable {
         public var code: KeyCode
         /// Down, repeat or up.
         public var action: KeyAction
-        /// Whether this key-up is one the terminal never sent: a later report said the key (a
-        /// modifier) was up, so it went up where the terminal could not see it (the terminal
-        /// lost focus). Its press ends cancelled, not ended, as when an evdev resync finds a key
+        /// Whether this key-up is one the terminal never sent: a later report showed the key up
+        /// (a modifier the report leaves out, or the key pressed afresh), so it went up where
+        /// the terminal could not see it (the terminal lost focus). Its press ends cancelled, not ended, as when an evdev resync finds a key
         /// released; ``action`` is ``KeyAction/up``, so a reader that ignores this still sees
         /// the key go up.
         public var cancelsPress: Bool = false
@@ -88,8 +89,9 @@ public struct TerminalKeyDecoder: Sendable {
     }
 
     private var pending: [UInt8] = []
-    /// Modifier keys the kitty protocol reported down and not yet up.
-    private var heldModifiers: [KeyCode] = []
+    /// Keys the kitty protocol reported down and not yet up (each at most once, so at most as
+    /// many as there are key codes it names).
+    private var heldKeys: [KeyCode] = []
     /// The longest control sequence read, in bytes (`ESC [`, parameters and final byte): a
     /// longer one is garbage, dropped up to its final byte (or a byte no sequence contains, such
     /// as Ctrl-C) without its parameters being read, so bytes that never end a sequence cannot
@@ -231,49 +233,48 @@ public struct TerminalKeyDecoder: Sendable {
 
     // MARK: Modifiers
 
-    /// Turns one report into events, first bringing the held modifier keys in line with the
-    /// modifiers it says are down. A terminal that loses focus with a modifier down never
-    /// reports its release; without this, that modifier would stay down for every later key,
-    /// and Ctrl-C would read as Ctrl+Shift+C.
+    /// Turns one report into events, first bringing the held keys in line with it. A terminal
+    /// that loses focus with a key down never reports its release; without this, a modifier
+    /// would stay down for every later key (Ctrl-C would read as Ctrl+Shift+C), and a key would
+    /// never go down again (a second press of a held key is a repeat).
     private mutating func apply(_ report: Report, to events: inout [Event]) {
         switch report {
         case .tap(let code, let modifiers, let text):
             // Held modifiers the key was typed without went up unseen. Without event types
             // nothing is held, so even one the key names is pressed afresh (and released).
-            let stillHeld = reportsEventTypes ? modifiers : []
-            cancelHeldModifiers(outside: stillHeld, except: nil, into: &events)
+            cancelHeldModifiers(outside: reportsEventTypes ? modifiers : [], except: nil, into: &events)
+            // The key itself was up to be typed.
+            cancelIfHeld(code, into: &events)
             var pressed: [KeyCode] = []
             for (flag, key) in Self.modifierKeys where modifiers.contains(flag) {
                 // The modifier key typed alone is the key itself; a held one stays down.
-                if code.heldModifier == flag || heldModifiers.contains(where: { $0.heldModifier == flag }) {
-                    continue
-                }
+                if code.heldModifier == flag || heldKeys.contains(where: { $0.heldModifier == flag }) { continue }
                 pressed.append(key)
             }
             events += pressed.map { Event(code: $0, action: .down) }
             events.append(Event(code: code, action: .down, text: text))
             events.append(Event(code: code, action: .up))
             events += pressed.reversed().map { Event(code: $0, action: .up) }
-            heldModifiers.removeAll { $0 == code }
         case .key(let code, let action, let modifiers, let text):
             // A modifier key's own flag is left alone (terminals differ on whether its press
             // and release include it); every other one follows the report.
             let own = code.heldModifier
             cancelHeldModifiers(outside: modifiers, except: own, into: &events)
             for (flag, key) in Self.modifierKeys
-            where flag != own && modifiers.contains(flag) && !heldModifiers.contains(where: { $0.heldModifier == flag })
-            {
+            where flag != own && modifiers.contains(flag) && !heldKeys.contains(where: { $0.heldModifier == flag }) {
                 // Reported down, never seen pressed (held before the app started).
                 events.append(Event(code: key, action: .down))
-                heldModifiers.append(key)
+                heldKeys.append(key)
             }
-            if own != nil {
-                switch action {
-                case .down, .repeat:
-                    if !heldModifiers.contains(code) { heldModifiers.append(code) }
-                case .up:
-                    heldModifiers.removeAll { $0 == code }
-                }
+            switch action {
+            case .down:
+                // A press (not a repeat) says the key was up: its release was lost.
+                cancelIfHeld(code, into: &events)
+                heldKeys.append(code)
+            case .repeat:
+                if !heldKeys.contains(code) { heldKeys.append(code) }
+            case .up:
+                heldKeys.removeAll { $0 == code }
             }
             events.append(Event(code: code, action: action, text: action == .up ? nil : text))
         case .overlong:
@@ -285,16 +286,23 @@ public struct TerminalKeyDecoder: Sendable {
     private mutating func cancelHeldModifiers(
         outside modifiers: ModifierFlags, except own: ModifierFlags?, into events: inout [Event]
     ) {
-        guard !heldModifiers.isEmpty else { return }
+        guard !heldKeys.isEmpty else { return }
         var kept: [KeyCode] = []
-        for code in heldModifiers {
+        for code in heldKeys {
             if let flag = code.heldModifier, flag != own, !modifiers.contains(flag) {
                 events.append(Event(cancelling: code))
             } else {
                 kept.append(code)
             }
         }
-        heldModifiers = kept
+        heldKeys = kept
+    }
+
+    /// Cancels a held key that a report says went down afresh.
+    private mutating func cancelIfHeld(_ code: KeyCode, into events: inout [Event]) {
+        guard let position = heldKeys.firstIndex(of: code) else { return }
+        heldKeys.remove(at: position)
+        events.append(Event(cancelling: code))
     }
 
     /// The modifiers the terminal reports, and the key that stands for each when the decoder
