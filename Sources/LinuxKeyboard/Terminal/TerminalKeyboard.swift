@@ -18,7 +18,9 @@ public final class TerminalKeyboard {
     /// Whether the kitty keyboard protocol is on: real releases and repeats.
     public private(set) var reportsEventTypes = false
     /// Whether bracketed paste is on (when the terminal is read as input): a paste reaches the
-    /// first responder through `Dispatcher.insertText(_:timestamp:)`.
+    /// first responder through `Dispatcher.insertText(_:timestamp:)`. One whose end never comes
+    /// is delivered as it stands when bytes arrive after ``TerminalKeyDecoder/pasteTimeout``
+    /// without any, and those bytes are keys again.
     public private(set) var pastesBracketed = false
     /// Extra bytes written when the terminal is restored, before the protocol is popped (a live
     /// view sets "leave the alternate screen, show the cursor" here).
