@@ -38,9 +38,9 @@ public struct TerminalKeyDecoder: Sendable {
         public var action: KeyAction
         /// Whether this key-up is one the terminal never sent: a later report showed the key up
         /// (a modifier the report leaves out, or the key pressed afresh), so it went up where
-        /// the terminal could not see it (the terminal lost focus). Its press ends cancelled, not ended, as when an evdev resync finds a key
-        /// released; ``action`` is ``KeyAction/up``, so a reader that ignores this still sees
-        /// the key go up.
+        /// the terminal could not see it (the terminal lost focus). Its press ends cancelled,
+        /// not ended, as when an evdev resync finds a key released; ``action`` is
+        /// `KeyAction.up`, so a reader that ignores this still sees the key go up.
         public var cancelsPress: Bool = false
         /// What the key typed, as the terminal sent it (on a key-down or repeat of a text key);
         /// `nil` for keys that type nothing of their own (arrows, Tab, Ctrl+letter).

@@ -151,7 +151,7 @@ public final class TerminalKeyboard {
         return events
     }
 
-    /// Whether ``readEvents()`` found the terminal gone (end of input or an error): stop
+    /// Whether ``readEvents(time:)`` found the terminal gone (end of input or an error): stop
     /// watching it, or its descriptor stays readable forever.
     public private(set) var reachedEnd = false
 
