@@ -15,6 +15,20 @@ public import ResponderChain
 /// typed on the terminal's layout: `é`, `ф`, `"` from Shift+2 on a German keyboard), so it never
 /// goes through another layout. A character with no US position comes as
 /// `KeyCode.unidentified` with its text. Pure Swift; no terminal needed.
+///
+/// Every key the terminal reports says which modifiers are down (the kitty protocol's modifier
+/// field; a legacy byte such as `0x03` means Control and nothing else), and that report is the
+/// truth: a modifier held from an earlier press that the report leaves out was released where
+/// the terminal could not see it (it lost focus), and its press is cancelled
+/// (``Event/cancelsPress``), as an evdev resync cancels a key it finds released; so is a held key
+/// reported pressed (or typed) again. Without kitty
+/// event types (``reportsEventTypes`` off) no report holds a key down: a kitty-style press is
+/// typed like any legacy key. An event type outside 1–3 is bad input and is ignored.
+///
+/// Input from outside is bounded: a sequence longer than ``maximumSequenceLength`` is dropped up
+/// to its final byte without being read, and a bracketed paste keeps at most
+/// ``maximumPasteLength`` bytes and is over after ``pasteTimeout`` without a byte, so a paste
+/// whose end never comes cannot take every later key (Ctrl-C included) as text.
 public struct TerminalKeyDecoder: Sendable {
     /// One decoded key event.
     public struct Event: Hashable, Sendable {
@@ -22,8 +36,12 @@ public struct TerminalKeyDecoder: Sendable {
         public var code: KeyCode
         /// Down, repeat or up.
         public var action: KeyAction
-        /// The modifiers a kitty-protocol event reported, used to repair lost modifier releases.
-        var modifiers: ModifierFlags? = nil
+        /// Whether this key-up is one the terminal never sent: a later report showed the key up
+        /// (a modifier the report leaves out, or the key pressed afresh), so it went up where
+        /// the terminal could not see it (the terminal lost focus). Its press ends cancelled,
+        /// not ended, as when an evdev resync finds a key released; ``action`` is
+        /// `KeyAction.up`, so a reader that ignores this still sees the key go up.
+        public var cancelsPress: Bool = false
         /// What the key typed, as the terminal sent it (on a key-down or repeat of a text key);
         /// `nil` for keys that type nothing of their own (arrows, Tab, Ctrl+letter).
         public var text: String?
@@ -52,20 +70,35 @@ public struct TerminalKeyDecoder: Sendable {
             self.pastedText = pastedText
         }
 
-        init(code: KeyCode, action: KeyAction, modifiers: ModifierFlags?, text: String? = nil) {
+        /// A key-up the terminal never sent: the press is cancelled.
+        init(cancelling code: KeyCode) {
             self.code = code
-            self.action = action
-            self.modifiers = modifiers
-            self.text = text
+            action = .up
+            cancelsPress = true
         }
     }
 
+    /// What one sequence reports, before the decoder brings the modifiers it holds in line.
+    enum Report: Hashable, Sendable {
+        /// A key typed with these modifiers (legacy input): down and up at once.
+        case tap(KeyCode, ModifierFlags, text: String?)
+        /// A kitty-protocol event with the modifiers the terminal reports down.
+        case key(KeyCode, KeyAction, ModifierFlags, text: String?)
+        /// A sequence longer than ``maximumSequenceLength``: the rest of it is dropped unread.
+        case overlong
+    }
+
     private var pending: [UInt8] = []
-    /// Modifier keys the kitty protocol reported down and not yet up.
-    private var heldModifiers: [KeyCode] = []
-    /// The longest control sequence read, in bytes: a longer one is garbage and is dropped, so
-    /// bytes that never end a sequence cannot make the decoder buffer without bound.
+    /// Keys the kitty protocol reported down and not yet up (each at most once, so at most as
+    /// many as there are key codes it names).
+    private var heldKeys: [KeyCode] = []
+    /// The longest control sequence read, in bytes (`ESC [`, parameters and final byte): a
+    /// longer one is garbage, dropped up to its final byte (or a byte no sequence contains, such
+    /// as Ctrl-C) without its parameters being read, so bytes that never end a sequence cannot
+    /// make the decoder buffer or work without bound, and none of them becomes a key.
     public static let maximumSequenceLength = 64
+    /// Whether the bytes of an overlong sequence are being dropped, up to its final byte.
+    private var discarding = false
 
     /// How many bytes wait for the rest of a sequence (at most ``maximumSequenceLength``).
     public var pendingByteCount: Int { pending.count }
@@ -74,13 +107,26 @@ public struct TerminalKeyDecoder: Sendable {
     private var paste: [UInt8]?
     /// The most bytes one paste keeps (1 MiB); the rest is dropped, up to the paste's end.
     public static let maximumPasteLength = 1 << 20
-    /// Whether a bracketed paste has begun and not ended: until it ends, every byte is text.
+    /// How long a bracketed paste (or an overlong sequence being dropped) may go without a byte
+    /// before it is over, in seconds: 1 s. A terminal writes a paste's start, text and end in
+    /// one go, so its bytes come back to back; a paste silent this long lost its end (the
+    /// program pasting died, a connection or multiplexer cut it, or the bytes were forged). The
+    /// paste is delivered as it stands, and later bytes are keys again, so Ctrl-C quits. A size
+    /// limit does not end it: that would type the rest of a large real paste as keys, Return
+    /// included, which bracketed paste exists to prevent. Only ``decode(_:endOfInput:time:)``
+    /// given a time applies it.
+    public static let pasteTimeout: Double = 1
+    /// When the last bytes came, for ``pasteTimeout``.
+    private var lastInputTime: Double?
+    /// Whether a bracketed paste has begun and not ended: until it ends (or ``pasteTimeout``
+    /// passes without a byte), every byte is text.
     public var isPasting: Bool { paste != nil }
     private static let pasteStart: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x30, 0x7e]
     private static let pasteEnd: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]
 
     /// Whether the terminal reports event types (the kitty protocol's flag 2): then a `CSI`
-    /// key without an event type is a press, and every key comes with its own release.
+    /// key without an event type is a press, and every key comes with its own release. Off, no
+    /// report holds a key down.
     public var reportsEventTypes: Bool
 
     /// Creates a decoder.
@@ -96,10 +142,27 @@ public struct TerminalKeyDecoder: Sendable {
     /// - Parameters:
     ///   - bytes: What the terminal sent.
     ///   - endOfInput: Whether the terminal has nothing more for now.
+    ///   - time: When the bytes were read, in seconds on a clock that never goes back. When the
+    ///     previous bytes came ``pasteTimeout`` or more before, a paste still open is delivered
+    ///     first and an overlong sequence still being dropped is over, so these bytes are keys.
+    ///     `nil` applies no time bound.
     /// - Returns: The key events, in order.
-    public mutating func decode(_ bytes: some Sequence<UInt8>, endOfInput: Bool = true) -> [Event] {
-        pending.append(contentsOf: bytes)
+    public mutating func decode(_ bytes: some Sequence<UInt8>, endOfInput: Bool = true, time: Double? = nil)
+        -> [Event]
+    {
         var events: [Event] = []
+        if let time, let last = lastInputTime, time - last >= Self.pasteTimeout {
+            // Silent too long: what was open lost its end.
+            if paste != nil {
+                appendPaste(pending[...])
+                pending.removeAll()
+                finishPaste(into: &events)
+            }
+            discarding = false
+        }
+        let before = pending.count
+        pending.append(contentsOf: bytes)
+        if let time, pending.count > before { lastInputTime = time }
         var index = 0
         while index < pending.count {
             if paste != nil {
@@ -111,9 +174,17 @@ public struct TerminalKeyDecoder: Sendable {
                     break
                 }
                 appendPaste(pending[index..<end])
-                events.append(Event(pastedText: String(decoding: paste ?? [], as: UTF8.self)))
-                paste = nil
+                finishPaste(into: &events)
                 index = end + Self.pasteEnd.count
+                continue
+            }
+            if discarding {
+                // The rest of an overlong sequence: parameter and intermediate bytes, then its
+                // final byte. Any other byte ends it unread and starts something new.
+                while index < pending.count, (0x20...0x3f).contains(pending[index]) { index += 1 }
+                guard index < pending.count else { break }
+                if (0x40...0x7e).contains(pending[index]) { index += 1 }
+                discarding = false
                 continue
             }
             if pending[index] == 0x1b, Self.hasPrefix(Self.pasteStart, in: pending, at: index) {
@@ -122,10 +193,10 @@ public struct TerminalKeyDecoder: Sendable {
                 continue
             }
             guard
-                let (consumed, decoded) = Self.decodeOne(
+                let (consumed, reports) = Self.decodeOne(
                     pending, from: index, endOfInput: endOfInput, events: reportsEventTypes)
             else { break }
-            for event in decoded { append(event, to: &events) }
+            for report in reports { apply(report, to: &events) }
             index += consumed
         }
         pending.removeFirst(index)
@@ -137,6 +208,12 @@ public struct TerminalKeyDecoder: Sendable {
         paste = nil  // keeps the buffer uniquely referenced while it grows
         text.append(contentsOf: bytes.prefix(max(Self.maximumPasteLength - text.count, 0)))
         paste = text
+    }
+
+    private mutating func finishPaste(into events: inout [Event]) {
+        guard let text = paste else { return }
+        events.append(Event(pastedText: String(decoding: text, as: UTF8.self)))
+        paste = nil
     }
 
     private static func hasPrefix(_ marker: [UInt8], in bytes: [UInt8], at index: Int) -> Bool {
@@ -154,42 +231,82 @@ public struct TerminalKeyDecoder: Sendable {
         return nil
     }
 
-    /// Appends one event, first bringing the modifier keys in line with the modifiers the
-    /// terminal reported with it (the kitty protocol sends them with every key). A terminal that
-    /// loses focus with a modifier down never reports its release; without this, that modifier
-    /// would stay down for every later key, and Ctrl-C would read as Ctrl-Shift-C.
-    private mutating func append(_ event: Event, to events: inout [Event]) {
-        if let modifiers = event.modifiers, !event.code.isModifier {
-            for (flag, key) in Self.modifierKeys {
-                let held = heldModifiers.filter { $0.heldModifier == flag }
-                if modifiers.contains(flag) {
-                    if held.isEmpty {
-                        events.append(Event(code: key, action: .down))
-                        heldModifiers.append(key)
-                    }
-                } else {
-                    for code in held { events.append(Event(code: code, action: .up)) }
-                    heldModifiers.removeAll { $0.heldModifier == flag }
-                }
+    // MARK: Modifiers
+
+    /// Turns one report into events, first bringing the held keys in line with it. A terminal
+    /// that loses focus with a key down never reports its release; without this, a modifier
+    /// would stay down for every later key (Ctrl-C would read as Ctrl+Shift+C), and a key would
+    /// never go down again (a second press of a held key is a repeat).
+    private mutating func apply(_ report: Report, to events: inout [Event]) {
+        switch report {
+        case .tap(let code, let modifiers, let text):
+            // Held modifiers the key was typed without went up unseen. Without event types
+            // nothing is held, so even one the key names is pressed afresh (and released).
+            cancelHeldModifiers(outside: reportsEventTypes ? modifiers : [], except: nil, into: &events)
+            // The key itself was up to be typed.
+            cancelIfHeld(code, into: &events)
+            var pressed: [KeyCode] = []
+            for (flag, key) in Self.modifierKeys where modifiers.contains(flag) {
+                // The modifier key typed alone is the key itself; a held one stays down.
+                if code.heldModifier == flag || heldKeys.contains(where: { $0.heldModifier == flag }) { continue }
+                pressed.append(key)
             }
-        }
-        var event = event
-        event.modifiers = nil
-        if event.code.isModifier
-            && Self.modifierKeys.contains(where: { $0.key.heldModifier == event.code.heldModifier })
-        {
-            switch event.action {
-            case .down, .repeat:
-                if !heldModifiers.contains(event.code) { heldModifiers.append(event.code) }
+            events += pressed.map { Event(code: $0, action: .down) }
+            events.append(Event(code: code, action: .down, text: text))
+            events.append(Event(code: code, action: .up))
+            events += pressed.reversed().map { Event(code: $0, action: .up) }
+        case .key(let code, let action, let modifiers, let text):
+            // A modifier key's own flag is left alone (terminals differ on whether its press
+            // and release include it); every other one follows the report.
+            let own = code.heldModifier
+            cancelHeldModifiers(outside: modifiers, except: own, into: &events)
+            for (flag, key) in Self.modifierKeys
+            where flag != own && modifiers.contains(flag) && !heldKeys.contains(where: { $0.heldModifier == flag }) {
+                // Reported down, never seen pressed (held before the app started).
+                events.append(Event(code: key, action: .down))
+                heldKeys.append(key)
+            }
+            switch action {
+            case .down:
+                // A press (not a repeat) says the key was up: its release was lost.
+                cancelIfHeld(code, into: &events)
+                heldKeys.append(code)
+            case .repeat:
+                if !heldKeys.contains(code) { heldKeys.append(code) }
             case .up:
-                heldModifiers.removeAll { $0 == event.code }
+                heldKeys.removeAll { $0 == code }
             }
+            events.append(Event(code: code, action: action, text: action == .up ? nil : text))
+        case .overlong:
+            discarding = true
         }
-        events.append(event)
     }
 
-    /// The modifiers the kitty protocol reports, and the key that stands for each when the
-    /// terminal reports one down that the decoder never saw pressed.
+    /// Cancels the held modifier keys whose flag a report leaves out (but `except`).
+    private mutating func cancelHeldModifiers(
+        outside modifiers: ModifierFlags, except own: ModifierFlags?, into events: inout [Event]
+    ) {
+        guard !heldKeys.isEmpty else { return }
+        var kept: [KeyCode] = []
+        for code in heldKeys {
+            if let flag = code.heldModifier, flag != own, !modifiers.contains(flag) {
+                events.append(Event(cancelling: code))
+            } else {
+                kept.append(code)
+            }
+        }
+        heldKeys = kept
+    }
+
+    /// Cancels a held key that a report says went down afresh.
+    private mutating func cancelIfHeld(_ code: KeyCode, into events: inout [Event]) {
+        guard let position = heldKeys.firstIndex(of: code) else { return }
+        heldKeys.remove(at: position)
+        events.append(Event(cancelling: code))
+    }
+
+    /// The modifiers the terminal reports, and the key that stands for each when the decoder
+    /// presses it.
     private static let modifierKeys: [(flag: ModifierFlags, key: KeyCode)] = [
         (.control, .leftControl), (.alternate, .leftAlt), (.shift, .leftShift), (.command, .leftMeta),
     ]
@@ -198,7 +315,7 @@ public struct TerminalKeyDecoder: Sendable {
 
     /// Decodes the sequence at `start`: how many bytes it took and its events, or `nil` when
     /// more bytes are needed.
-    static func decodeOne(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Event])? {
+    static func decodeOne(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Report])? {
         let byte = bytes[start]
         if byte == 0x1b {
             guard start + 1 < bytes.count else { return endOfInput ? (1, tap(.escape, [])) : nil }
@@ -237,7 +354,7 @@ public struct TerminalKeyDecoder: Sendable {
         return (length, tap(code, shift ? [.shift] : [], text: text))
     }
 
-    static func control(_ byte: UInt8) -> [Event] {
+    static func control(_ byte: UInt8) -> [Report] {
         switch byte {
         case 0x09: return tap(.tab, [])
         case 0x0d, 0x0a: return tap(.return, [])
@@ -250,7 +367,7 @@ public struct TerminalKeyDecoder: Sendable {
         }
     }
 
-    static func ss3(_ final: UInt8) -> [Event] {
+    static func ss3(_ final: UInt8) -> [Report] {
         switch final {
         case UInt8(ascii: "A"): return tap(.upArrow, [])
         case UInt8(ascii: "B"): return tap(.downArrow, [])
@@ -268,15 +385,15 @@ public struct TerminalKeyDecoder: Sendable {
     }
 
     /// `CSI params final`: legacy cursor and function keys, or the kitty protocol.
-    static func csi(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Event])? {
+    static func csi(_ bytes: [UInt8], from start: Int, endOfInput: Bool, events: Bool) -> (Int, [Report])? {
         var index = start + 2
         while index < bytes.count, !(0x40...0x7e).contains(bytes[index]) {
             // A control character or a byte outside ASCII cannot be part of a sequence: the
             // sequence was cut off, and the byte starts something new.
             guard (0x20...0x3f).contains(bytes[index]) else { return (index - start, []) }
             index += 1
-            // Far longer than any key sequence: garbage, dropped.
-            if index - start >= maximumSequenceLength { return (index - start, []) }
+            // Far longer than any key sequence: garbage, dropped up to its end.
+            if index - start >= maximumSequenceLength { return (index - start, [.overlong]) }
         }
         guard index < bytes.count else { return endOfInput ? (bytes.count - start, []) : nil }
         let final = bytes[index]
@@ -286,14 +403,25 @@ public struct TerminalKeyDecoder: Sendable {
         if parameters.first == UInt8(ascii: "?") || parameters.first == UInt8(ascii: ">") { return (length, []) }
         // Fields: `code[:alternates];modifiers[:event];text`.
         let fields = parameters.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).map {
-            $0.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map(parameter)
+            $0.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
         }
-        let number = fields.first?.first.flatMap { $0 } ?? 1
-        let modifierField = fields.count > 1 ? (fields[1].first.flatMap { $0 } ?? 1) : 1
-        let eventType = fields.count > 1 && fields[1].count > 1 ? (fields[1][1] ?? 1) : events ? 1 : nil
+        func field(_ number: Int, _ part: Int) -> ArraySlice<UInt8> {
+            number < fields.count && part < fields[number].count ? fields[number][part] : []
+        }
+        // The key number, the modifiers and the event type: empty means 1 (no modifiers, a
+        // press); anything else that is not a number in range (an event type outside 1–3) is bad
+        // input, and the report is ignored rather than guessed at (its modifiers would release
+        // held ones).
+        let numberDigits = field(0, 0)
+        let number = numberDigits.isEmpty ? 1 : parameter(numberDigits)
+        let modifierDigits = field(1, 0)
+        let modifierField = modifierDigits.isEmpty ? 1 : parameter(modifierDigits)
+        let typeDigits = field(1, 1)
+        let eventType = typeDigits.isEmpty ? 1 : parameter(typeDigits)
+        guard let number, let modifierField, let eventType, (1...3).contains(eventType) else { return (length, []) }
         let modifiers = modifierFlags(max(modifierField, 1) - 1)
         // The kitty protocol's associated text (flag 16): code points, `:`-separated.
-        var text = fields.count > 2 ? Self.text(fromCodePoints: fields[2]) : nil
+        var text = fields.count > 2 ? Self.text(fromCodePoints: fields[2].map(parameter)) : nil
         var code: KeyCode?
         switch final {
         case UInt8(ascii: "u"):
@@ -311,7 +439,10 @@ public struct TerminalKeyDecoder: Sendable {
         default: code = letterKey(final)
         }
         guard let code else { return (length, []) }
-        guard let eventType else { return (length, tap(code, modifiers, text: text)) }
+        // Without event types no report holds a key: a kitty-style press or repeat (a terminal
+        // that did not answer the query, or forged bytes) is typed like a legacy key, and a
+        // release has nothing to end.
+        guard events else { return (length, eventType == 3 ? [] : tap(code, modifiers, text: text)) }
         // Characters without a key position share one code: each press is a tap of its own (two
         // held at once must not read as one key repeating); their repeats and releases are dropped.
         if code == .unidentified {
@@ -319,7 +450,7 @@ public struct TerminalKeyDecoder: Sendable {
         }
         // The kitty protocol with event types: one real event, modifiers sent as keys of their own.
         let action: KeyAction = eventType == 2 ? .repeat : eventType == 3 ? .up : .down
-        return (length, [Event(code: code, action: action, modifiers: modifiers, text: action == .up ? nil : text)])
+        return (length, [.key(code, action, modifiers, text: action == .up ? nil : text)])
     }
 
     /// Text from the kitty protocol's code points; `nil` when there are none or one is not a
@@ -437,23 +568,18 @@ public struct TerminalKeyDecoder: Sendable {
         return flags
     }
 
-    /// The modifiers down, the key down and up, the modifiers up: a key the terminal only
-    /// reported as typed.
-    static func tap(_ code: KeyCode, _ modifiers: ModifierFlags, text: String? = nil) -> [Event] {
-        var keys: [KeyCode] = []
-        if modifiers.contains(.control) { keys.append(.leftControl) }
-        if modifiers.contains(.alternate) { keys.append(.leftAlt) }
-        if modifiers.contains(.shift) { keys.append(.leftShift) }
-        if modifiers.contains(.command) { keys.append(.leftMeta) }
-        return keys.map { Event(code: $0, action: .down) } + [
-            Event(code: code, action: .down, text: text), Event(code: code, action: .up),
-        ]
-            + keys.reversed().map { Event(code: $0, action: .up) }
+    /// A key the terminal only reported as typed, with the modifiers it was typed with: the
+    /// modifiers down, the key down and up, the modifiers up.
+    static func tap(_ code: KeyCode, _ modifiers: ModifierFlags, text: String? = nil) -> [Report] {
+        [.tap(code, modifiers, text: text)]
     }
 
-    static func addingAlt(_ events: [Event]) -> [Event] {
-        guard !events.isEmpty else { return [] }
-        return [Event(code: .leftAlt, action: .down)] + events + [Event(code: .leftAlt, action: .up)]
+    /// `ESC` + a key: the key typed with Alt.
+    static func addingAlt(_ reports: [Report]) -> [Report] {
+        reports.map {
+            guard case .tap(let code, let modifiers, let text) = $0 else { return $0 }
+            return .tap(code, modifiers.union(.alternate), text: text)
+        }
     }
 
     /// Where a character sits on a US keyboard, and whether it needs Shift.

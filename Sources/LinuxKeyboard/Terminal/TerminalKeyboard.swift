@@ -18,7 +18,9 @@ public final class TerminalKeyboard {
     /// Whether the kitty keyboard protocol is on: real releases and repeats.
     public private(set) var reportsEventTypes = false
     /// Whether bracketed paste is on (when the terminal is read as input): a paste reaches the
-    /// first responder through `Dispatcher.insertText(_:timestamp:)`.
+    /// first responder through `Dispatcher.insertText(_:timestamp:)`. One whose end never comes
+    /// is delivered as it stands when bytes arrive after ``TerminalKeyDecoder/pasteTimeout``
+    /// without any, and those bytes are keys again.
     public private(set) var pastesBracketed = false
     /// Extra bytes written when the terminal is restored, before the protocol is popped (a live
     /// view sets "leave the alternate screen, show the cursor" here).
@@ -97,24 +99,45 @@ public final class TerminalKeyboard {
     ///
     /// - Parameters:
     ///   - dispatcher: Where the keys go.
-    ///   - time: Their timestamp.
+    ///   - time: Their timestamp, on ``KeyboardEventLoop/monotonicNow``'s clock (it also times
+    ///     out a paste whose end never came: ``TerminalKeyDecoder/pasteTimeout``).
     /// - Returns: `false` when the terminal is gone (end of input).
     @discardableResult
     public func read(into dispatcher: Dispatcher, time: Double) -> Bool {
-        for event in readEvents() {
+        Self.dispatch(readEvents(time: time), to: dispatcher, device: device, time: time)
+        return !reachedEnd
+    }
+
+    /// Hands decoded events to a dispatcher: a paste to the first responder through
+    /// `Dispatcher.insertText(_:timestamp:)`, a release the terminal never sent
+    /// (``TerminalKeyDecoder/Event/cancelsPress``) as `Dispatcher.cancelKey(_:on:timestamp:)`,
+    /// every other event as a key event.
+    ///
+    /// - Parameters:
+    ///   - events: The events, in order.
+    ///   - dispatcher: Where they go.
+    ///   - device: The device id for their key events.
+    ///   - time: Their timestamp.
+    public static func dispatch(
+        _ events: [TerminalKeyDecoder.Event], to dispatcher: Dispatcher, device: DeviceID, time: Double
+    ) {
+        for event in events {
             if let text = event.pastedText {
                 dispatcher.insertText(text, timestamp: time)
+            } else if event.cancelsPress {
+                dispatcher.cancelKey(event.code, on: device, timestamp: time)
             } else {
                 dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time, text: event.text))
             }
         }
-        return !reachedEnd
     }
 
     /// Reads the keys available now without dispatching them.
     ///
+    /// - Parameter time: When they are read, on ``KeyboardEventLoop/monotonicNow``'s clock (it
+    ///   times out a paste whose end never came: ``TerminalKeyDecoder/pasteTimeout``).
     /// - Returns: The decoded events.
-    public func readEvents() -> [TerminalKeyDecoder.Event] {
+    public func readEvents(time: Double = KeyboardEventLoop.monotonicNow) -> [TerminalKeyDecoder.Event] {
         var events: [TerminalKeyDecoder.Event] = []
         while true {
             guard let count = TerminalCalls.readAvailable(inputDescriptor, into: &buffer) else {
@@ -122,13 +145,13 @@ public final class TerminalKeyboard {
                 break
             }
             if count == 0 { break }
-            events += decoder.decode(buffer[0..<count], endOfInput: count < buffer.count)
+            events += decoder.decode(buffer[0..<count], endOfInput: count < buffer.count, time: time)
             if count < buffer.count { break }
         }
         return events
     }
 
-    /// Whether ``readEvents()`` found the terminal gone (end of input or an error): stop
+    /// Whether ``readEvents(time:)`` found the terminal gone (end of input or an error): stop
     /// watching it, or its descriptor stays readable forever.
     public private(set) var reachedEnd = false
 
