@@ -78,13 +78,7 @@ public struct ByteWriter: ~Copyable {
                 if byte == 0xc2, index < bytes.count, bytes[index] & 0xe0 == 0x80 {
                     byte = bytes[index]
                     index += 1
-                    let digits: StaticString = "0123456789abcdef"
-                    out[0] = 92
-                    out[1] = UInt8(ascii: "u")
-                    out[2] = 48
-                    out[3] = 48
-                    out[4] = digits.utf8Start[Int(byte >> 4)]
-                    out[5] = digits.utf8Start[Int(byte & 0xf)]
+                    Self.writeUnicodeEscape(byte, at: out)
                     out += 6
                     continue
                 }
@@ -106,13 +100,7 @@ public struct ByteWriter: ~Copyable {
                     out[1] = UInt8(ascii: "t")
                     out += 2
                 case 0..<0x20, 0x7f:
-                    let digits: StaticString = "0123456789abcdef"
-                    out[0] = 92
-                    out[1] = UInt8(ascii: "u")
-                    out[2] = 48
-                    out[3] = 48
-                    out[4] = digits.utf8Start[Int(byte >> 4)]
-                    out[5] = digits.utf8Start[Int(byte & 0xf)]
+                    Self.writeUnicodeEscape(byte, at: out)
                     out += 6
                 default:
                     out.pointee = byte
@@ -184,5 +172,18 @@ public struct ByteWriter: ~Copyable {
         guard length > 0 else { return }
         if length < count { base.update(from: base + length, count: count - length) }
         count -= length
+    }
+
+    /// Writes `\u00XX` for `byte` (a control character, or the second byte of a C1 one) at `out`:
+    /// six bytes, which the caller skips.
+    @inline(__always)
+    private static func writeUnicodeEscape(_ byte: UInt8, at out: UnsafeMutablePointer<UInt8>) {
+        let digits: StaticString = "0123456789abcdef"
+        out[0] = 92
+        out[1] = UInt8(ascii: "u")
+        out[2] = 48
+        out[3] = 48
+        out[4] = digits.utf8Start[Int(byte >> 4)]
+        out[5] = digits.utf8Start[Int(byte & 0xf)]
     }
 }
