@@ -128,7 +128,10 @@ public final class OutputBuffer {
                 switch OutputCalls.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[written...])) {
                 case .success(let count): written += count
                 case .failure(let error) where error.code == OutputCalls.interrupted: continue
-                case .failure(let error) where error.code == OutputCalls.wouldBlock && isStream: return
+                // Any descriptor may be non-blocking (a terminal's standard output shares its open
+                // file with standard input, which the terminal input makes non-blocking): a slow
+                // reader keeps the rest for the next flush, up to `pendingLimit`.
+                case .failure(let error) where error.code == OutputCalls.wouldBlock: return
                 case .failure(let error):
                     failure = error.code
                     return
@@ -158,7 +161,7 @@ public final class OutputBuffer {
     public func finish() throws(OutputWriteError) {
         flush()
         var waited = 0
-        while isStream, writeError == nil, writer.count > 0, waited < 2000 {
+        while writeError == nil, writer.count > 0, waited < 2000 {
             _ = OutputCalls.waitUntilWritable(descriptor, milliseconds: 100)
             waited += 100
             flush()

@@ -3,6 +3,35 @@ import Foundation
 import Testing
 
 @Suite struct OutputBufferTests {
+    @Test("a non-blocking standard output whose reader is slow keeps the rest for later, not an error")
+    func nonBlockingDescriptorKeepsTheRest() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer {
+            close(ends[0])
+            close(ends[1])
+        }
+        // As a terminal's standard output becomes when its standard input is made non-blocking.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let output = OutputBuffer(descriptor: ends[1], name: "standard output")
+        let line = String(repeating: "x", count: 1023)
+        for _ in 0..<256 { output.line(line) }  // 256 KiB: more than a pipe holds (64 KiB)
+        output.flush()
+        #expect(output.writeError == nil, "\(output.writeError.map(String.init(describing:)) ?? "")")
+        // The reader catches up: everything arrives, in order.
+        var received = 0
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        _ = fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK)
+        var idleReads = 0  // bounded: bytes the buffer dropped would never come
+        while received < 256 * 1024, idleReads < 100 {
+            let count = read(ends[0], &chunk, chunk.count)
+            if count > 0 { received += count } else { idleReads += 1 }
+            output.flush()
+        }
+        try output.finish()
+        #expect(received == 256 * 1024)
+    }
+
     @Test("a trace file is created (or emptied) and gets every line once flushed")
     func writesFile() throws {
         let path = "/tmp/output-buffer-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).jsonl"

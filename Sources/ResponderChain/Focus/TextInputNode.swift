@@ -15,7 +15,7 @@
 /// | Backspace, Delete | delete the selection, or the character before or after the cursor; with Ctrl, the word |
 /// | Return, keypad Enter | run the ``onSubmit(perform:)`` action, when there is one |
 /// | Ctrl+A | select all (``selectAll()``), when there is text |
-/// | Ctrl+C, Ctrl+X | copy or cut the selection to ``pasteboard``, when there is one; never in a secure field |
+/// | Ctrl+C, Ctrl+X | copy or cut the selection to ``pasteboard``, when there is one; never in a secure field (an app's reserved Ctrl-C quit, `KeyboardApp`'s default, wins over copy) |
 /// | Ctrl+V | paste from ``pasteboard`` (as ``insertText(_:)``), when it holds text |
 /// | Ctrl+Z | undo (``undo()``), when there is something to undo |
 /// | Ctrl+Shift+Z, Ctrl+Y | redo (``redo()``), when there is something to redo |

@@ -62,7 +62,9 @@ open class Window: Responder {
     ///
     /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
     /// hands it to its caller; `KeyboardApp` keeps it for as long as the app runs). A dispatcher
-    /// holds its window, so a strong link back would make a cycle.
+    /// holds its window, so a strong link back would make a cycle. The link is unretained: read it
+    /// only while the dispatcher's owner still holds it (on the main actor, as the window is used),
+    /// and do not keep what it returns beyond that owner.
     public package(set) var dispatcher: Dispatcher? {
         get { dispatcherLink?.target }
         set { dispatcherLink = newValue.map(UnownedRef.init) }
