@@ -78,9 +78,9 @@ import Testing
     }
 
     /// A sink that keeps what it receives: the decoder's output as values, no dispatcher.
-    final class Collected: KeyInputSink {
-        var inputs: [KeyInput] = []
-        func receive(_ input: KeyInput) { inputs.append(input) }
+    final class Collected: InputSink {
+        var inputs: [InputEvent] = []
+        func receive(_ input: InputEvent) { inputs.append(input) }
     }
 
     @Test("input runs one way: the decoder and the repeater hand values to a sink and read nothing back")

@@ -235,7 +235,7 @@ public final class KeyboardEventLoop {
     /// Keyboards let go while the seat is disabled, opened again when it comes back.
     private var suspendedPaths: [String] = []
     /// Where decoded input goes: the software repeater, or the dispatcher.
-    private var inputSink: any KeyInputSink { repeater ?? dispatcher }
+    private var inputSink: any InputSink { repeater ?? dispatcher }
     /// The seat whose keyboards are read.
     public var activeSeatName: String { options.seatName ?? seat?.name ?? "seat0" }
 

@@ -39,17 +39,17 @@ public enum RepeatMode: Hashable, Sendable {
 /// that key; releasing it, a resync that finds it released, removing its device or losing the
 /// keyboard stops it.
 ///
-/// A `KeyInputSink` between the decoders and the dispatcher: it watches the input it passes
+/// A `InputSink` between the decoders and the dispatcher: it watches the input it passes
 /// on to ``next`` and adds `.repeat` key events when they are due. It only keeps time: the
 /// owner asks ``nextDeadline`` how long it may sleep and calls ``fire(now:)`` when it wakes.
 /// After a stall it delivers one repeat, not a burst. Not `Sendable`: it belongs to the event
 /// loop's thread.
 @MainActor
-public final class SoftwareRepeater: KeyInputSink {
+public final class SoftwareRepeater: InputSink {
     /// The timing.
     public var timing: RepeatTiming
     /// Where input and repeats go (the dispatcher).
-    public let next: any KeyInputSink
+    public let next: any InputSink
     private var current: (key: KeyCode, device: DeviceID, next: Double)?
 
     /// Creates a repeater.
@@ -57,7 +57,7 @@ public final class SoftwareRepeater: KeyInputSink {
     /// - Parameters:
     ///   - timing: Delay and interval.
     ///   - next: Where input and repeats go.
-    public init(timing: RepeatTiming, next: any KeyInputSink) {
+    public init(timing: RepeatTiming, next: any InputSink) {
         self.timing = timing
         self.next = next
     }
@@ -76,7 +76,7 @@ public final class SoftwareRepeater: KeyInputSink {
     /// finds it released, its device going away or the keyboard being lost stop it.
     ///
     /// - Parameter input: The input.
-    public func receive(_ input: KeyInput) {
+    public func receive(_ input: InputEvent) {
         switch input {
         case .key(let event):
             switch event.action {

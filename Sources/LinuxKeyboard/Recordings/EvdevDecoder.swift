@@ -1,7 +1,7 @@
 public import ResponderChain
 
-/// Turns one device's raw evdev events into `KeyInput` values, frame by frame, and hands them
-/// to a `KeyInputSink` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
+/// Turns one device's raw evdev events into `InputEvent` values, frame by frame, and hands them
+/// to a `InputSink` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
 /// decoding path shared by live devices and recording replays. Input runs one way: the decoder
 /// reads nothing back from where it sends.
 ///
@@ -9,14 +9,14 @@ public import ResponderChain
 ///   2 repeat, 0 up).
 /// - A frame closed by `SYN_REPORT` **value 1** was made by the kernel, not by a person: its
 ///   repeats are auto-repeats, and its releases are the ones the input core synthesises when a
-///   device is unplugged. Those releases become `KeyInput.cancelKey`, so
+///   device is unplugged. Those releases become `InputEvent.cancelKey`, so
 ///   the presses end `cancelled`, not `ended`.
 /// - `SYN_DROPPED` discards the frame in progress. For a live device (``isLive``), everything
 ///   up to the device's own state is discarded too: the device reads libevdev's synced state and
 ///   gives it to ``resynchronize(pressedKeys:time:)``. For a recording, the frame after the drop
 ///   is the state delta that libevdev's sync mode produced when it was recorded (what
 ///   ``EvemuRecorder`` writes): the keys it reports down are added to the held keys, those it
-///   reports up are removed. Either way the result is a `KeyInput.resynchronize`:
+///   reports up are removed. Either way the result is an `InputEvent.resynchronize`:
 ///   a key found released ends `cancelled`, and a key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
 ///   ``SoftwareRepeater`` then makes the repeats instead (never both).
@@ -34,7 +34,7 @@ public final class EvdevDecoder {
     /// The device the events belong to.
     public let device: DeviceID
     /// Where the decoded input goes.
-    public var sink: any KeyInputSink
+    public var sink: any InputSink
     /// Whether the events come from a live device, which resynchronizes itself after a drop;
     /// `false` for a recording, whose frame after a drop is the sync delta.
     public let isLive: Bool
@@ -62,7 +62,7 @@ public final class EvdevDecoder {
     ///   - sink: Where its input goes.
     ///   - isLive: A live device (it calls ``resynchronize(pressedKeys:time:)`` after a drop),
     ///     or a recording.
-    public init(device: DeviceID, sink: any KeyInputSink, isLive: Bool = false) {
+    public init(device: DeviceID, sink: any InputSink, isLive: Bool = false) {
         self.device = device
         self.sink = sink
         self.isLive = isLive

@@ -1,6 +1,6 @@
 /// One piece of input from a keyboard source, as a value: what a decoder produces and a
-/// ``KeyInputSink`` receives, in order.
-public enum KeyInput: Hashable, Sendable {
+/// ``InputSink`` receives, in order.
+public enum InputEvent: Hashable, Sendable {
     /// A key went down, repeated or came up.
     case key(KeyEvent)
     /// A key's press ends `cancelled` without a key-up (the kernel released it as its device
@@ -19,20 +19,20 @@ public enum KeyInput: Hashable, Sendable {
 /// dispatcher. A decoder hands its input to a sink; a software repeater is a sink that adds
 /// repeats and passes everything on to the next one; the ``Dispatcher`` is the last.
 @MainActor
-public protocol KeyInputSink: AnyObject {
+public protocol InputSink: AnyObject {
     /// Takes one piece of input.
     ///
     /// - Parameter input: The input.
-    func receive(_ input: KeyInput)
+    func receive(_ input: InputEvent)
 }
 
-extension Dispatcher: KeyInputSink {
+extension Dispatcher: InputSink {
     /// Dispatches the input: ``handle(_:)``, ``cancelKey(_:on:timestamp:)``,
     /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)`` or
     /// ``keyboardLost(timestamp:)``.
     ///
     /// - Parameter input: The input.
-    public func receive(_ input: KeyInput) {
+    public func receive(_ input: InputEvent) {
         switch input {
         case .key(let event): handle(event)
         case .cancelKey(let code, let device, let timestamp): cancelKey(code, on: device, timestamp: timestamp)
