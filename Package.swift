@@ -6,7 +6,13 @@ let package = Package(
     products: [
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
+        // A console or kiosk app: KeyboardApp, keyboards through evdev, the terminal.
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
+        // The parts, for an app that wants only some of them.
+        .library(name: "EventLoop", targets: ["EventLoop"]),
+        .library(name: "XKBKeymap", targets: ["XKBKeymap"]),
+        .library(name: "EvdevInput", targets: ["EvdevInput"]),
+        .library(name: "TerminalIO", targets: ["TerminalIO"]),
         // A grid of styled cells drawn to a terminal: keytrace's live view and the kiosk example.
         .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
         // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
@@ -32,9 +38,27 @@ let package = Package(
         .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
+        // libc for the Linux modules: descriptors, files read with limits, the environment, the clock, errors.
+        .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
+        // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
+        .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
+        // Seat access through libseat (seatd or logind), shared by every device source.
+        .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
+        // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
+        .target(name: "XKBKeymap", dependencies: ["ResponderChain", "LinuxSystem", "CXKBCommon"]),
+        // Keyboards, keypads and remotes through evdev and udev; evemu recordings; software repeat.
+        .target(
+            name: "EvdevInput",
+            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev"]),
+        // The terminal: raw mode, its key decoder (escape sequences, the kitty protocol), its output.
+        .target(name: "TerminalIO", dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalCanvas"]),
+        // The app runtime for console and kiosk apps: KeyboardApp over the sources above.
         .target(
             name: "LinuxKeyboard",
-            dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CSeat", "CLinuxEvents"]),
+            dependencies: [
+                "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput", "TerminalIO",
+                "TerminalCanvas",
+            ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
         .target(name: "DispatchTrace", dependencies: ["ResponderChain", "LinuxKeyboard"]),
@@ -52,9 +76,22 @@ let package = Package(
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
+        .testTarget(
+            name: "XKBKeymapTests",
+            dependencies: ["XKBKeymap", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
+        .testTarget(
+            name: "EvdevInputTests",
+            dependencies: [
+                "EvdevInput", "EventLoop", "LinuxKeyboard", "LinuxSystem", "ResponderChain", "ResponderChainTesting",
+                "Seat",
+            ]),
+        .testTarget(
+            name: "TerminalIOTests",
+            dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "LinuxKeyboardTests",
-            dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
+            dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "KeytraceTests",
             dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],

@@ -16,13 +16,19 @@ let package = Package(
             dependencies: ["FuzzSupport", .product(name: "ResponderChain", package: "ResponderChain")]),
         .executableTarget(
             name: "fuzz-evemu",
-            dependencies: ["FuzzSupport", .product(name: "LinuxKeyboard", package: "ResponderChain")]),
+            dependencies: [
+                "FuzzSupport", .product(name: "EvdevInput", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
         .executableTarget(
             name: "fuzz-keys",
             dependencies: ["FuzzSupport", .product(name: "ResponderChain", package: "ResponderChain")]),
         .executableTarget(
             name: "fuzz-terminal",
-            dependencies: ["FuzzSupport", .product(name: "LinuxKeyboard", package: "ResponderChain")]),
+            dependencies: [
+                "FuzzSupport", .product(name: "TerminalIO", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

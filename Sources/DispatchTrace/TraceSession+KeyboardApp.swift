@@ -8,7 +8,7 @@ extension TraceSession {
     ///
     /// - Parameter change: The change, from `KeyboardApp.onChange`.
     public func report(_ change: KeyboardApp.Change) {
-        let t = KeyboardEventLoop.monotonicNow - timeOrigin
+        let t = EventLoop.monotonicNow - timeOrigin
         switch change {
         case .keyboardAdded(let keyboard):
             deviceNames[keyboard.id] = keyboard.name

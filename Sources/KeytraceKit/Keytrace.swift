@@ -393,7 +393,7 @@ public enum Keytrace {
         }
         // Keyboards opened before the session starts are reported after its session event.
         app.onChange = { change in report(change) }
-        session.timeOrigin = KeyboardEventLoop.monotonicNow
+        session.timeOrigin = EventLoop.monotonicNow
         do { try app.openInput() } catch { throw KeytraceError("\(error)") }
         let input = app.input ?? .keyboards
         view?.inputNote = input.rawValue
@@ -406,8 +406,9 @@ public enum Keytrace {
             note: input == .terminal ? app.inputNote : nil)
 
         if let path = options.recordPath {
-            let keyboards = app.loop.keyboards
-            guard keyboards.count == 1, let keyboard = keyboards.first, let header = app.loop.header(of: keyboard.id)
+            let keyboards = app.keyboards?.keyboards ?? []
+            guard keyboards.count == 1, let keyboard = keyboards.first,
+                let header = app.keyboards?.header(of: keyboard.id)
             else {
                 app.terminal?.restore()
                 throw KeytraceError(
@@ -423,7 +424,7 @@ public enum Keytrace {
             // other output redacts them, and the rest of the session still replays.
             let dispatcher = app.dispatcher
             recorder?.isSecureEntry = { [weak dispatcher] in dispatcher?.isSecureEntry ?? true }
-            app.loop.record(keyboard.id, to: recorder)
+            app.keyboards?.record(keyboard.id, to: recorder)
         }
         if let view {
             app.dispatcher.reserve(

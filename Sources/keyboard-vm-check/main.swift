@@ -1,5 +1,5 @@
 // Runs inside the test VM (Tools/vm-test): reads real kernel input devices through
-// KeyboardEventLoop (udev discovery, hot-plug, libevdev, xkb) into a Dispatcher, then checks
+// EvdevSource (udev discovery, hot-plug, libevdev, xkb) into a Dispatcher, then checks
 // what one scenario expects. Prints what it saw and `PASS name` or `FAIL name: why`; exits 0 or 1.
 //
 // The guest side tells the host when to inject keys by creating files in $VM_RUN: `ready` once
@@ -47,7 +47,7 @@ func signal(_ name: String) { _ = FileManager.default.createFile(atPath: run + "
 let ps2 = "AT Translated Set 2 keyboard"
 let usb = "QEMU QEMU USB Keyboard"
 let uinput = "kernel-vm test keyboard"
-var options = KeyboardEventLoop.Options(hotPlug: false)
+var options = EvdevSource.Options(hotPlug: false)
 var layout: (any KeyboardLayout)? = nil
 switch scenario {
 case "uinput-typing", "syn-dropped": options.devices = [uinput]
@@ -120,13 +120,14 @@ window.addChild(log)
 _ = log.becomeFirstResponder()
 let dispatcher = Dispatcher(window: window)
 if let layout { dispatcher.layout = layout }
-let loop: KeyboardEventLoop
-do { loop = try KeyboardEventLoop(dispatcher: dispatcher, options: options) } catch { fail("\(error)") }
+let eventLoop: EventLoop
+do { eventLoop = try EventLoop() } catch { fail("\(error)") }
+let source = EvdevSource(loop: eventLoop, dispatcher: dispatcher, options: options)
 
-var changes: [KeyboardEventLoop.Change] = []
+var changes: [EvdevSource.Change] = []
 var started = false
-var hotPlugged: KeyboardEventLoop.Keyboard?
-loop.onChange = { change in
+var hotPlugged: EvdevSource.Keyboard?
+source.onChange = { change in
     changes.append(change)
     print("change: \(change)")
     if started, !scenario.hasPrefix("seat"), case .added(let keyboard) = change {
@@ -144,7 +145,7 @@ loop.onChange = { change in
 var idleWakeups = 0
 var signalledHeld = false
 var seatChanges: [String] = []
-loop.afterDispatch = {
+eventLoop.afterBatch = {
     if log.lines.isEmpty { idleWakeups += 1 }
     if scenario == "seat-vt", !signalledHeld, log.lines.contains("began KeyA a") {
         signalledHeld = true
@@ -152,8 +153,8 @@ loop.afterDispatch = {
     }
 }
 if scenario == "seat-vt" {
-    let report = loop.onChange
-    loop.onChange = { change in
+    let report = source.onChange
+    source.onChange = { change in
         report?(change)
         switch change {
         case .seatDisabled(let keys):
@@ -169,8 +170,8 @@ if scenario == "seat-vt" {
 }
 if scenario == "seat-denied" {
     do {
-        try loop.start()
-        fail("an ordinary user without seatd must not read \(loop.keyboards.map(\.path))")
+        try source.start()
+        fail("an ordinary user without seatd must not read \(source.keyboards.map(\.path))")
     } catch {
         print("denied: \(error)")
         guard error.message.contains("input group"), error.message.contains("seatd") else {
@@ -180,9 +181,9 @@ if scenario == "seat-denied" {
         exit(0)
     }
 }
-do { try loop.start() } catch { fail("\(error)") }
+do { try source.start() } catch { fail("\(error)") }
 started = true
-let opened = loop.keyboards
+let opened = source.keyboards
 print("reading: \(opened.map { "\($0.name) \($0.path) repeats: \($0.repeatSource) grabbed: \($0.isGrabbed)" })")
 
 // A second, ordinary reader of the grabbed device: it must see nothing.
@@ -227,10 +228,10 @@ if let pause = ProcessInfo.processInfo.environment["VM_CHECK_SLEEP"].flatMap(Dou
 
 let deadline = Date().addingTimeInterval(seconds)
 while Date() < deadline && !done() {
-    loop.runOnce(timeout: deadline.timeIntervalSinceNow)
+    eventLoop.runOnce(timeout: deadline.timeIntervalSinceNow)
 }
 // Let the last frames in (an unplug's removal, the last LED write).
-loop.runOnce(timeout: 0.1)
+eventLoop.runOnce(timeout: 0.1)
 
 let lines = log.lines
 let held = dispatcher.keyboardState.pressedKeys
@@ -271,7 +272,7 @@ case "usb-unplug":
 case "hotplug":
     guard let hotPlugged, hotPlugged.name == usb else { fail("no keyboard was hot-plugged: \(changes)") }
     guard log.devices["KeyX"] == hotPlugged.id else { fail("X must come from the new keyboard") }
-    print("hot-plug source: \(loop.monitor?.source ?? "none")")
+    print("hot-plug source: \(source.monitor?.source ?? "none")")
 case "replug-by-path":
     guard changes.contains(where: { if case .removed = $0 { return true } else { return false } }) else {
         fail("the first keyboard was never removed: \(changes)")
@@ -321,7 +322,7 @@ case "dead-key":
     guard lines.contains("began Equal "), lines.contains("began KeyE é") else { fail("´ then e must type é on de") }
     print("de dead key: ´ then e typed é")
 case "seat-user":
-    guard let seat = loop.seat else { fail("no seat") }
+    guard let seat = source.seat else { fail("no seat") }
     guard getuid() != 0 else { fail("must run as an ordinary user") }
     let expected = ["began KeyH h", "ended KeyH", "began KeyI i", "ended KeyI"]
     guard lines == expected else { fail("expected \(expected)") }

@@ -83,7 +83,7 @@ MainActor.assumeIsolated {
                 name: "kiosk", window: kiosk.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
                 explain: true
             ) { event in output.append { event.writeJSON(to: &$0) } }
-            session.timeOrigin = KeyboardEventLoop.monotonicNow
+            session.timeOrigin = EventLoop.monotonicNow
             trace = (output, session)
         } catch { fail("--trace: \(error)") }
     }
@@ -190,9 +190,10 @@ MainActor.assumeIsolated {
 
     do { try app.openInput() } catch { fail("\(error)") }
     let input = app.input ?? .keyboards
+    let keyboardCount = app.keyboards?.keyboards.count ?? 0
     renderer.inputNote =
         input == .terminal
-        ? "terminal" : "\(app.loop.keyboards.count) keyboard\(app.loop.keyboards.count == 1 ? "" : "s")"
+        ? "terminal" : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)

@@ -1,5 +1,5 @@
 import FuzzSupport
-import LinuxKeyboard
+import TerminalIO
 import ResponderChain
 
 // Terminal input, with and without the kitty protocol's event types, whole and a byte at a time:

@@ -37,19 +37,34 @@ public final class KeyboardApp {
         case terminal
     }
 
-    /// The input the app reads.
-    public enum Input: String, Hashable, Sendable {
+    /// The input the app reads: the ``InputSource/inputName`` of the source it started. A
+    /// struct, not an enum, so that a new backend (a Wayland seat) adds a name without breaking
+    /// an app's `switch`.
+    public struct Input: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The source's name.
+        public var rawValue: String
+
+        /// An input by name.
+        ///
+        /// - Parameter rawValue: The source's name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
         /// Keyboards through evdev.
-        case keyboards
+        public static let keyboards = Input(rawValue: "keyboards")
         /// The terminal (key events decoded from its escape sequences).
-        case terminal
+        public static let terminal = Input(rawValue: "terminal")
+
+        /// The name.
+        public var description: String { rawValue }
     }
 
     /// What the app reads and how it treats the terminal.
     public struct Configuration: Sendable {
         /// Keyboards, the terminal, or whichever works.
         public var input: InputChoice = .automatic
-        /// Device paths or names to read; empty for every keyboard (see ``KeyboardEventLoop/Options``).
+        /// Device paths or names to read; empty for every keyboard (see ``EvdevSource/Options``).
         public var devices: [String] = []
         /// Whether the keyboards are grabbed: their keys stop reaching the console (kiosk mode).
         public var grab = false
@@ -62,7 +77,7 @@ public final class KeyboardApp {
         public var hotPlug = true
         /// How keyboards are opened: through libseat when seatd or logind can be reached (an
         /// ordinary user; paused while another VT or session has the seat), else directly.
-        public var seatAccess: KeyboardEventLoop.SeatAccess = .automatic
+        public var seatAccess: EvdevSource.SeatAccess = .automatic
         /// The seat whose keyboards are read (udev's `ID_SEAT`; `nil`: libseat's seat, else `seat0`).
         public var seatName: String?
         /// Whether the terminal is opened for drawing (raw mode, ``KeyboardApp/terminal``) when it
@@ -98,9 +113,9 @@ public final class KeyboardApp {
         /// The window's first responder changed (its trace name, or `nil`).
         case firstResponderChanged(String?)
         /// A keyboard was opened.
-        case keyboardAdded(KeyboardEventLoop.Keyboard)
+        case keyboardAdded(EvdevSource.Keyboard)
         /// A keyboard went away; its held keys were cancelled.
-        case keyboardRemoved(KeyboardEventLoop.Keyboard, cancelledKeys: [KeyCode])
+        case keyboardRemoved(EvdevSource.Keyboard, cancelledKeys: [KeyCode])
         /// A device could not be opened or grabbed.
         case deviceFailed(path: String, message: String)
         /// Hot-plug is unavailable: keyboards plugged in later will not be seen.
@@ -135,14 +150,24 @@ public final class KeyboardApp {
     public var layoutDescription: String {
         input == .terminal ? "terminal" : "\(layout.name) (\(layoutSource.rawValue))"
     }
-    /// The event loop; ``KeyboardEventLoop/watch(_:handler:)`` adds an app's own descriptors.
-    public let loop: KeyboardEventLoop
+    /// The event loop; ``EventLoop/watch(_:handler:)`` adds an app's own descriptors.
+    public let loop: EventLoop
+    /// The keyboards read through evdev, unless the configuration asked for the terminal only.
+    /// Once the app fell back to the terminal, they are released (``EvdevSource/keyboards`` is
+    /// empty).
+    public let keyboards: EvdevSource?
     /// The input read, once ``openInput()`` chose it.
     public private(set) var input: Input?
     /// Why that input, and what it can do (for example, whether the terminal reports releases).
     public private(set) var inputNote: String?
     /// The terminal, when the app reads or draws on it.
     public private(set) var terminal: TerminalKeyboard?
+    /// Where the app's frames go (the terminal, when it draws on one): ``CanvasOutput/show(_:)``
+    /// a `Canvas` from ``onFrame``.
+    public private(set) var output: (any CanvasOutput)?
+    /// The sources started: the input chosen, then those added with ``add(_:)``.
+    public private(set) var sources: [any InputSource] = []
+    private var addedSources: [any InputSource] = []
     /// Called after every batch of input and work, and on resize: draw here.
     public var onFrame: (() -> Void)?
     /// Called with every ``Change``, on the main actor.
@@ -164,8 +189,9 @@ public final class KeyboardApp {
     ///   - window: The window.
     ///   - root: The root of the focus tree (in the window's tree).
     ///   - configuration: What to read.
-    /// - Throws: ``KeyboardAppError/keymap(_:)`` for an unknown layout, variant, model, option or
-    ///   rules; ``KeyboardAppError/input(_:)`` when the kernel refuses the event loop.
+    /// - Throws: ``KeyboardAppError`` with code ``KeyboardAppError/Code/keymap`` for an unknown
+    ///   layout, variant, model, option or rules; ``KeyboardAppError/Code/input`` when the kernel
+    ///   refuses the event loop.
     public init(window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration())
         throws(KeyboardAppError)
     {
@@ -174,20 +200,24 @@ public final class KeyboardApp {
         self.configuration = configuration
         let (names, source) = configuration.keymap.resolved(
             environment: configuration.environment ?? Syscalls.processEnvironment())
-        do { layout = try XKBKeyboardLayout(names) } catch { throw .keymap(error) }
+        do { layout = try XKBKeyboardLayout(names) } catch { throw KeyboardAppError(error) }
         layoutSource = source
         // The wiring AppHarness (ResponderChainTesting) uses too, so that tests run windows as apps do.
         (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: layout)
-        var options = KeyboardEventLoop.Options(
-            devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
-            repeatMode: configuration.repeatMode)
-        options.opensKeyboards = configuration.input != .terminal
-        options.locksFromLEDs = configuration.initialLocks == nil
-        options.seatAccess = configuration.seatAccess
-        options.seatName = configuration.seatName
-        do { loop = try KeyboardEventLoop(dispatcher: dispatcher, options: options) } catch { throw .input(error) }
-        loop.onChange = { [unowned self] change in self.deviceChanged(change) }
-        loop.afterDispatch = { [unowned self] in self.frame() }
+        do { loop = try EventLoop() } catch { throw KeyboardAppError(error) }
+        if configuration.input != .terminal {
+            var options = EvdevSource.Options(
+                devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
+                repeatMode: configuration.repeatMode)
+            options.locksFromLEDs = configuration.initialLocks == nil
+            options.seatAccess = configuration.seatAccess
+            options.seatName = configuration.seatName
+            keyboards = EvdevSource(loop: loop, dispatcher: dispatcher, options: options)
+        } else {
+            keyboards = nil
+        }
+        keyboards?.onChange = { [unowned self] change in self.deviceChanged(change) }
+        loop.afterBatch = { [unowned self] in self.frame() }
         _ = focusSystem.addObserver { [unowned self] context in
             self.post(
                 .focusMoved(
@@ -215,56 +245,80 @@ public final class KeyboardApp {
         return stream
     }
 
-    /// Chooses and opens the input (and the terminal for drawing), and the signal handling.
-    /// Idempotent; ``start()`` calls it. After it, ``input`` and ``inputNote`` say what was chosen.
+    /// Registers another input source (a backend: a Wayland seat, a gamepad reader), started
+    /// after the input the app chooses and stopped with it. Call it before ``openInput()``.
     ///
-    /// - Throws: ``KeyboardAppError/input(_:)`` when the chosen input cannot be read: the
-    ///   keyboards (permission, none found) when they were asked for or the terminal is not
-    ///   available, or the terminal when it was asked for and standard input is not one.
+    /// - Parameter source: The source, made on this app's ``loop`` and ``dispatcher``.
+    public func add(_ source: any InputSource) {
+        precondition(!opened, "KeyboardApp.add(_:) after openInput(): register sources before the app starts")
+        addedSources.append(source)
+    }
+
+    /// Chooses and opens the input (and the terminal for drawing), the sources added with
+    /// ``add(_:)``, and the signal handling. Idempotent; ``start()`` calls it. After it,
+    /// ``input`` and ``inputNote`` say what was chosen.
+    ///
+    /// - Throws: ``KeyboardAppError`` (code ``KeyboardAppError/Code/input``) when the chosen input
+    ///   cannot be read: the keyboards (permission, none found) when they were asked for or the
+    ///   terminal is not available, the terminal when it was asked for and standard input is not
+    ///   one, or an added source.
     public func openInput() throws(KeyboardAppError) {
         guard !opened else { return }
         opened = true
         SignalPipe.ignoreBrokenPipe()
         if let locks = configuration.initialLocks { dispatcher.setLocks(locks) }
-        var useTerminal = configuration.input == .terminal
-        var note: String?
-        if !useTerminal {
-            do { try loop.start() } catch {
+        var chosen: (any InputSource)?
+        var fallbackNote: String?
+        if let keyboards {
+            do {
+                try keyboards.start()
+                chosen = keyboards
+            } catch {
                 guard configuration.input == .automatic, TerminalKeyboard.isTerminal(configuration.terminalInput)
-                else { throw .input(error) }
-                useTerminal = true
-                loop.releaseKeyboards()
-                note = "no keyboard could be read (\(error.message)); reading the terminal instead"
+                else { throw KeyboardAppError(error) }
+                keyboards.releaseKeyboards()
+                fallbackNote = "no keyboard could be read (\(error.message)); reading the terminal instead"
             }
         }
+        let useTerminal = chosen == nil
         if useTerminal || configuration.usesTerminalForOutput {
             let input = configuration.terminalInput
             let output =
                 configuration.terminalOutput
                 ?? (TerminalKeyboard.isTerminal(1) ? 1 : TerminalKeyboard.isTerminal(2) ? 2 : input)
-            do { terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal) } catch {
-                if useTerminal { throw .input(error) }
+            do {
+                let terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal)
+                self.terminal = terminal
+                self.output = TerminalOutput(terminal: terminal)
+            } catch {
+                if useTerminal { throw KeyboardAppError(error) }
             }
         }
         if useTerminal, let terminal {
-            let events =
-                terminal.reportsEventTypes
-                ? "kitty keyboard protocol: real presses, repeats and releases"
-                : "no kitty keyboard protocol: each key is a press followed at once by a release"
-            note = [note, events, "characters as the terminal typed them"].compactMap { $0 }.joined(separator: "; ")
+            let source = TerminalSource(terminal: terminal, loop: loop, dispatcher: dispatcher)
+            do { try source.start() } catch { throw KeyboardAppError(error) }
+            chosen = source
             // The terminal already typed the characters on its own layout: they must not go
             // through the system's layout again (see TerminalKeyboardLayout).
             dispatcher.layout = TerminalKeyboardLayout()
+        } else if let terminal {
+            watchTerminalForQuit(terminal)
         }
-        input = useTerminal ? .terminal : .keyboards
-        if !useTerminal {
-            let names = loop.keyboards.map { $0.name + ($0.isGrabbed ? " (grabbed)" : "") }
-            note = names.isEmpty ? "no keyboard yet; waiting for one to be plugged in" : names.joined(separator: ", ")
+        if let chosen {
+            sources = [chosen]
+            input = Input(rawValue: chosen.inputName)
+            inputNote = [fallbackNote, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
         }
-        inputNote = note
+        for source in addedSources {
+            do { try source.start() } catch {
+                stopSources()
+                terminal?.restore()
+                throw KeyboardAppError(error)
+            }
+            sources.append(source)
+        }
         // A seat manager that took the VT for this session switched it to graphics mode.
-        if loop.seat != nil { terminal?.showTextOnConsole() }
-        watchTerminal(asInput: useTerminal)
+        if keyboards?.seat != nil { terminal?.showTextOnConsole() }
         do {
             let signals = try SignalPipe([
                 SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
@@ -284,8 +338,9 @@ public final class KeyboardApp {
                 }
             }
         } catch {
+            stopSources()
             terminal?.restore()
-            throw .input(error)
+            throw KeyboardAppError(error)
         }
         if configuration.fullScreen, let terminal {
             terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
@@ -310,12 +365,13 @@ public final class KeyboardApp {
     /// Call it from top-level code (or a synchronous `main`) on the main thread. The terminal is
     /// restored when it returns or throws.
     ///
-    /// - Throws: What ``start()`` throws, or ``KeyboardAppError/input(_:)`` when called off the
-    ///   main thread (use `try await app.run()` there).
+    /// - Throws: What ``start()`` throws, or a ``KeyboardAppError`` (code
+    ///   ``KeyboardAppError/Code/input``) when called off the main thread (use
+    ///   `try await app.run()` there).
     public func run() throws(KeyboardAppError) {
         defer { finish() }
         try start()
-        do { try loop.run() } catch { throw .input(error) }
+        do { try loop.run() } catch { throw KeyboardAppError(error) }
     }
 
     /// Runs until stopped, like ``run()-96spf``, without blocking: for an `async` main or a test.
@@ -324,7 +380,7 @@ public final class KeyboardApp {
     public func run() async throws(KeyboardAppError) {
         defer { finish() }
         try start()
-        do { try await loop.run() } catch { throw .input(error) }
+        do { try await loop.run() } catch { throw KeyboardAppError(error) }
     }
 
     /// Asks for a frame after main-actor work changed what is drawn (a task that updated the tree
@@ -353,30 +409,28 @@ public final class KeyboardApp {
         streams = [:]
     }
 
-    private func watchTerminal(asInput: Bool) {
-        guard let terminal else { return }
+    /// Keys come from evdev; the terminal, in raw mode for drawing, is only checked for Ctrl-C.
+    private func watchTerminalForQuit(_ terminal: TerminalKeyboard) {
         let control = loop.control
-        let dispatcher = dispatcher
-        if asInput {
-            loop.watch(terminal.inputDescriptor) {
-                if !terminal.read(into: dispatcher, time: KeyboardEventLoop.monotonicNow) { control.stop() }
-            }
-        } else {
-            // Keys come from evdev; the terminal, in raw mode, is only checked for Ctrl-C.
-            var token: UInt64 = 0
-            token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
-                let events = terminal.readEvents()
-                if terminal.reachedEnd { loop.unwatch(token) }
-                if events.contains(where: { $0.code == .c && $0.action == .down })
-                    && events.contains(where: { $0.code == .leftControl })
-                {
-                    control.stop()
-                }
+        var token: UInt64 = 0
+        token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
+            let events = terminal.readEvents()
+            if terminal.reachedEnd { loop.unwatch(token) }
+            if events.contains(where: { $0.code == .c && $0.action == .down })
+                && events.contains(where: { $0.code == .leftControl })
+            {
+                control.stop()
             }
         }
     }
 
-    private func deviceChanged(_ change: KeyboardEventLoop.Change) {
+    /// Stops every source started (their presses end `cancelled`).
+    private func stopSources() {
+        for source in sources.reversed() { source.stop() }
+        sources = []
+    }
+
+    private func deviceChanged(_ change: EvdevSource.Change) {
         switch change {
         case .added(let keyboard): post(.keyboardAdded(keyboard))
         case .removed(let keyboard, let cancelled): post(.keyboardRemoved(keyboard, cancelledKeys: cancelled))
@@ -413,18 +467,67 @@ public final class KeyboardApp {
     }
 }
 
-/// Why a ``KeyboardApp`` could not be made or run.
-public enum KeyboardAppError: Error, CustomStringConvertible {
-    /// The keymap names do not name a layout xkbcommon knows.
-    case keymap(KeymapError)
-    /// The input could not be opened or read.
-    case input(InputError)
+/// Why a ``KeyboardApp`` could not be made or run: a code to match on, and a message that names
+/// the thing and the fix. A struct, as swift-system's `Errno` is, so that a new backend's errors
+/// add codes without breaking an app's `switch`.
+public struct KeyboardAppError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public var rawValue: String
 
-    /// The underlying error's message, which names the thing and the fix.
-    public var description: String {
-        switch self {
-        case .keymap(let error): "\(error)"
-        case .input(let error): "\(error)"
+        /// A code by name.
+        ///
+        /// - Parameter rawValue: The name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
         }
+
+        /// The keymap names do not name a layout xkbcommon knows (``KeyboardAppError/keymapError``).
+        public static let keymap = Code(rawValue: "keymap")
+        /// An input could not be opened or read, or the loop could not be made
+        /// (``KeyboardAppError/inputError``).
+        public static let input = Code(rawValue: "input")
+
+        /// The name.
+        public var description: String { rawValue }
     }
+
+    /// What kind of failure.
+    public var code: Code
+    /// What happened and how to fix it.
+    public var message: String
+    /// The keymap error, for ``Code/keymap``.
+    public var keymapError: KeymapError?
+    /// The input error (its errno, operation and path), for ``Code/input``.
+    public var inputError: InputError?
+
+    /// An error with a code and a message.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure.
+    ///   - message: What happened and how to fix it.
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A keymap that could not be compiled.
+    ///
+    /// - Parameter error: The keymap error.
+    public init(_ error: KeymapError) {
+        self.init(code: .keymap, message: "\(error)")
+        keymapError = error
+    }
+
+    /// An input that could not be opened or read.
+    ///
+    /// - Parameter error: The input error.
+    public init(_ error: InputError) {
+        self.init(code: .input, message: "\(error)")
+        inputError = error
+    }
+
+    /// The message, which names the thing and the fix.
+    public var description: String { message }
 }

@@ -1,3 +1,4 @@
+internal import LinuxSystem
 public import ResponderChain
 
 extension Scene {

@@ -1,0 +1,563 @@
+public import EventLoop
+public import LinuxSystem
+public import ResponderChain
+public import Seat
+
+/// Reads every keyboard, keypad and remote through evdev and feeds a dispatcher: an input
+/// source on an ``EventLoop``.
+///
+/// It finds the devices through udev (and follows hot-plug), opens them through libseat when a
+/// seat manager can be reached (else directly), watches each descriptor on the loop, decodes
+/// frames into ``InputEvent`` values (through the ``SoftwareRepeater`` when repeats are made in
+/// software) and keeps the lock LEDs of every keyboard in step with the dispatcher's lock state.
+///
+/// ```swift
+/// let loop = try EventLoop()
+/// let keyboards = EvdevSource(loop: loop, dispatcher: dispatcher, options: .init(grab: true))
+/// keyboards.onChange = { change in print(change) }
+/// try keyboards.start()
+/// try loop.run()  // until loop.control.stop() from anywhere
+/// ```
+///
+/// Isolated to the main actor, like the dispatcher it feeds and the loop it runs on.
+@MainActor
+public final class EvdevSource {
+    /// What the source reads and how.
+    public struct Options: Hashable, Sendable {
+        /// Which devices: empty for every keyboard, else device paths (`/dev/input/event3`,
+        /// `/dev/input/by-id/…`; a stable link keeps selecting its keyboard after a re-plug) or
+        /// names (exact, or a case-insensitive part of the name).
+        public var devices: [String]
+        /// Whether keyboards plugged in later are opened, and unplugged ones let go.
+        public var hotPlug: Bool
+        /// Whether each keyboard is grabbed exclusively (kiosk mode): its keys stop reaching the
+        /// console and other readers.
+        public var grab: Bool
+        /// Where auto-repeats come from.
+        public var repeatMode: RepeatMode
+        /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the dispatcher's
+        /// lock state.
+        public var syncLEDs: Bool
+        /// How keyboards are opened: through libseat (an ordinary user under seatd or logind,
+        /// paused on a VT switch) or directly.
+        public var seatAccess: SeatAccess = .automatic
+        /// The seat whose keyboards are read: udev's `ID_SEAT` (a device without one is on
+        /// `seat0`), so that one machine can serve several kiosk stations. `nil`: the seat libseat
+        /// opened, else `seat0`. Devices named by path in ``devices`` are read whatever their seat.
+        public var seatName: String?
+        /// Whether the first keyboard opened gives the dispatcher its lock state from its LEDs
+        /// (Num Lock stays on when the console had it on), as a compositor starting on a VT does.
+        /// Turn it off when the app sets the locks itself (`Dispatcher.setLocks(_:)`).
+        public var locksFromLEDs = true
+        /// Whether ``KeyboardEventLoop/start()`` fails when no keyboard can be opened. Turn it off
+        /// for a kiosk that starts before its keyboard is plugged in (with ``hotPlug``).
+        public var requireKeyboard: Bool
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - devices: Paths or names; empty for every keyboard.
+        ///   - hotPlug: Follow plugging and unplugging.
+        ///   - grab: Take the keyboards exclusively.
+        ///   - repeatMode: Kernel or software repeats.
+        ///   - syncLEDs: Keep lock LEDs in step.
+        ///   - requireKeyboard: Fail to start without a keyboard.
+        public init(
+            devices: [String] = [], hotPlug: Bool = true, grab: Bool = false,
+            repeatMode: RepeatMode = .automatic(.standard), syncLEDs: Bool = true, requireKeyboard: Bool = true
+        ) {
+            self.devices = devices
+            self.hotPlug = hotPlug
+            self.grab = grab
+            self.repeatMode = repeatMode
+            self.syncLEDs = syncLEDs
+            self.requireKeyboard = requireKeyboard
+        }
+    }
+
+    /// Where a keyboard's repeats come from.
+    public enum RepeatSource: Hashable, Sendable {
+        /// The kernel's `EV_REP` repeats.
+        case kernel
+        /// The loop's ``SoftwareRepeater``.
+        case software
+        /// None.
+        case none
+    }
+
+    /// A keyboard the loop reads.
+    public struct Keyboard: Hashable, Sendable {
+        /// The device id its events carry; never reused, so a reconnected keyboard starts clean.
+        public var id: DeviceID
+        /// The device node.
+        public var path: String
+        /// The kernel's name for it.
+        public var name: String
+        /// Bus, vendor, product and unique id or physical path: the same across reconnections.
+        public var stableID: String
+        /// Full keyboard, keypad or remote control.
+        public var kind: KeyboardKind
+        /// Whether the loop holds it exclusively.
+        public var isGrabbed: Bool
+        /// Where its repeats come from.
+        public var repeatSource: RepeatSource
+    }
+
+    /// Something that happened to the loop's devices.
+    public enum Change: Hashable, Sendable {
+        /// A keyboard was opened (at start or when plugged in).
+        case added(Keyboard)
+        /// A keyboard went away; the presses it held (`cancelledKeys`) were cancelled.
+        case removed(Keyboard, cancelledKeys: [KeyCode])
+        /// A device that should be read could not be opened or grabbed.
+        case failed(path: String, InputError)
+        /// Hot-plug is unavailable; keyboards plugged in later will not be seen.
+        case hotPlugUnavailable(InputError)
+        /// The seat was taken away (a switch to another VT or session): every keyboard was let
+        /// go and every press cancelled (`cancelledKeys`); nothing is read until it comes back.
+        case seatDisabled(cancelledKeys: [KeyCode])
+        /// The seat is back: the keyboards are opened again (each reported `added`).
+        case seatEnabled
+    }
+
+    /// How keyboards are opened.
+    public enum SeatAccess: Hashable, Sendable {
+        /// Through libseat when a seat manager (seatd, or logind) can be reached, else directly.
+        case automatic
+        /// Through libseat only: start fails when no seat manager can be reached.
+        case required
+        /// Directly (`open`): root, or a user in the `input` group.
+        case direct
+    }
+
+    private final class Entry {
+        let device: InputDevice
+        let decoder: EvdevDecoder
+        var keyboard: Keyboard
+
+        init(device: InputDevice, decoder: EvdevDecoder, keyboard: Keyboard) {
+            self.device = device
+            self.decoder = decoder
+            self.keyboard = keyboard
+        }
+    }
+
+    /// The loop the devices are watched on.
+    public let loop: EventLoop
+    /// The dispatcher the input goes to (its lock state lights the LEDs).
+    public let dispatcher: Dispatcher
+    /// The options.
+    public let options: Options
+    /// Called on the loop's thread for every device change.
+    public var onChange: ((Change) -> Void)?
+    /// The software repeater, when some keyboard repeats in software.
+    public let repeater: SoftwareRepeater?
+    /// The hot-plug monitor, once started with ``Options/hotPlug``.
+    public private(set) var monitor: DeviceMonitor?
+
+    /// Device entries by their watch token on the loop.
+    private var entries: [UInt64: Entry] = [:]
+    private var nextDevice: UInt32 = 2
+    private var monitorWatch: UInt64?
+    private var seatWatch: UInt64?
+    private var loopWork: [UInt64] = []
+    private var shownLocks: LockState?
+    private var tookLocksFromLEDs = false
+    private var started = false
+    /// The seat, when keyboards are opened through libseat.
+    public private(set) var seat: Seat?
+    /// Why no seat was used, when ``Options/seatAccess`` is automatic and none could be opened.
+    public private(set) var seatUnavailable: InputError?
+    /// Keyboards let go while the seat is disabled, opened again when it comes back.
+    private var suspendedPaths: [String] = []
+    /// Where decoded input goes: the software repeater, or the dispatcher.
+    private var inputSink: any InputSink { repeater ?? dispatcher }
+    /// The seat whose keyboards are read.
+    public var activeSeatName: String { options.seatName ?? seat?.name ?? "seat0" }
+
+    /// Creates a source on a loop; nothing is opened until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - loop: The loop the devices are watched on.
+    ///   - dispatcher: The dispatcher, owned by the loop's thread.
+    ///   - options: What to read.
+    public init(loop: EventLoop, dispatcher: Dispatcher, options: Options = Options()) {
+        self.loop = loop
+        self.dispatcher = dispatcher
+        self.options = options
+        switch options.repeatMode {
+        case .automatic(let timing), .software(let timing):
+            repeater = SoftwareRepeater(timing: timing, next: dispatcher)
+        case .off:
+            repeater = nil
+        }
+    }
+
+    isolated deinit {
+        // Let go of the loop without reporting: nobody is left to tell.
+        for token in entries.keys { loop.unwatch(token) }
+        if let monitorWatch { loop.unwatch(monitorWatch) }
+        if let seatWatch { loop.unwatch(seatWatch) }
+        seat?.onDisable = nil
+        seat?.onEnable = nil
+        for token in loopWork {
+            loop.removeDeadline(token)
+            loop.removeBatchHandler(token)
+        }
+    }
+
+    /// The keyboards read now, in the order they were opened.
+    public var keyboards: [Keyboard] {
+        entries.values.map(\.keyboard).sorted { $0.id.rawValue < $1.id.rawValue }
+    }
+
+    /// Opens the keyboards and, with hot-plug, the monitor. Called by ``run()-1rm18``; call it yourself
+    /// before handing ``fileDescriptor`` to another loop. Reports each keyboard through ``onChange``.
+    ///
+    /// - Throws: ``InputError`` when no keyboard could be opened and ``Options/requireKeyboard``
+    ///   is set: the permission error when that was the reason, else "no keyboards".
+    public func start() throws(InputError) {
+        guard !started else { return }
+        started = true
+        if let repeater {
+            loopWork.append(
+                loop.addDeadline({ [unowned repeater] in repeater.nextDeadline }) { [unowned repeater] now in
+                    repeater.fire(now: now)
+                })
+        }
+        loopWork.append(loop.addBatchHandler { [unowned self] in self.syncLEDs() })
+        openSeat()
+        if options.seatAccess == .required, seat == nil, let seatUnavailable { throw seatUnavailable }
+        if options.hotPlug {
+            do {
+                let monitor = try DeviceMonitor()
+                monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
+                self.monitor = monitor
+            } catch {
+                onChange?(.hotPlugUnavailable(error))
+            }
+        }
+        var failures: [InputError] = []
+        var searched = 0
+        if options.devices.contains(where: { $0.hasPrefix("/") }) {
+            for path in options.devices where path.hasPrefix("/") {
+                searched += 1
+                if case .failed(let error) = open(path: path, requireKeyboard: false) { failures.append(error) }
+            }
+        }
+        let names = options.devices.filter { !$0.hasPrefix("/") }
+        if options.devices.isEmpty || !names.isEmpty {
+            let found: [DiscoveredDevice]
+            do { found = try KeyboardDiscovery.inputDevices() } catch {
+                failures.append(error)
+                found = []
+            }
+            searched += found.count
+            for device in found where matches(name: device.name) {
+                guard (device.seat ?? "seat0") == activeSeatName else { continue }
+                if let error = device.openError {
+                    // udev could not say what it is and it could not be opened to look: through
+                    // the seat it may open.
+                    guard seat != nil, error.errno == InputError.permissionDenied else {
+                        failures.append(error)
+                        continue
+                    }
+                    if case .failed(let error) = open(path: device.path, requireKeyboard: true) {
+                        failures.append(error)
+                    }
+                    continue
+                }
+                guard let kind = device.kind, kind != .none else { continue }
+                if case .failed(let error) = open(path: device.path, requireKeyboard: true) { failures.append(error) }
+            }
+        }
+        if entries.isEmpty && options.requireKeyboard {
+            if var denied = failures.first(where: { $0.errno == InputError.permissionDenied }) {
+                if let seatUnavailable { denied.message += " (no seat either: \(seatUnavailable.message))" }
+                throw denied
+            }
+            if let busy = failures.first(where: { $0.errno == InputError.busy }) { throw busy }
+            if let first = failures.first, !options.devices.isEmpty { throw first }
+            if !options.devices.isEmpty {
+                throw InputError(
+                    errno: 0, operation: "find keyboards", path: nil,
+                    message: "no keyboard matches \(options.devices.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                        + "list them with `ls -l /dev/input/by-id` or `keytrace --list-devices`")
+            }
+            throw InputError.noKeyboards(searched: searched)
+        }
+        syncLEDs()
+    }
+
+    /// Closes every keyboard (their presses are cancelled) and stops following hot-plug: for an
+    /// app that falls back to another input, so that a keyboard plugged in later does not type
+    /// twice.
+    public func releaseKeyboards() {
+        started = false
+        for token in loopWork {
+            loop.removeDeadline(token)
+            loop.removeBatchHandler(token)
+        }
+        loopWork.removeAll()
+        for token in Array(entries.keys) { remove(token: token) }
+        suspendedPaths.removeAll()
+        if let seatWatch { loop.unwatch(seatWatch) }
+        seatWatch = nil
+        if let seat {
+            // Nothing is read through the seat any more: a VT switch must not cancel or reopen.
+            seat.onDisable = nil
+            seat.onEnable = nil
+            self.seat = nil
+        }
+        if let monitorWatch { loop.unwatch(monitorWatch) }
+        monitorWatch = nil
+        monitor = nil
+    }
+
+    /// Starts writing what a keyboard sends to a recorder; `nil` stops.
+    ///
+    /// - Parameters:
+    ///   - keyboard: The keyboard.
+    ///   - recorder: The recorder, made with the keyboard's ``InputDevice/evemuHeader`` (see ``header(of:)``).
+    public func record(_ keyboard: DeviceID, to recorder: EvemuRecorder?) {
+        entries.values.first { $0.keyboard.id == keyboard }?.device.recorder = recorder
+    }
+
+    /// A keyboard's evemu description, for ``EvemuRecorder``.
+    ///
+    /// - Parameter keyboard: The keyboard.
+    /// - Returns: Its header, or `nil` when the loop does not read it.
+    public func header(of keyboard: DeviceID) -> EvemuRecording? {
+        entries.values.first { $0.keyboard.id == keyboard }?.device.evemuHeader
+    }
+
+    /// Reads one device's events; a device gone (or revoked by the seat) is let go.
+    private func readDevice(token: UInt64, hangUp: Bool) {
+        guard let entry = entries[token] else { return }
+        if entry.device.readAvailable(into: entry.decoder) == .removed || hangUp {
+            // Under a seat, a revoked device reads like an unplugged one, and libseat's
+            // "disabled" follows just after: wait for it while the node is still there.
+            if seatDisabledMeanwhile(path: entry.keyboard.path) { return }
+            remove(token: token)
+        }
+    }
+
+    private func handleMonitor() {
+        guard let monitor else { return }
+        for change in monitor.receive() {
+            switch change {
+            case .added(let path):
+                guard !entries.values.contains(where: { $0.keyboard.path == path }) else { continue }
+                if !selects(node: path) && KeyboardDiscovery.seat(of: path) != activeSeatName { continue }
+                if !options.devices.isEmpty && !selects(node: path) {
+                    // Named selections are matched once the device is open.
+                    guard options.devices.contains(where: { !$0.hasPrefix("/") }) else { continue }
+                }
+                if let seat, !seat.isEnabled {
+                    // Opened (and matched by name) when the seat comes back.
+                    if !suspendedPaths.contains(path) { suspendedPaths.append(path) }
+                    continue
+                }
+                if case .failed(let error) = open(path: path, requireKeyboard: true, filterByName: true),
+                    error.errno != InputError.busy
+                {
+                    // A refused grab was reported already.
+                    onChange?(.failed(path: path, error))
+                }
+            case .removed(let path):
+                suspendedPaths.removeAll { $0 == path }
+                // Normally the read already saw ENODEV; this covers a device removed before it was read.
+                if let token = entries.first(where: { $0.value.keyboard.path == path })?.key {
+                    remove(token: token)
+                }
+            }
+        }
+    }
+
+    private enum OpenResult {
+        case opened
+        /// Fine but not wanted: not a keyboard, or the name does not match.
+        case skipped
+        case failed(InputError)
+    }
+
+    /// Opens the seat when the options allow; records why not otherwise.
+    private func openSeat() {
+        guard options.seatAccess != .direct else { return }
+        do {
+            let seat = try Seat()
+            // Another seat's station: libseat's seat is not ours (seatd serves seat0 only), and
+            // holding it would lock that seat's own kiosk out.
+            if let wanted = options.seatName, wanted != seat.name {
+                seatUnavailable = InputError(
+                    errno: 0, operation: "open seat", path: nil,
+                    message:
+                        "\(seat.backend) gives \(seat.name), not \(wanted); \(wanted)'s keyboards are opened directly")
+                return
+            }
+            seat.onDisable = { [unowned self] in self.seatDisabled() }
+            seat.onEnable = { [unowned self] in self.seatEnabled() }
+            seatWatch = loop.watch(seat.fileDescriptor) { [unowned seat] _ in seat.dispatch() }
+            self.seat = seat
+        } catch {
+            seatUnavailable = error
+        }
+    }
+
+    /// After a read found a device gone: whether the seat was disabled (the device was revoked,
+    /// not unplugged). Waits up to 0.2 s for libseat's message while the device node remains.
+    private func seatDisabledMeanwhile(path: String) -> Bool {
+        guard let seat else { return false }
+        seat.dispatch()
+        if !seat.isEnabled { return true }
+        guard Syscalls.exists(path) else { return false }
+        let deadline = Syscalls.monotonicNow() + 0.2
+        while seat.isEnabled, Syscalls.monotonicNow() < deadline {
+            _ = Syscalls.waitReadable(seat.fileDescriptor, milliseconds: 20)
+            seat.dispatch()
+        }
+        return !seat.isEnabled
+    }
+
+    /// The seat was taken away: every keyboard is let go (its descriptor is revoked already) and
+    /// every press cancelled; their paths are kept for when the seat comes back.
+    private func seatDisabled() {
+        let cancelled = dispatcher.keyboardState.pressedKeys
+        for (token, entry) in entries {
+            loop.unwatch(token)
+            if !suspendedPaths.contains(entry.keyboard.path) { suspendedPaths.append(entry.keyboard.path) }
+            entries[token] = nil
+        }
+        inputSink.receive(.keyboardLost(timestamp: Syscalls.monotonicNow()))
+        onChange?(.seatDisabled(cancelledKeys: cancelled))
+    }
+
+    /// The seat is back: the keyboards let go are opened again.
+    private func seatEnabled() {
+        onChange?(.seatEnabled)
+        let paths = suspendedPaths
+        suspendedPaths.removeAll()
+        for path in paths where Syscalls.exists(path) {
+            // A device named by path is opened as at start; others must be keyboards matching the
+            // names asked for.
+            let explicit = selects(node: path)
+            if case .failed(let error) = open(path: path, requireKeyboard: !explicit, filterByName: !explicit) {
+                onChange?(.failed(path: path, error))
+            }
+        }
+    }
+
+    /// Opens and registers a device.
+    private func open(path: String, requireKeyboard: Bool, filterByName: Bool = false) -> OpenResult {
+        let device: InputDevice
+        do {
+            if let seat {
+                device = try InputDevice(path: path, seat: seat)
+            } else {
+                device = try InputDevice(path: path)
+            }
+        } catch { return .failed(error) }
+        let kind = device.kind
+        if requireKeyboard && kind == .none { return .skipped }
+        if filterByName && !selects(node: path) && !matches(name: device.name) { return .skipped }
+        if options.grab {
+            do { try device.grab() } catch {
+                onChange?(.failed(path: path, error))
+                return .failed(error)
+            }
+        }
+        let id = DeviceID(rawValue: nextDevice)
+        nextDevice &+= 1
+        let decoder = EvdevDecoder(device: id, sink: dispatcher, isLive: true)
+        let source: RepeatSource
+        switch options.repeatMode {
+        case .automatic where device.hasKernelRepeat:
+            source = .kernel
+        case .automatic, .software:
+            source = .software
+            decoder.dropsKernelRepeats = true
+            if let repeater { decoder.sink = repeater }
+        case .off:
+            source = .none
+            decoder.dropsKernelRepeats = true
+        }
+        let keyboard = Keyboard(
+            id: id, path: path, name: device.name, stableID: device.stableID, kind: kind == .none ? .keyboard : kind,
+            isGrabbed: device.isGrabbed, repeatSource: source)
+        var token: UInt64 = 0
+        guard
+            let watch = loop.watch(
+                device.fileDescriptor,
+                onReady: { [unowned self] ready in
+                    self.readDevice(token: token, hangUp: ready.hangUp)
+                })
+        else {
+            return .failed(InputError(errno: 0, operation: "epoll", path: path, message: "cannot watch the device"))
+        }
+        token = watch
+        entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)
+        if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs && device.hasLEDs {
+            // The first keyboard: its LEDs say what the console (or the last program) left on.
+            tookLocksFromLEDs = true
+            dispatcher.setLocks(device.lockLEDs)
+        }
+        if options.syncLEDs, let shownLocks { device.setLEDs(shownLocks) }
+        onChange?(.added(keyboard))
+        // Keys already held when the device was opened are recorded without a `began`.
+        let held = device.pressedKeys
+        if !held.isEmpty {
+            decoder.resynchronize(pressedKeys: held, time: Syscalls.monotonicNow())
+        }
+        return .opened
+    }
+
+    /// Whether the options name this device node by path: the node itself, or a link to it
+    /// (`/dev/input/by-id/…`, `/dev/input/by-path/…`), resolved now, because a re-plugged
+    /// keyboard comes back as a new `eventN` that its stable link points to.
+    private func selects(node: String) -> Bool {
+        options.devices.contains { $0.hasPrefix("/") && ($0 == node || Syscalls.resolvedPath($0) == node) }
+    }
+
+    private func matches(name: String) -> Bool {
+        let names = options.devices.filter { !$0.hasPrefix("/") }
+        if options.devices.isEmpty { return true }
+        let lowered = name.lowercased()
+        return names.contains { $0 == name || lowered.contains($0.lowercased()) }
+    }
+
+    private func remove(token: UInt64) {
+        guard let entry = entries.removeValue(forKey: token) else { return }
+        // The kernel releases held keys in its own frames just before the device goes: those
+        // presses were cancelled by the unplug too.
+        let cancelled =
+            entry.decoder.keysReleasedByKernel + dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id)
+        loop.unwatch(token)
+        entry.decoder.deviceRemoved(time: Syscalls.monotonicNow())
+        entry.device.recorder?.flush()
+        onChange?(.removed(entry.keyboard, cancelledKeys: cancelled))
+    }
+
+    private func syncLEDs() {
+        // No keyboard yet: the first one to come gives the locks from its LEDs.
+        guard options.syncLEDs, !entries.isEmpty else { return }
+        let locks = dispatcher.keyboardState.locks
+        guard locks != shownLocks else { return }
+        shownLocks = locks
+        for entry in entries.values { entry.device.setLEDs(locks) }
+    }
+}
+
+extension EvdevSource: InputSource {
+    /// `keyboards`.
+    public var inputName: String { "keyboards" }
+
+    /// The keyboards read (`(grabbed)` after those held exclusively), or that none is plugged in yet.
+    public var inputNote: String? {
+        let names = keyboards.map { $0.name + ($0.isGrabbed ? " (grabbed)" : "") }
+        return names.isEmpty ? "no keyboard yet; waiting for one to be plugged in" : names.joined(separator: ", ")
+    }
+
+    /// Closes every keyboard (their presses end `cancelled`): ``releaseKeyboards()``.
+    public func stop() {
+        releaseKeyboards()
+    }
+}

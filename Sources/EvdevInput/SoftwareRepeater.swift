@@ -1,0 +1,119 @@
+internal import LinuxSystem
+public import ResponderChain
+
+/// How long a key is held before it repeats, and how often it repeats then.
+public struct RepeatTiming: Hashable, Sendable {
+    /// Seconds from the key-down to the first repeat.
+    public var delay: Double
+    /// Seconds between repeats.
+    public var interval: Double
+
+    /// Creates a timing.
+    ///
+    /// - Parameters:
+    ///   - delay: Seconds before the first repeat (at least 0.01).
+    ///   - interval: Seconds between repeats (at least 0.005).
+    public init(delay: Double, interval: Double) {
+        self.delay = max(delay, 0.01)
+        self.interval = max(interval, 0.005)
+    }
+
+    /// 400 ms, then 25 repeats a second: Weston's and GNOME's defaults.
+    public static let standard = RepeatTiming(delay: 0.4, interval: 0.04)
+}
+
+/// Where auto-repeats come from. A device never gets both kernel and software repeats.
+public enum RepeatMode: Hashable, Sendable {
+    /// The kernel's repeats (`EV_KEY` value 2) for devices that declare `EV_REP` (most
+    /// keyboards), software repeats with this timing for devices that do not (uinput devices,
+    /// some remotes).
+    case automatic(RepeatTiming)
+    /// Software repeats with this timing on every device; the kernel's repeats are dropped.
+    /// What libinput-based compositors do, so every keyboard repeats alike.
+    case software(RepeatTiming)
+    /// No repeats at all; the kernel's are dropped.
+    case off
+}
+
+/// Makes auto-repeat in software, the way xkbcommon-based compositors do: the most recently
+/// pressed non-modifier key repeats while it is held; pressing another key moves the repeat to
+/// that key; releasing it, a resync that finds it released, removing its device or losing the
+/// keyboard stops it.
+///
+/// A `InputSink` between the decoders and the dispatcher: it watches the input it passes
+/// on to ``next`` and adds `.repeat` key events when they are due. It only keeps time: the
+/// owner asks ``nextDeadline`` how long it may sleep and calls ``fire(now:)`` when it wakes.
+/// After a stall it delivers one repeat, not a burst. Not `Sendable`: it belongs to the event
+/// loop's thread.
+@MainActor
+public final class SoftwareRepeater: InputSink {
+    /// The timing.
+    public var timing: RepeatTiming
+    /// Where input and repeats go (the dispatcher).
+    public let next: any InputSink
+    private var current: (key: KeyCode, device: DeviceID, next: Double)?
+
+    /// Creates a repeater.
+    ///
+    /// - Parameters:
+    ///   - timing: Delay and interval.
+    ///   - next: Where input and repeats go.
+    public init(timing: RepeatTiming, next: any InputSink) {
+        self.timing = timing
+        self.next = next
+    }
+
+    /// The key repeating now (or waiting for its first repeat), and its device.
+    public var repeatingKey: (key: KeyCode, device: DeviceID)? {
+        current.map { ($0.key, $0.device) }
+    }
+
+    /// When the next repeat is due (seconds on the events' clock), or `nil` when no key repeats:
+    /// then the owner may sleep until input arrives.
+    public var nextDeadline: Double? { current?.next }
+
+    /// Notes what the input does to the repeat, then passes it on: a key-down (not a modifier or
+    /// lock key) starts repeating after the delay; its key-up or cancellation, a resync that
+    /// finds it released, its device going away or the keyboard being lost stop it.
+    ///
+    /// - Parameter input: The input.
+    public func receive(_ input: InputEvent) {
+        switch input {
+        case .key(let event):
+            switch event.action {
+            case .down where !event.code.isModifier:
+                current = (event.code, event.device, event.timestamp + timing.delay)
+            case .up:
+                stop(event.code, on: event.device)
+            default:
+                break
+            }
+        case .cancelKey(let code, let device, _):
+            stop(code, on: device)
+        case .resynchronize(let device, let keys, _):
+            if let current, current.device == device, !keys.contains(current.key) { self.current = nil }
+        case .deviceRemoved(let device, _):
+            if current?.device == device { current = nil }
+        case .keyboardLost:
+            current = nil
+        }
+        next.receive(input)
+    }
+
+    private func stop(_ key: KeyCode, on device: DeviceID) {
+        if let current, current.key == key, current.device == device { self.current = nil }
+    }
+
+    /// Delivers the repeat that is due, if any, as a `.repeat` key event.
+    ///
+    /// - Parameter now: The time on the events' clock.
+    /// - Returns: Whether a repeat was delivered.
+    @discardableResult
+    public func fire(now: Double) -> Bool {
+        guard let repeating = current, now >= repeating.next else { return false }
+        let late = now - repeating.next
+        current?.next = late > timing.interval ? now + timing.interval : repeating.next + timing.interval
+        next.receive(.key(KeyEvent(repeating.key, .repeat, device: repeating.device, timestamp: now)))
+        return true
+    }
+}

@@ -1,0 +1,80 @@
+internal import ResponderChain
+
+/// A failure talking to an input device or to udev, or reading a file (a scene): the errno, what
+/// was being done, the path, and what to do about it.
+public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The `errno` value (positive), or 0 when the failure has none.
+    public var errno: Int32
+    /// The operation, such as `open` or `grab`.
+    public var operation: String
+    /// The device path, when there is one.
+    public var path: String?
+    /// What happened and how to fix it.
+    public var message: String
+
+    /// Creates an input error.
+    ///
+    /// - Parameters:
+    ///   - errno: The errno value.
+    ///   - operation: The operation.
+    ///   - path: The device path.
+    ///   - message: What happened and how to fix it.
+    public init(errno: Int32, operation: String, path: String?, message: String) {
+        self.errno = errno
+        self.operation = operation
+        self.path = path
+        self.message = message
+    }
+
+    /// `EACCES`: no permission to open the device.
+    public static let permissionDenied: Int32 = 13
+    /// `ENOENT`: no such file.
+    public static let noSuchFile: Int32 = 2
+    /// `ENODEV`: the device vanished.
+    public static let noSuchDevice: Int32 = 19
+    /// `EBUSY`: another process holds the grab.
+    public static let busy: Int32 = 16
+
+    /// `operation path: message` on one line, control characters escaped: a device path or name
+    /// from outside cannot reach a terminal raw.
+    public var description: String {
+        "\(operation)\(path.map { " \($0)" } ?? ""): \(message)".escapingControlCharacters()
+    }
+
+    /// The error for a device that could not be opened, with the fix for the usual causes.
+    ///
+    /// - Parameters:
+    ///   - path: The device path.
+    ///   - errno: The errno from `open`.
+    /// - Returns: The error.
+    public static func opening(_ path: String, errno: Int32) -> InputError {
+        let message: String
+        switch errno {
+        case permissionDenied:
+            message =
+                "permission denied. Run as root, add your user to the input group "
+                + "(sudo usermod -aG input $USER, then log in again), or run seatd (sudo seatd -g video, with "
+                + "your user in the video group) so that keyboards open through libseat"
+        case noSuchFile:
+            message = "no such device file. List keyboards with `keytrace --list-devices` or `ls /dev/input/by-id`"
+        case noSuchDevice:
+            message = "the device vanished (unplugged) while it was being opened"
+        default:
+            message = "could not open the device (errno \(errno))"
+        }
+        return InputError(errno: errno, operation: "open", path: path, message: message)
+    }
+
+    /// No keyboard was found: what was searched and what to check.
+    ///
+    /// - Parameter searched: How many input devices were looked at.
+    /// - Returns: The error.
+    public static func noKeyboards(searched: Int) -> InputError {
+        InputError(
+            errno: 0, operation: "find keyboards", path: "/dev/input",
+            message: searched == 0
+                ? "no input devices at all: is this a container without /dev/input? Plug a keyboard in, or use the terminal input"
+                : "\(searched) input devices, none of them a keyboard (no letter keys, no arrows with select). "
+                    + "Check `ls -l /dev/input/by-id` and that you may read them (root or the input group)")
+    }
+}

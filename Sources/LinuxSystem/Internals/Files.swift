@@ -1,0 +1,187 @@
+// Every libc file call of the module goes through this file (as swift-system gathers its syscalls).
+@preconcurrency internal import Glibc  // Glibc's FILE functions carry no concurrency annotations; each call here is synchronous and local.
+
+/// Reads a whole text file of at most `limit` bytes; `nil` when it cannot be read.
+package func readTextFile(_ path: String, limit: Int = 1 << 20) -> String? {
+    guard case .success(let bytes) = readFileBytes(path, limit: limit) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// How long ``readFileBytes(_:limit:timeout:)`` waits for data from a FIFO, pipe or device
+/// before it gives up, in seconds.
+package let fileWaitTimeout = 10.0
+
+/// Why ``readFileBytes(_:limit:timeout:)`` failed.
+package enum FileReadFailure: Error, Equatable {
+    /// The path is empty.
+    case emptyPath
+    /// `open`, `read` or `poll` failed.
+    case system(Int32)
+    /// A regular file is larger than the limit.
+    case tooLarge(size: Int)
+    /// A FIFO, pipe or device sent more than the limit; `kind` names what it is.
+    case endless(kind: String)
+    /// A FIFO, pipe or device sent nothing for `seconds`.
+    case noData(kind: String, seconds: Double)
+
+    /// Whether the C library refused (the message is then its reason, without what was being read).
+    package var isSystemError: Bool {
+        if case .system = self { return true }
+        return false
+    }
+
+    /// The errno of a system error; 0 for the others.
+    package var errno: Int32 {
+        if case .system(let code) = self { return code }
+        return 0
+    }
+
+    /// The message, naming the problem and the fix; the caller puts the file name in front.
+    ///
+    /// - Parameters:
+    ///   - what: What the file should hold (`recording`, `scene`).
+    ///   - limit: The limit the read had.
+    package func describe(what: String, limit: Int) -> String {
+        switch self {
+        case .emptyPath:
+            return "an empty path; give the \(what)'s file name"
+        case .system(let code):
+            return fileErrorDescription(Syscalls.Errno(code: code))
+        case .tooLarge(let size):
+            return "the \(what) is \(size) bytes, over the limit of \(limit) bytes (\(mebibytes(limit))): "
+                + "is this the right file?"
+        case .endless(let kind):
+            return "the \(what) is \(kind) that sent more than \(limit) bytes (\(mebibytes(limit)), the limit): "
+                + "is this the right file?"
+                + (kind == "a character device" ? " A device such as /dev/zero never ends" : "")
+        case .noData(let kind, let seconds):
+            let wait = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            return kind == "a FIFO"
+                ? "no data from the FIFO after \(wait) s: is a writer connected?"
+                : "no data from \(kind) after \(wait) s: does it send anything?"
+        }
+    }
+
+    private func mebibytes(_ bytes: Int) -> String {
+        bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
+    }
+}
+
+/// Reads a whole file into bytes, refusing more than `limit` bytes and never blocking forever.
+///
+/// A regular file larger than `limit` is refused by its size before it is read. A FIFO, pipe
+/// (such as the shell's `<(cat file)`) or device is opened non-blocking, so a FIFO without a
+/// writer does not block `open`, then read as data arrives: each wait for data (`poll`) lasts at
+/// most `timeout` seconds, and reading stops past `limit` bytes (`/dev/zero` never ends). Linux
+/// lets a FIFO without a writer look like an empty file to `read` and never reports it to `poll`,
+/// so nothing is read before `poll` says data (or the writer's end) is there.
+///
+/// - Parameters:
+///   - path: The file.
+///   - limit: The largest size accepted, in bytes.
+///   - timeout: The longest wait for data from a FIFO, pipe or device, in seconds.
+/// - Returns: The bytes, or why they could not be read.
+package func readFileBytes(_ path: String, limit: Int, timeout: Double = fileWaitTimeout) -> Result<
+    [UInt8], FileReadFailure
+> {
+    guard !path.isEmpty else { return .failure(.emptyPath) }
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(.system(errno)) }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else { return .failure(.system(errno)) }
+    let type = status.st_mode & S_IFMT
+    if type == S_IFDIR { return .failure(.system(EISDIR)) }
+    let isRegular = type == S_IFREG
+    if isRegular && Int(status.st_size) > limit { return .failure(.tooLarge(size: Int(status.st_size))) }
+    let kind =
+        type == S_IFIFO
+        ? "a FIFO" : type == S_IFCHR ? "a character device" : type == S_IFBLK ? "a block device" : "a socket"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(isRegular ? Int(status.st_size) + 1 : 1 << 16)
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        if !isRegular {
+            var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, Int32(timeout * 1000))
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .failure(.system(errno))
+            }
+            if ready == 0 { return .failure(.noData(kind: kind, seconds: timeout)) }
+        }
+        // One byte past the limit is enough to know the file is too large.
+        let wanted = min(chunk.count, limit + 1 - bytes.count)
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
+        if count < 0 {
+            if errno == EINTR || errno == EAGAIN { continue }
+            return .failure(.system(errno))
+        }
+        if count == 0 { break }
+        bytes.append(contentsOf: chunk[0..<count])
+        if bytes.count > limit {
+            return .failure(isRegular ? .tooLarge(size: max(Int(status.st_size), bytes.count)) : .endless(kind: kind))
+        }
+    }
+    return .success(bytes)
+}
+
+/// The names in a directory, without `.` and `..`; empty when it cannot be read. Uses `opendir`.
+package func directoryEntries(_ path: String) -> [String] {
+    guard let directory = opendir(path) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+/// Why a file could not be read, in the C library's words, with the fix where there is one
+/// (`No such file or directory (check the path)`).
+package func fileErrorDescription(_ error: Syscalls.Errno) -> String {
+    let fix =
+        error.code == ENOENT
+        ? " (check the path)"
+        : error.code == EACCES
+            ? " (check the file's permissions)"
+            : error.code == EISDIR ? " (give a file, not a directory)" : ""
+    return String(cString: strerror(error.code)) + fix
+}
+
+/// A text file written with the C library, flushed on request.
+package final class TextFileWriter {
+    private let file: UnsafeMutablePointer<FILE>
+
+    /// Creates (or truncates) a file; `nil` with the errno when it cannot be.
+    package static func create(_ path: String) -> Result<TextFileWriter, Syscalls.Errno> {
+        guard let file = fopen(path, "w") else { return .failure(Syscalls.Errno(code: errno)) }
+        return .success(TextFileWriter(file: file))
+    }
+
+    private init(file: UnsafeMutablePointer<FILE>) {
+        self.file = file
+    }
+
+    deinit {
+        fclose(file)
+    }
+
+    /// The errno of the first write or flush that failed (a full disk); nothing is written after it.
+    package private(set) var failure: Syscalls.Errno?
+
+    /// Appends text.
+    package func write(_ text: String) {
+        guard failure == nil else { return }
+        if fputs(text, file) == EOF { failure = Syscalls.Errno(code: errno) }
+    }
+
+    /// Hands what was written to the kernel.
+    package func flush() {
+        guard failure == nil else { return }
+        if fflush(file) == EOF { failure = Syscalls.Errno(code: errno) }
+    }
+}

@@ -1,0 +1,125 @@
+// The libc calls the Linux modules share (descriptors, paths, the environment, the clock), so
+// there is one place to see (and trace) what the package asks of the kernel. Each module's own
+// calls (epoll, termios, libevdev…) stay in that module's Internals/.
+@preconcurrency internal import Glibc  // Glibc carries no concurrency annotations; these are plain synchronous calls.
+
+/// The libc calls the Linux modules share.
+package enum Syscalls {
+    package static let again = EAGAIN
+    package static let noDevice = ENODEV
+    package static let interrupted = EINTR
+
+    /// Opens a path read-write (for LEDs) or, failing that, read-only; non-blocking, close-on-exec.
+    ///
+    /// - Returns: The descriptor, or the errno of the read-only attempt.
+    package static func openForReading(_ path: String) -> Result<Int32, Errno> {
+        let readWrite = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        if readWrite >= 0 { return .success(readWrite) }
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
+    }
+
+    package static let noEntry = ENOENT
+    package static let accessDenied = EACCES
+
+    /// The calling thread's `errno`.
+    package static var lastError: Int32 { Glibc.errno }
+
+    /// An environment variable, or `nil`.
+    package static func environment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// Sets (or, with `nil`, removes) an environment variable. Not thread-safe (libc's
+    /// environment is not): for start-up, before other threads read it.
+    package static func setEnvironment(_ name: String, _ value: String?) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+
+    /// Switches a descriptor to non-blocking reads.
+    package static func makeNonBlocking(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    package static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    package static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The device number of a character device node (following links), or `nil`.
+    package static func characterDeviceNumber(_ path: String) -> UInt64? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFCHR else { return nil }
+        return UInt64(info.st_rdev)
+    }
+
+    /// The path with every symbolic link resolved (`realpath`); `nil` when it does not exist.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `CLOCK_MONOTONIC` in seconds: the clock devices are switched to, so that event times and
+    /// software repeats share one clock.
+    package static func monotonicNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1_000_000_000
+    }
+
+    /// The id of `CLOCK_MONOTONIC`, for `libevdev_set_clock_id`.
+    package static let monotonicClockID = CLOCK_MONOTONIC
+
+    /// Sleeps, resuming after signals.
+    package static func sleep(seconds: Double) {
+        guard seconds > 0 else { return }
+        // At most 68 years: a longer (or infinite) gap would trap converting to Int.
+        let seconds = min(seconds, Double(Int32.max))
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }
+    }
+
+    /// A C library call's `errno`.
+    package struct Errno: Error {
+        /// The value (positive).
+        package var code: Int32
+
+        /// Wraps an `errno` value.
+        package init(code: Int32) {
+            self.code = code
+        }
+    }
+
+    /// The process environment, from `environ`.
+    package static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// Reads what is available (non-blocking); `nil` at end of file or on error other than EAGAIN.
+    package static func readAvailable(_ fd: Int32, into buffer: inout [UInt8]) -> Int? {
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        if count > 0 { return count }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return 0 }
+        return nil
+    }
+
+    /// Waits up to `milliseconds` for input on `fd`.
+    package static func waitReadable(_ fd: Int32, milliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, milliseconds) > 0
+    }
+}

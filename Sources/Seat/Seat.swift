@@ -1,0 +1,184 @@
+internal import CSeat
+public import LinuxSystem
+
+/// A seat opened through libseat: seatd, or logind through libseat, gives an ordinary user the
+/// seat's input devices, as cage and weston get them. The seat can be taken away (a switch to
+/// another VT, another session): libseat revokes the devices and reports the seat disabled;
+/// when the session comes back it reports it enabled, and the devices must be opened again.
+///
+/// ``KeyboardEventLoop`` uses one when ``KeyboardEventLoop/Options/seatAccess`` allows: it watches
+/// ``fileDescriptor`` and calls ``dispatch()`` when it is readable. Not `Sendable`: it belongs
+/// to the loop's thread.
+public final class Seat {
+    /// The seat's name, such as `seat0`.
+    public let name: String
+    /// The seat manager libseat reached: `seatd` or `logind`.
+    public let backend: String
+    /// Whether the session holds the seat now (devices can be opened).
+    public private(set) var isEnabled = false
+    /// Called when the seat is taken away, before libseat is told the devices are let go: stop
+    /// using them (their descriptors are already revoked) and cancel what they held.
+    public var onDisable: (() -> Void)?
+    /// Called when the seat is back: open the devices again.
+    public var onEnable: (() -> Void)?
+
+    private let handle: OpaquePointer
+    /// libseat keeps the listener's address: it lives on the heap as long as the seat.
+    private let listener: UnsafeMutablePointer<libseat_seat_listener>
+    private var devices: [Int32: Int32] = [:]  // descriptor → libseat device id
+
+    /// Opens the seat through the seat managers named, in order (`seatd`, then `logind`), and
+    /// waits up to `timeout` seconds for it to be enabled. libseat's own `builtin` backend is
+    /// never tried unless `LIBSEAT_BACKEND` names it: as root it would take the VT over.
+    ///
+    /// - Parameters:
+    ///   - backends: The backends to try, unless `LIBSEAT_BACKEND` is set (then only it).
+    ///   - timeout: How long to wait for the seat to be enabled.
+    /// - Throws: ``InputError`` naming each backend tried and why it failed.
+    ///
+    /// Chooses the backend through the `LIBSEAT_BACKEND` environment variable (libseat reads no
+    /// other way): open the seat before the program starts other threads that read the environment.
+    public init(backends: [String] = ["seatd", "logind"], timeout: Double = 2) throws(InputError) {
+        libseat_set_log_level(LIBSEAT_LOG_LEVEL_SILENT)
+        let chosen = Syscalls.environment("LIBSEAT_BACKEND").map { [$0] } ?? backends
+        var failures: [String] = []
+        var opened: (OpaquePointer, String)?
+        var lastError: Int32 = 0
+        let box = SeatBox()
+        let listener = UnsafeMutablePointer<libseat_seat_listener>.allocate(capacity: 1)
+        listener.initialize(
+            to: libseat_seat_listener(
+                enable_seat: { _, userdata in
+                    guard let userdata else { return }
+                    let box = Unmanaged<SeatBox>.fromOpaque(userdata).takeUnretainedValue()
+                    box.enabled = true
+                    box.seat?.enabled()
+                },
+                disable_seat: { seat, userdata in
+                    guard let userdata else { return }
+                    let box = Unmanaged<SeatBox>.fromOpaque(userdata).takeUnretainedValue()
+                    box.enabled = false
+                    if let owner = box.seat { owner.disabled() } else if let seat { _ = libseat_disable_seat(seat) }
+                }))
+        let userdata = Unmanaged.passRetained(box).toOpaque()
+        let setByUser = Syscalls.environment("LIBSEAT_BACKEND") != nil
+        for backend in chosen {
+            if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", backend) }
+            let handle = libseat_open_seat(listener, userdata)
+            let code = Syscalls.lastError
+            if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", nil) }
+            if let handle {
+                opened = (handle, backend)
+                break
+            }
+            lastError = code
+            failures.append("\(backend): \(Self.reason(code, backend: backend))")
+        }
+        guard let (handle, backend) = opened else {
+            Unmanaged<SeatBox>.fromOpaque(userdata).release()
+            listener.deallocate()
+            throw InputError(
+                errno: lastError, operation: "open seat", path: nil,
+                message: "no seat manager could be reached (\(failures.joined(separator: "; ")))")
+        }
+        // The first enable comes through dispatch, never inside libseat_open_seat. Waited for
+        // before the seat is made, so a failure cleans up here and deinit never runs.
+        let deadline = Syscalls.monotonicNow() + timeout
+        while !box.enabled {
+            guard libseat_dispatch(handle, 0) >= 0, !box.enabled else { break }
+            let left = deadline - Syscalls.monotonicNow()
+            guard left > 0 else { break }
+            _ = Syscalls.waitReadable(libseat_get_fd(handle), milliseconds: Int32(min(left, 0.1) * 1000) + 1)
+        }
+        let seatName = libseat_seat_name(handle).map { String(cString: $0) } ?? "seat0"
+        guard box.enabled else {
+            libseat_close_seat(handle)
+            Unmanaged<SeatBox>.fromOpaque(userdata).release()
+            listener.deallocate()
+            throw InputError(
+                errno: 0, operation: "open seat", path: nil,
+                message: "\(backend) opened \(seatName) but never enabled it within \(timeout) s: "
+                    + "another session holds it, or this session is not on it")
+        }
+        self.handle = handle
+        self.listener = listener
+        self.backend = backend
+        self.userdata = userdata
+        name = seatName
+        isEnabled = true
+        box.seat = self
+    }
+
+    private let userdata: UnsafeMutableRawPointer
+
+    deinit {
+        for (_, id) in devices { _ = libseat_close_device(handle, id) }
+        libseat_close_seat(handle)
+        Unmanaged<SeatBox>.fromOpaque(userdata).release()
+        listener.deallocate()
+    }
+
+    /// The descriptor to watch: readable when libseat has something to deliver.
+    public var fileDescriptor: Int32 { libseat_get_fd(handle) }
+
+    /// Delivers what libseat has (seat enabled or disabled) without waiting.
+    public func dispatch() {
+        _ = libseat_dispatch(handle, 0)
+    }
+
+    /// Opens a device through the seat.
+    ///
+    /// - Parameter path: The device path.
+    /// - Returns: Its descriptor (non-blocking, read-write), and a closure that closes it
+    ///   through the seat.
+    /// - Throws: ``InputError`` naming the path; `EPERM` while the seat is disabled.
+    package func openDevice(_ path: String) throws(InputError) -> (descriptor: Int32, close: () -> Void) {
+        var descriptor: Int32 = -1
+        let id = libseat_open_device(handle, path, &descriptor)
+        guard id >= 0, descriptor >= 0 else {
+            let code = Syscalls.lastError
+            throw InputError(
+                errno: code, operation: "open", path: path,
+                message: "\(backend) would not give the device to this session (errno \(code))"
+                    + (isEnabled ? "" : ": the seat is disabled (another session is active)"))
+        }
+        // seatd hands the descriptor over blocking; the loop needs it non-blocking.
+        Syscalls.makeNonBlocking(descriptor)
+        devices[descriptor] = id
+        return (
+            descriptor,
+            { [weak self] in
+                guard let self, let id = self.devices.removeValue(forKey: descriptor) else { return }
+                _ = libseat_close_device(self.handle, id)
+            }
+        )
+    }
+
+    private func enabled() {
+        isEnabled = true
+        onEnable?()
+    }
+
+    private func disabled() {
+        isEnabled = false
+        onDisable?()
+        _ = libseat_disable_seat(handle)
+    }
+
+    private static func reason(_ code: Int32, backend: String) -> String {
+        switch (code, backend) {
+        case (Syscalls.noEntry, "seatd"):
+            return "seatd is not running (no /run/seatd.sock); start it with `seatd -g GROUP`"
+        case (Syscalls.accessDenied, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
+        case (_, "logind"): return "no logind session on a seat for this user (errno \(code))"
+        default: return "errno \(code)"
+        }
+    }
+}
+
+/// Carries the seat to libseat's C callbacks.
+private final class SeatBox {
+    weak var seat: Seat?
+    /// Whether libseat enabled the seat (set before the seat object exists, too).
+    var enabled = false
+}

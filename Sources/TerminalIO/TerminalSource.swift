@@ -1,0 +1,61 @@
+public import EventLoop
+public import LinuxSystem
+public import ResponderChain
+
+/// The terminal as an ``InputSource``: its keys (escape sequences, or the kitty keyboard
+/// protocol's real presses and releases) and pastes, read on an ``EventLoop`` and dispatched.
+/// The end of the terminal's input (its window closed) stops the loop.
+@MainActor
+public final class TerminalSource: InputSource {
+    /// The terminal read.
+    public let terminal: TerminalKeyboard
+    /// The loop its descriptor is watched on.
+    public let loop: EventLoop
+    /// Where its keys go.
+    public let dispatcher: Dispatcher
+    private var watch: UInt64?
+
+    /// Reads a terminal on a loop into a dispatcher, once started.
+    ///
+    /// - Parameters:
+    ///   - terminal: The terminal, in raw mode.
+    ///   - loop: The loop.
+    ///   - dispatcher: Where its keys go.
+    public init(terminal: TerminalKeyboard, loop: EventLoop, dispatcher: Dispatcher) {
+        self.terminal = terminal
+        self.loop = loop
+        self.dispatcher = dispatcher
+    }
+
+    /// `terminal`.
+    public var inputName: String { "terminal" }
+
+    /// Whether the terminal reports real releases (the kitty keyboard protocol), and that the
+    /// characters arrive already typed on the terminal's own layout.
+    public var inputNote: String? {
+        let events =
+            terminal.reportsEventTypes
+            ? "kitty keyboard protocol: real presses, repeats and releases"
+            : "no kitty keyboard protocol: each key is a press followed at once by a release"
+        return events + "; characters as the terminal typed them"
+    }
+
+    /// Watches the terminal on the loop.
+    public func start() throws(InputError) {
+        guard watch == nil else { return }
+        let control = loop.control
+        let terminal = terminal
+        let dispatcher = dispatcher
+        watch = loop.watch(terminal.inputDescriptor) {
+            if !terminal.read(into: dispatcher, time: EventLoop.monotonicNow) { control.stop() }
+        }
+    }
+
+    /// Stops watching the terminal; keys held on it end `cancelled`.
+    public func stop() {
+        guard let watch else { return }
+        loop.unwatch(watch)
+        self.watch = nil
+        dispatcher.deviceRemoved(terminal.device, timestamp: EventLoop.monotonicNow)
+    }
+}

@@ -1,0 +1,160 @@
+import EventLoop
+import Foundation
+import ResponderChain
+import Synchronization
+import Testing
+
+/// What main-actor work did, in order.
+@MainActor final class MainActorLog {
+    var entries: [String] = []
+}
+
+// The loop on its own: no device, no dispatcher.
+@MainActor @Suite struct EventLoopTests {
+    @Test(
+        "an idle loop sleeps: it wakes only when another thread hands it work or stops it, and runs work on its own thread"
+    )
+    func idleAndControl() throws {
+        var options = EventLoop.Options()
+        // Other tests' main-actor work would wake it too; that path has its own test below.
+        options.drainsMainQueue = false
+        let loop = try EventLoop(options: options)
+        var wakeups = 0
+        loop.afterBatch = { wakeups += 1 }
+        let loopThread = pthread_self()
+        let ranOn = MainActorLog()
+        let control = loop.control
+        Thread.detachNewThread {
+            usleep(150_000)
+            control.perform { ranOn.entries.append(pthread_equal(pthread_self(), loopThread) != 0 ? "loop" : "other") }
+            usleep(250_000)
+            control.stop()
+        }
+        try loop.run()
+        #expect(ranOn.entries == ["loop"], "the work ran once, on the loop's thread")
+        #expect(
+            wakeups >= 1 && wakeups <= 2, "one wake-up for the work and one for stop (they may coalesce), none idle")
+    }
+
+    @Test("a main-actor task awaits work off the main actor, then updates the tree, while `await run()` waits")
+    func mainActorTaskResumesInsideRun() async throws {
+        let window = Window(identifier: "window")
+        let node = FocusNode(identifier: "loading")
+        window.addChild(node)
+        let loop = try EventLoop()
+        // A watchdog, so that a loop that never runs the task fails instead of hanging. Generous:
+        // the other main-actor tests of the run share the actor, and under a sanitizer the
+        // million-event test alone holds it for over a minute.
+        let control = loop.control
+        let watchdog = Thread {
+            sleep(600)
+            control.stop()
+        }
+        watchdog.start()
+        var steps: [String] = []
+        Task { @MainActor in
+            steps.append("task started")
+            let sum = await Task.detached { (1...1000).reduce(0, +) }.value
+            try? await Task.sleep(for: .milliseconds(20))
+            node.identifier = "loaded \(sum)"
+            MainActor.assertIsolated()
+            steps.append("resumed on the main actor")
+            loop.control.stop()
+        }
+        try await loop.run()
+        watchdog.cancel()
+        #expect(steps == ["task started", "resumed on the main actor"])
+        #expect(node.identifier == "loaded 500500", "the task stopped the loop, not the watchdog")
+    }
+
+    @Test("Control.perform runs its closure isolated to the main actor: it may change the tree")
+    func performTouchesTree() async throws {
+        let window = Window(identifier: "window")
+        let node = FocusNode(identifier: "before")
+        window.addChild(node)
+        let loop = try EventLoop()
+        let control = loop.control
+        Thread.detachNewThread {
+            control.perform {
+                node.identifier = "after"
+                control.stop()
+            }
+        }
+        try await loop.run()
+        #expect(node.identifier == "after")
+    }
+
+    @Test(
+        "the blocking run() off the main thread (here, in an async test) refuses to starve the main actor, and says what to call"
+    )
+    func blockingRunOffMainThread() throws {
+        let loop = try EventLoop()
+        #expect {
+            try loop.run()
+        } throws: { error in
+            "\(error)".contains("call `try await loop.run()` from async code")
+        }
+    }
+
+    @Test("runOnce returns after its timeout when nothing happens, and false once stopped")
+    func runOnce() throws {
+        let loop = try EventLoop()
+        #expect(loop.runOnce(timeout: 0.01))
+        loop.control.stop()
+        #expect(!loop.runOnce(timeout: 0))
+        loop.dispatchPending()
+        #expect(loop.fileDescriptor >= 0)
+    }
+
+    @Test("a watched pipe is served when readable, told when its writer hung up, and silent once unwatched")
+    func watchReadinessAndHangUp() throws {
+        let loop = try EventLoop()
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]) }
+        var seen: [String] = []
+        let token = try #require(
+            loop.watch(fds[0]) { readiness in
+                var byte: UInt8 = 0
+                let count = read(fds[0], &byte, 1)
+                seen.append(readiness.hangUp && count == 0 ? "hung up" : "read \(byte)")
+            })
+        var seven: UInt8 = 7
+        _ = write(fds[1], &seven, 1)
+        loop.runOnce(timeout: 1)
+        close(fds[1])
+        loop.runOnce(timeout: 1)
+        loop.unwatch(token)
+        #expect(loop.runOnce(timeout: 0.01))
+        #expect(seen == ["read 7", "hung up"])
+    }
+
+    @Test("a deadline wakes an idle loop when due and fires once per batch; batch work runs in order, then afterBatch")
+    func deadlinesAndBatchOrder() throws {
+        var options = EventLoop.Options()
+        options.drainsMainQueue = false
+        let loop = try EventLoop(options: options)
+        var due: Double? = EventLoop.monotonicNow + 0.05
+        var order: [String] = []
+        let deadline = loop.addDeadline({ due }) { now in
+            if let time = due, now >= time {
+                order.append("fired")
+                due = nil
+            }
+        }
+        loop.addBatchHandler { order.append("first") }
+        let second = loop.addBatchHandler { order.append("second") }
+        loop.afterBatch = { order.append("after") }
+        #expect(loop.nextDeadline == due)
+        let start = EventLoop.monotonicNow
+        loop.runOnce(timeout: nil)  // no descriptor is ready: only the deadline can end the wait
+        #expect(EventLoop.monotonicNow - start >= 0.04)
+        #expect(order == ["fired", "first", "second", "after"])
+        #expect(loop.nextDeadline == nil)
+        loop.removeBatchHandler(second)
+        loop.removeDeadline(deadline)
+        order = []
+        loop.dispatchPending()
+        #expect(order == ["first", "after"])
+    }
+}
