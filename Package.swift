@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
         // A console or kiosk app: KeyboardApp, keyboards through evdev, the terminal.
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
+        // The runtime alone: a terminal app, or one whose input comes from another backend.
+        .library(name: "AppRuntime", targets: ["AppRuntime"]),
         // The parts, for an app that wants only some of them.
         .library(name: "EventLoop", targets: ["EventLoop"]),
         .library(name: "XKBKeymap", targets: ["XKBKeymap"]),
@@ -52,12 +54,17 @@ let package = Package(
             dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev"]),
         // The terminal: raw mode, its key decoder (escape sequences, the kitty protocol), its output.
         .target(name: "TerminalIO", dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalCanvas"]),
-        // The app runtime for console and kiosk apps: KeyboardApp over the sources above.
+        // The app runtime: Application, input sources and outputs registered with it, the terminal.
+        // No device library: a terminal app, or a backend's (Wayland's), links only what it uses.
+        .target(
+            name: "AppRuntime",
+            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas"]),
+        // A console or kiosk app on real keyboards: KeyboardApp, the runtime with evdev and xkbcommon.
         .target(
             name: "LinuxKeyboard",
             dependencies: [
-                "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput", "TerminalIO",
-                "TerminalCanvas",
+                "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
+                "TerminalIO", "TerminalCanvas",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),

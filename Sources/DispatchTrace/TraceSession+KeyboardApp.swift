@@ -10,10 +10,9 @@ extension TraceSession {
     public func report(_ change: KeyboardApp.Change) {
         let t = EventLoop.monotonicNow - timeOrigin
         switch change {
-        case .keyboardAdded(let keyboard):
-            deviceNames[keyboard.id] = keyboard.name
-            let detail = "\(keyboard.kind), repeats: \(keyboard.repeatSource)" + (keyboard.isGrabbed ? ", grabbed" : "")
-            emit(TraceEvent(t: t, .device(change: "added", name: keyboard.name, path: keyboard.path, detail: detail)))
+        case .deviceAdded(let device):
+            deviceNames[device.id] = device.name
+            emit(TraceEvent(t: t, .device(change: "added", name: device.name, path: device.path, detail: device.detail)))
         case .deviceFailed(let path, let message):
             emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
         case .hotPlugUnavailable(let message):
@@ -24,7 +23,7 @@ extension TraceSession {
             emit(TraceEvent(t: t, .device(change: "seatDisabled", name: "seat", path: nil, detail: detail)))
         case .seatEnabled:
             emit(TraceEvent(t: t, .device(change: "seatEnabled", name: "seat", path: nil, detail: nil)))
-        case .keyboardRemoved, .focusMoved, .firstResponderChanged, .resized:
+        case .deviceRemoved, .focusMoved, .firstResponderChanged, .resized:
             break
         }
     }

@@ -100,6 +100,14 @@ public final class EvdevSource {
         public var isGrabbed: Bool
         /// Where its repeats come from.
         public var repeatSource: RepeatSource
+
+        /// The keyboard as any source's device: its kind, where its repeats come from, whether it
+        /// is grabbed (`keyboard, repeats: kernel, grabbed`).
+        public var info: InputDeviceInfo {
+            InputDeviceInfo(
+                id: id, name: name, path: path,
+                detail: "\(kind), repeats: \(repeatSource)" + (isGrabbed ? ", grabbed" : ""))
+        }
     }
 
     /// Something that happened to the loop's devices.
@@ -149,6 +157,8 @@ public final class EvdevSource {
     public let options: Options
     /// Called on the loop's thread for every device change.
     public var onChange: ((Change) -> Void)?
+    /// Called with every device change as an ``InputDeviceChange`` (an app runtime sets it).
+    public var onDeviceChange: ((InputDeviceChange) -> Void)?
     /// The software repeater, when some keyboard repeats in software.
     public let repeater: SoftwareRepeater?
     /// The hot-plug monitor, once started with ``Options/hotPlug``.
@@ -233,7 +243,7 @@ public final class EvdevSource {
                 monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
                 self.monitor = monitor
             } catch {
-                onChange?(.hotPlugUnavailable(error))
+                report(.hotPlugUnavailable(error))
             }
         }
         var failures: [InputError] = []
@@ -361,7 +371,7 @@ public final class EvdevSource {
                     error.errno != InputError.busy
                 {
                     // A refused grab was reported already.
-                    onChange?(.failed(path: path, error))
+                    report(.failed(path: path, error))
                 }
             case .removed(let path):
                 suspendedPaths.removeAll { $0 == path }
@@ -428,12 +438,12 @@ public final class EvdevSource {
             entries[token] = nil
         }
         inputSink.receive(.keyboardLost(timestamp: Syscalls.monotonicNow()))
-        onChange?(.seatDisabled(cancelledKeys: cancelled))
+        report(.seatDisabled(cancelledKeys: cancelled))
     }
 
     /// The seat is back: the keyboards let go are opened again.
     private func seatEnabled() {
-        onChange?(.seatEnabled)
+        report(.seatEnabled)
         let paths = suspendedPaths
         suspendedPaths.removeAll()
         for path in paths where Syscalls.exists(path) {
@@ -441,7 +451,7 @@ public final class EvdevSource {
             // names asked for.
             let explicit = selects(node: path)
             if case .failed(let error) = open(path: path, requireKeyboard: !explicit, filterByName: !explicit) {
-                onChange?(.failed(path: path, error))
+                report(.failed(path: path, error))
             }
         }
     }
@@ -461,7 +471,7 @@ public final class EvdevSource {
         if filterByName && !selects(node: path) && !matches(name: device.name) { return .skipped }
         if options.grab {
             do { try device.grab() } catch {
-                onChange?(.failed(path: path, error))
+                report(.failed(path: path, error))
                 return .failed(error)
             }
         }
@@ -501,7 +511,7 @@ public final class EvdevSource {
             dispatcher.setLocks(device.lockLEDs)
         }
         if options.syncLEDs, let shownLocks { device.setLEDs(shownLocks) }
-        onChange?(.added(keyboard))
+        report(.added(keyboard))
         // Keys already held when the device was opened are recorded without a `began`.
         let held = device.pressedKeys
         if !held.isEmpty {
@@ -533,7 +543,7 @@ public final class EvdevSource {
         loop.unwatch(token)
         entry.decoder.deviceRemoved(time: Syscalls.monotonicNow())
         entry.device.recorder?.flush()
-        onChange?(.removed(entry.keyboard, cancelledKeys: cancelled))
+        report(.removed(entry.keyboard, cancelledKeys: cancelled))
     }
 
     private func syncLEDs() {
@@ -547,6 +557,20 @@ public final class EvdevSource {
 }
 
 extension EvdevSource: InputSource {
+    /// Reports a change through ``onChange`` and ``onDeviceChange``.
+    private func report(_ change: Change) {
+        onChange?(change)
+        guard let onDeviceChange else { return }
+        switch change {
+        case .added(let keyboard): onDeviceChange(.added(keyboard.info))
+        case .removed(let keyboard, let cancelled): onDeviceChange(.removed(keyboard.info, cancelledKeys: cancelled))
+        case .failed(let path, let error): onDeviceChange(.failed(path: path, message: error.message))
+        case .hotPlugUnavailable(let error): onDeviceChange(.hotPlugUnavailable(message: error.message))
+        case .seatDisabled(let cancelled): onDeviceChange(.seatDisabled(cancelledKeys: cancelled))
+        case .seatEnabled: onDeviceChange(.seatEnabled)
+        }
+    }
+
     /// `keyboards`.
     public var inputName: String { "keyboards" }
 
@@ -555,6 +579,9 @@ extension EvdevSource: InputSource {
         let names = keyboards.map { $0.name + ($0.isGrabbed ? " (grabbed)" : "") }
         return names.isEmpty ? "no keyboard yet; waiting for one to be plugged in" : names.joined(separator: ", ")
     }
+
+    /// Whether the keyboards are opened through libseat (``seat``).
+    public var holdsSeat: Bool { seat != nil }
 
     /// Closes every keyboard (their presses end `cancelled`): ``releaseKeyboards()``.
     public func stop() {

@@ -13,6 +13,8 @@ public final class TerminalSource: InputSource {
     public let loop: EventLoop
     /// Where its keys go.
     public let dispatcher: Dispatcher
+    /// Unused: a terminal reports no device changes (its end stops the loop).
+    public var onDeviceChange: ((InputDeviceChange) -> Void)?
     private var watch: UInt64?
 
     /// Reads a terminal on a loop into a dispatcher, once started.

@@ -90,7 +90,6 @@ MainActor.assumeIsolated {
 
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
-    var shown: Canvas?
     var resuming = false  // between the seat's enable and the next frame
     var traceFailed = false
     app.onFrame = {
@@ -102,17 +101,16 @@ MainActor.assumeIsolated {
             traceFailed = true
             printError("--trace: \(error); the trace stops here, the kiosk goes on")
             kiosk.message = "The trace could not be written; the kiosk goes on."
-            shown = nil  // standard error may share the terminal: draw it all again
+            app.output?.invalidate()  // standard error may share the terminal: draw it all again
         }
-        guard let terminal = app.terminal else { return }
-        let size = terminal.size ?? (80, 24)
+        // The output: the terminal (a Wayland surface or a display, with the backends to come).
+        guard let output = app.output else { return }
+        let size = output.size ?? (80, 24)
         let capped = (min(size.columns, Canvas.maximumSide), min(size.rows, Canvas.maximumSide))
         if capped.0 != kiosk.size.columns || capped.1 != kiosk.size.rows {
             kiosk.layout(columns: capped.0, rows: capped.1)
         }
-        let canvas = renderer.canvas(columns: size.columns, rows: size.rows)
-        terminal.write(canvas.frame(replacing: shown))
-        shown = canvas
+        output.show(renderer.canvas(columns: size.columns, rows: size.rows))
     }
 
     // Holding Super for a second shows the help overlay, as iPadOS shows its shortcut overlay; it
@@ -153,11 +151,12 @@ MainActor.assumeIsolated {
     app.onChange = { change in
         trace?.session.report(change)
         switch change {
-        case .keyboardAdded(let keyboard):
+        case .deviceAdded(let keyboard):
             // The seat's keyboards coming back are no news after "Welcome back".
             guard !resuming else { break }
-            kiosk.message = "Keyboard connected: \(keyboard.name)\(keyboard.isGrabbed ? " (grabbed)" : "")."
-        case .keyboardRemoved(let keyboard, let cancelled):
+            let grabbed = app.keyboards?.keyboards.first { $0.id == keyboard.id }?.isGrabbed ?? false
+            kiosk.message = "Keyboard connected: \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
+        case .deviceRemoved(let keyboard, let cancelled):
             // A Super held on the keyboard that went away never comes up: no overlay from it.
             endSuperHold()
             let keys =
@@ -180,9 +179,9 @@ MainActor.assumeIsolated {
         case .seatEnabled:
             resuming = true
             kiosk.message = "Welcome back: the keyboards are ours again."
-            shown = nil  // the console may have been redrawn by someone else: draw it all
+            app.output?.invalidate()  // the console may have been redrawn by someone else: draw it all
         case .resized:
-            shown = nil
+            app.output?.invalidate()
         case .focusMoved, .firstResponderChanged:
             break
         }

@@ -1,4 +1,11 @@
+public import AppRuntime
+public import EvdevInput
+public import EventLoop
 public import ResponderChain
+public import TerminalCanvas
+public import TerminalIO
+public import XKBKeymap
+internal import LinuxSystem
 
 /// Runs a window on real keyboards or the terminal: the one entry point for a kiosk or console
 /// app.
@@ -25,6 +32,10 @@ public import ResponderChain
 ///
 /// The terminal, when the app uses it for input or for drawing, is in raw mode while the app runs
 /// and is restored on exit, Ctrl-C, `SIGTERM`, `SIGHUP` and crash signals.
+///
+/// A KeyboardApp is an ``AppRuntime/Application`` (``application``) whose primary input is an
+/// ``EvdevInput/EvdevSource`` with the terminal as its fallback, on an xkbcommon layout; the
+/// rest of its API is the application's.
 @MainActor
 public final class KeyboardApp {
     /// Where key input comes from.
@@ -37,28 +48,10 @@ public final class KeyboardApp {
         case terminal
     }
 
-    /// The input the app reads: the ``InputSource/inputName`` of the source it started. A
-    /// struct, not an enum, so that a new backend (a Wayland seat) adds a name without breaking
-    /// an app's `switch`.
-    public struct Input: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The source's name.
-        public var rawValue: String
-
-        /// An input by name.
-        ///
-        /// - Parameter rawValue: The source's name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
-
-        /// Keyboards through evdev.
-        public static let keyboards = Input(rawValue: "keyboards")
-        /// The terminal (key events decoded from its escape sequences).
-        public static let terminal = Input(rawValue: "terminal")
-
-        /// The name.
-        public var description: String { rawValue }
-    }
+    /// The input the app reads (`keyboards`, `terminal`).
+    public typealias Input = Application.Input
+    /// Something an app may want to follow: focus, the first responder, devices, the terminal.
+    public typealias Change = Application.Change
 
     /// What the app reads and how it treats the terminal.
     public struct Configuration: Sendable {
@@ -106,81 +99,18 @@ public final class KeyboardApp {
         public init() {}
     }
 
-    /// Something an app may want to follow: focus, the first responder, devices, the terminal.
-    public enum Change: Sendable {
-        /// Focus moved; the context is delivered to the environments first.
-        case focusMoved(from: String?, to: String?)
-        /// The window's first responder changed (its trace name, or `nil`).
-        case firstResponderChanged(String?)
-        /// A keyboard was opened.
-        case keyboardAdded(EvdevSource.Keyboard)
-        /// A keyboard went away; its held keys were cancelled.
-        case keyboardRemoved(EvdevSource.Keyboard, cancelledKeys: [KeyCode])
-        /// A device could not be opened or grabbed.
-        case deviceFailed(path: String, message: String)
-        /// Hot-plug is unavailable: keyboards plugged in later will not be seen.
-        case hotPlugUnavailable(message: String)
-        /// The terminal changed size.
-        case resized(columns: Int, rows: Int)
-        /// The seat was taken away (a switch to another VT or session): every press was
-        /// cancelled, nothing is read until it comes back.
-        case seatDisabled(cancelledKeys: [KeyCode])
-        /// The seat is back; its keyboards are opened again.
-        case seatEnabled
-    }
-
-    /// The window.
-    public let window: Window
-    /// The root of the focus tree.
-    public let root: any FocusEnvironment
+    /// The runtime the app runs on: the window, the loop, the sources and the output.
+    public let application: Application
     /// The configuration.
     public let configuration: Configuration
-    /// The dispatcher keys go to.
-    public let dispatcher: Dispatcher
-    /// The focus system: initial focus, Tab, the arrows and the select keys.
-    public let focusSystem: FocusSystem
-    /// The keyboard layout.
+    /// The keyboard layout the keyboards go through.
     public let layout: XKBKeyboardLayout
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
-
-    /// The layout keys go through, for a status line or a trace: the keymap and where its names
-    /// came from (`de (environment)`), or `terminal` once the input is a terminal, whose
-    /// characters arrive already typed on the terminal's own layout.
-    public var layoutDescription: String {
-        input == .terminal ? "terminal" : "\(layout.name) (\(layoutSource.rawValue))"
-    }
-    /// The event loop; ``EventLoop/watch(_:handler:)`` adds an app's own descriptors.
-    public let loop: EventLoop
     /// The keyboards read through evdev, unless the configuration asked for the terminal only.
     /// Once the app fell back to the terminal, they are released (``EvdevSource/keyboards`` is
     /// empty).
     public let keyboards: EvdevSource?
-    /// The input read, once ``openInput()`` chose it.
-    public private(set) var input: Input?
-    /// Why that input, and what it can do (for example, whether the terminal reports releases).
-    public private(set) var inputNote: String?
-    /// The terminal, when the app reads or draws on it.
-    public private(set) var terminal: TerminalKeyboard?
-    /// Where the app's frames go (the terminal, when it draws on one): ``CanvasOutput/show(_:)``
-    /// a `Canvas` from ``onFrame``.
-    public private(set) var output: (any CanvasOutput)?
-    /// The sources started: the input chosen, then those added with ``add(_:)``.
-    public private(set) var sources: [any InputSource] = []
-    private var addedSources: [any InputSource] = []
-    /// Called after every batch of input and work, and on resize: draw here.
-    public var onFrame: (() -> Void)?
-    /// Called with every ``Change``, on the main actor.
-    public var onChange: ((Change) -> Void)?
-
-    private var signals: SignalPipe?
-    private var signalWatch: UInt64?
-    private var frameRequested = false
-    private var opened = false
-    private var started = false
-    private var lastFirstResponder: ObjectIdentifier?
-    private var streams: [UInt64: AsyncStream<Change>.Continuation] = [:]
-    private var nextStream: UInt64 = 0
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
     /// is opened until ``openInput()``, ``start()`` or ``run()-96spf``.
@@ -189,22 +119,28 @@ public final class KeyboardApp {
     ///   - window: The window.
     ///   - root: The root of the focus tree (in the window's tree).
     ///   - configuration: What to read.
-    /// - Throws: ``KeyboardAppError`` with code ``KeyboardAppError/Code/keymap`` for an unknown
-    ///   layout, variant, model, option or rules; ``KeyboardAppError/Code/input`` when the kernel
-    ///   refuses the event loop.
+    /// - Throws: ``AppRuntime/AppError`` with code ``AppRuntime/AppError/Code/keymap`` for an
+    ///   unknown layout, variant, model, option or rules; ``AppRuntime/AppError/Code/input`` when
+    ///   the kernel refuses the event loop.
     public init(window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration())
-        throws(KeyboardAppError)
+        throws(AppError)
     {
-        self.window = window
-        self.root = root
         self.configuration = configuration
         let (names, source) = configuration.keymap.resolved(
             environment: configuration.environment ?? Syscalls.processEnvironment())
-        do { layout = try XKBKeyboardLayout(names) } catch { throw KeyboardAppError(error) }
+        do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
         layoutSource = source
-        // The wiring AppHarness (ResponderChainTesting) uses too, so that tests run windows as apps do.
-        (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: layout)
-        do { loop = try EventLoop() } catch { throw KeyboardAppError(error) }
+        var runtime = Application.Configuration()
+        runtime.readsTerminal = configuration.input == .terminal
+        runtime.usesTerminalForOutput = configuration.usesTerminalForOutput
+        runtime.fullScreen = configuration.fullScreen
+        runtime.initialLocks = configuration.initialLocks
+        runtime.quitCommand = configuration.quitCommand
+        runtime.terminalInput = configuration.terminalInput
+        runtime.terminalOutput = configuration.terminalOutput
+        application = try Application(
+            window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
+            configuration: runtime)
         if configuration.input != .terminal {
             var options = EvdevSource.Options(
                 devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
@@ -212,322 +148,118 @@ public final class KeyboardApp {
             options.locksFromLEDs = configuration.initialLocks == nil
             options.seatAccess = configuration.seatAccess
             options.seatName = configuration.seatName
-            keyboards = EvdevSource(loop: loop, dispatcher: dispatcher, options: options)
+            let keyboards = EvdevSource(loop: application.loop, dispatcher: application.dispatcher, options: options)
+            application.setPrimaryInput(keyboards, fallsBackToTerminal: configuration.input == .automatic)
+            self.keyboards = keyboards
         } else {
             keyboards = nil
         }
-        keyboards?.onChange = { [unowned self] change in self.deviceChanged(change) }
-        loop.afterBatch = { [unowned self] in self.frame() }
-        _ = focusSystem.addObserver { [unowned self] context in
-            self.post(
-                .focusMoved(
-                    from: context.previouslyFocusedItem?.focusDebugName, to: context.nextFocusedItem?.focusDebugName))
-            self.checkFirstResponder()
-            // Focus moved by main-actor work between batches (a task): draw it.
-            if !self.loop.isDispatchingBatch { self.setNeedsFrame() }
-        }
-        if let command = configuration.quitCommand {
-            let control = loop.control
-            dispatcher.reserve(ReservedShortcut(command) { _ in control.stop() })
-        }
     }
 
-    /// Changes as an asynchronous sequence, for apps written with `for await`. Each call makes a
-    /// new sequence that receives the changes from then on; it ends when the app stops.
-    public var changes: AsyncStream<Change> {
-        let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let token = nextStream
-        nextStream += 1
-        streams[token] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { @MainActor in self?.streams[token] = nil }
-        }
-        return stream
+    /// The window.
+    public var window: Window { application.window }
+    /// The root of the focus tree.
+    public var root: any FocusEnvironment { application.root }
+    /// The dispatcher keys go to.
+    public var dispatcher: Dispatcher { application.dispatcher }
+    /// The focus system: initial focus, Tab, the arrows and the select keys.
+    public var focusSystem: FocusSystem { application.focusSystem }
+    /// The event loop; ``EventLoop/EventLoop/watch(_:handler:)`` adds an app's own descriptors.
+    public var loop: EventLoop { application.loop }
+    /// The layout keys go through, for a status line or a trace: the keymap and where its names
+    /// came from (`de (environment)`), or `terminal` once the input is a terminal, whose
+    /// characters arrive already typed on the terminal's own layout.
+    public var layoutDescription: String { application.layoutDescription }
+    /// The input read, once ``openInput()`` chose it.
+    public var input: Input? { application.input }
+    /// Why that input, and what it can do (for example, whether the terminal reports releases).
+    public var inputNote: String? { application.inputNote }
+    /// The terminal, when the app reads or draws on it.
+    public var terminal: TerminalKeyboard? { application.terminal }
+    /// Where the app's frames go (the terminal, when it draws on one).
+    public var output: (any CanvasOutput)? { application.output }
+    /// Called after every batch of input and work, and on resize: draw here.
+    public var onFrame: (() -> Void)? {
+        get { application.onFrame }
+        set { application.onFrame = newValue }
     }
+    /// Called with every ``Change``, on the main actor.
+    public var onChange: ((Change) -> Void)? {
+        get { application.onChange }
+        set { application.onChange = newValue }
+    }
+    /// Changes as an asynchronous sequence (``AppRuntime/Application/changes``).
+    public var changes: AsyncStream<Change> { application.changes }
 
-    /// Registers another input source (a backend: a Wayland seat, a gamepad reader), started
-    /// after the input the app chooses and stopped with it. Call it before ``openInput()``.
+    /// Registers another input source, started after the keyboards or the terminal
+    /// (``AppRuntime/Application/add(_:)``).
     ///
     /// - Parameter source: The source, made on this app's ``loop`` and ``dispatcher``.
     public func add(_ source: any InputSource) {
-        precondition(!opened, "KeyboardApp.add(_:) after openInput(): register sources before the app starts")
-        addedSources.append(source)
+        application.add(source)
     }
 
-    /// Chooses and opens the input (and the terminal for drawing), the sources added with
-    /// ``add(_:)``, and the signal handling. Idempotent; ``start()`` calls it. After it,
-    /// ``input`` and ``inputNote`` say what was chosen.
+    /// Chooses and opens the input: the keyboards, or the terminal when the configuration asks
+    /// for it or (``InputChoice/automatic``) no keyboard can be read; the terminal for drawing;
+    /// the sources added; the signal handling. Idempotent; ``start()`` calls it.
     ///
-    /// - Throws: ``KeyboardAppError`` (code ``KeyboardAppError/Code/input``) when the chosen input
-    ///   cannot be read: the keyboards (permission, none found) when they were asked for or the
-    ///   terminal is not available, the terminal when it was asked for and standard input is not
-    ///   one, or an added source.
-    public func openInput() throws(KeyboardAppError) {
-        guard !opened else { return }
-        opened = true
-        SignalPipe.ignoreBrokenPipe()
-        if let locks = configuration.initialLocks { dispatcher.setLocks(locks) }
-        var chosen: (any InputSource)?
-        var fallbackNote: String?
-        if let keyboards {
-            do {
-                try keyboards.start()
-                chosen = keyboards
-            } catch {
-                guard configuration.input == .automatic, TerminalKeyboard.isTerminal(configuration.terminalInput)
-                else { throw KeyboardAppError(error) }
-                keyboards.releaseKeyboards()
-                fallbackNote = "no keyboard could be read (\(error.message)); reading the terminal instead"
-            }
-        }
-        let useTerminal = chosen == nil
-        if useTerminal || configuration.usesTerminalForOutput {
-            let input = configuration.terminalInput
-            let output =
-                configuration.terminalOutput
-                ?? (TerminalKeyboard.isTerminal(1) ? 1 : TerminalKeyboard.isTerminal(2) ? 2 : input)
-            do {
-                let terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal)
-                self.terminal = terminal
-                self.output = TerminalOutput(terminal: terminal)
-            } catch {
-                if useTerminal { throw KeyboardAppError(error) }
-            }
-        }
-        if useTerminal, let terminal {
-            let source = TerminalSource(terminal: terminal, loop: loop, dispatcher: dispatcher)
-            do { try source.start() } catch { throw KeyboardAppError(error) }
-            chosen = source
-            // The terminal already typed the characters on its own layout: they must not go
-            // through the system's layout again (see TerminalKeyboardLayout).
-            dispatcher.layout = TerminalKeyboardLayout()
-        } else if let terminal {
-            watchTerminalForQuit(terminal)
-        }
-        if let chosen {
-            sources = [chosen]
-            input = Input(rawValue: chosen.inputName)
-            inputNote = [fallbackNote, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
-        }
-        for source in addedSources {
-            do { try source.start() } catch {
-                stopSources()
-                terminal?.restore()
-                throw KeyboardAppError(error)
-            }
-            sources.append(source)
-        }
-        // A seat manager that took the VT for this session switched it to graphics mode.
-        if keyboards?.seat != nil { terminal?.showTextOnConsole() }
-        do {
-            let signals = try SignalPipe([
-                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
-            ])
-            self.signals = signals
-            let control = loop.control
-            signalWatch = loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
-                for signal in signals.drain() {
-                    if signal == SignalPipe.windowChanged {
-                        if let size = self.terminal?.size {
-                            self.post(.resized(columns: size.columns, rows: size.rows))
-                        }
-                        self.frame()
-                    } else {
-                        control.stop()
-                    }
-                }
-            }
-        } catch {
-            stopSources()
-            terminal?.restore()
-            throw KeyboardAppError(error)
-        }
-        if configuration.fullScreen, let terminal {
-            terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
-            terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
-        }
+    /// - Throws: ``AppRuntime/AppError`` (code ``AppRuntime/AppError/Code/input``) when the chosen
+    ///   input cannot be read: the keyboards (permission, none found) when they were asked for or
+    ///   the terminal is not available, or the terminal when it was asked for and standard input
+    ///   is not one.
+    public func openInput() throws(AppError) {
+        try application.openInput()
     }
 
-    /// Opens the input, gives initial focus and draws the first frame. ``run()-96spf`` calls it;
-    /// call it yourself to look at the app before it runs.
+    /// Opens the input, gives initial focus and draws the first frame. ``run()-96spf`` calls it.
     ///
     /// - Throws: What ``openInput()`` throws.
-    public func start() throws(KeyboardAppError) {
-        try openInput()
-        guard !started else { return }
-        started = true
-        focusSystem.updateFocusIfNeeded()
-        frame()
+    public func start() throws(AppError) {
+        try application.start()
     }
 
     /// Runs until Ctrl-C (``Configuration/quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
-    /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile.
-    /// Call it from top-level code (or a synchronous `main`) on the main thread. The terminal is
-    /// restored when it returns or throws.
+    /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile
+    /// (``AppRuntime/Application/run()-7hd6d``).
     ///
-    /// - Throws: What ``start()`` throws, or a ``KeyboardAppError`` (code
-    ///   ``KeyboardAppError/Code/input``) when called off the main thread (use
+    /// - Throws: What ``start()`` throws, or an error when called off the main thread (use
     ///   `try await app.run()` there).
-    public func run() throws(KeyboardAppError) {
-        defer { finish() }
-        try start()
-        do { try loop.run() } catch { throw KeyboardAppError(error) }
+    public func run() throws(AppError) {
+        try application.run()
     }
 
     /// Runs until stopped, like ``run()-96spf``, without blocking: for an `async` main or a test.
     ///
     /// - Throws: What ``start()`` throws.
-    public func run() async throws(KeyboardAppError) {
-        defer { finish() }
-        try start()
-        do { try await loop.run() } catch { throw KeyboardAppError(error) }
+    public func run() async throws(AppError) {
+        try await application.run()
     }
 
-    /// Asks for a frame after main-actor work changed what is drawn (a task that updated the tree
-    /// between key events): ``onFrame`` runs once soon, however often this is called before it
-    /// does. Focus moves made outside input ask by themselves; frames after input come anyway.
+    /// Asks for a frame after main-actor work changed what is drawn
+    /// (``AppRuntime/Application/setNeedsFrame()``).
     public func setNeedsFrame() {
-        guard !frameRequested else { return }
-        frameRequested = true
-        loop.control.perform { [weak self] in self?.frameRequested = false }
+        application.setNeedsFrame()
     }
 
-    /// Makes ``run()-96spf`` return after the input in hand. From other threads, use
-    /// `loop.control.stop()`.
+    /// Makes ``run()-96spf`` return after the input in hand.
     public func stop() {
-        loop.control.stop()
-    }
-
-    /// Gives the terminal back and ends the change sequences.
-    private func finish() {
-        terminal?.restore()
-        // The signals go back to their default actions: after run(), Ctrl-C ends the process.
-        if let signalWatch { loop.unwatch(signalWatch) }
-        signalWatch = nil
-        signals = nil
-        for continuation in streams.values { continuation.finish() }
-        streams = [:]
-    }
-
-    /// Keys come from evdev; the terminal, in raw mode for drawing, is only checked for Ctrl-C.
-    private func watchTerminalForQuit(_ terminal: TerminalKeyboard) {
-        let control = loop.control
-        var token: UInt64 = 0
-        token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
-            let events = terminal.readEvents()
-            if terminal.reachedEnd { loop.unwatch(token) }
-            if events.contains(where: { $0.code == .c && $0.action == .down })
-                && events.contains(where: { $0.code == .leftControl })
-            {
-                control.stop()
-            }
-        }
-    }
-
-    /// Stops every source started (their presses end `cancelled`).
-    private func stopSources() {
-        for source in sources.reversed() { source.stop() }
-        sources = []
-    }
-
-    private func deviceChanged(_ change: EvdevSource.Change) {
-        switch change {
-        case .added(let keyboard): post(.keyboardAdded(keyboard))
-        case .removed(let keyboard, let cancelled): post(.keyboardRemoved(keyboard, cancelledKeys: cancelled))
-        case .failed(let path, let error): post(.deviceFailed(path: path, message: error.message))
-        case .hotPlugUnavailable(let error): post(.hotPlugUnavailable(message: error.message))
-        case .seatDisabled(let cancelled): post(.seatDisabled(cancelledKeys: cancelled))
-        case .seatEnabled:
-            // The seat manager took the VT again (graphics mode): what the app draws must show.
-            terminal?.showTextOnConsole()
-            post(.seatEnabled)
-        }
-    }
-
-    private func frame() {
-        // Focus leaves an item the batch hid or disabled, and pending requests are carried out,
-        // before anything is drawn (the step AppHarness takes after each event it sends).
-        window.updateFocusAfterInput()
-        checkFirstResponder()
-        onFrame?()
-    }
-
-    /// Posts the first responder when it changed: after each focus move (focus and first
-    /// responder move together), and after each batch for changes made without focus.
-    private func checkFirstResponder() {
-        let responder = window.firstResponder.map(ObjectIdentifier.init)
-        guard responder != lastFirstResponder else { return }
-        lastFirstResponder = responder
-        post(.firstResponderChanged(window.firstResponder?.traceName))
-    }
-
-    private func post(_ change: Change) {
-        onChange?(change)
-        for continuation in streams.values { continuation.yield(change) }
+        application.stop()
     }
 }
 
-/// Why a ``KeyboardApp`` could not be made or run: a code to match on, and a message that names
-/// the thing and the fix. A struct, as swift-system's `Errno` is, so that a new backend's errors
-/// add codes without breaking an app's `switch`.
-public struct KeyboardAppError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// What kind of failure.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's name.
-        public var rawValue: String
+/// The error a ``KeyboardApp`` throws: ``AppRuntime/AppError``, with the keymap code.
+public typealias KeyboardAppError = AppError
 
-        /// A code by name.
-        ///
-        /// - Parameter rawValue: The name.
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-        }
+extension AppError.Code {
+    /// The keymap names do not name a layout xkbcommon knows.
+    public static let keymap = AppError.Code(rawValue: "keymap")
+}
 
-        /// The keymap names do not name a layout xkbcommon knows (``KeyboardAppError/keymapError``).
-        public static let keymap = Code(rawValue: "keymap")
-        /// An input could not be opened or read, or the loop could not be made
-        /// (``KeyboardAppError/inputError``).
-        public static let input = Code(rawValue: "input")
-
-        /// The name.
-        public var description: String { rawValue }
-    }
-
-    /// What kind of failure.
-    public var code: Code
-    /// What happened and how to fix it.
-    public var message: String
-    /// The keymap error, for ``Code/keymap``.
-    public var keymapError: KeymapError?
-    /// The input error (its errno, operation and path), for ``Code/input``.
-    public var inputError: InputError?
-
-    /// An error with a code and a message.
-    ///
-    /// - Parameters:
-    ///   - code: What kind of failure.
-    ///   - message: What happened and how to fix it.
-    public init(code: Code, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    /// A keymap that could not be compiled.
+extension AppError {
+    /// A keymap that could not be compiled: code ``Code/keymap``.
     ///
     /// - Parameter error: The keymap error.
     public init(_ error: KeymapError) {
         self.init(code: .keymap, message: "\(error)")
-        keymapError = error
     }
-
-    /// An input that could not be opened or read.
-    ///
-    /// - Parameter error: The input error.
-    public init(_ error: InputError) {
-        self.init(code: .input, message: "\(error)")
-        inputError = error
-    }
-
-    /// The message, which names the thing and the fix.
-    public var description: String { message }
 }

@@ -1,0 +1,446 @@
+public import EventLoop
+internal import LinuxSystem
+public import ResponderChain
+public import TerminalCanvas
+public import TerminalIO
+
+/// Runs a window on the input sources registered with it, showing its frames on an output: the
+/// runtime every app is built on, whatever its display stack.
+///
+/// Given a window, the root of its focus tree and a keyboard layout, the application makes the
+/// ``dispatcher`` and the ``focusSystem`` (which handles Tab, the arrows and the select keys) and
+/// an ``EventLoop``; it starts its primary input (``setPrimaryInput(_:fallsBackToTerminal:)``:
+/// the keyboards, a compositor's seat) or reads the terminal, starts the sources ``add(_:)``
+/// registered, says which input and why, gives initial focus, and runs.
+///
+/// A console app reading only the terminal needs nothing else, and links no device library:
+///
+/// ```swift
+/// let app = try Application(window: window, root: root)
+/// app.onFrame = { app.output?.show(render()) }  // after every batch of input, and on resize
+/// try app.run()                                 // until Ctrl-C, SIGTERM or app.stop()
+/// ```
+///
+/// `KeyboardApp` (in LinuxKeyboard) is an application whose primary input is the keyboards read
+/// through evdev, with the system's keymap.
+///
+/// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
+/// that awaits I/O and updates the tree; it resumes between input events. Call the blocking
+/// ``run()-7hd6d`` from top-level code; from async code, `try await app.run()`.
+///
+/// The terminal, when the app uses it for input or for drawing, is in raw mode while the app runs
+/// and is restored on exit, Ctrl-C, `SIGTERM`, `SIGHUP` and crash signals.
+@MainActor
+public final class Application {
+    /// The input the app reads: the ``InputSource/inputName`` of the source it started. A
+    /// struct, not an enum, so that a new backend (a Wayland seat) adds a name without breaking
+    /// an app's `switch`.
+    public struct Input: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The source's name.
+        public var rawValue: String
+
+        /// An input by name.
+        ///
+        /// - Parameter rawValue: The source's name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// Keyboards through evdev.
+        public static let keyboards = Input(rawValue: "keyboards")
+        /// The terminal (key events decoded from its escape sequences).
+        public static let terminal = Input(rawValue: "terminal")
+
+        /// The name.
+        public var description: String { rawValue }
+    }
+
+    /// How the app treats the terminal, and what stops it.
+    public struct Configuration: Sendable {
+        /// Whether the terminal is the input even when a primary input was set (the user asked
+        /// for the terminal).
+        public var readsTerminal = false
+        /// Whether the terminal is opened for drawing (raw mode, ``Application/terminal``) when it
+        /// is not the input; keys typed into it are then ignored, except Ctrl-C.
+        public var usesTerminalForOutput = true
+        /// Whether the app takes the whole terminal: the alternate screen and a hidden cursor,
+        /// both given back on exit.
+        public var fullScreen = false
+        /// The lock state at start, shown on every keyboard's LEDs: `[.numLock]` for a PIN pad on
+        /// the keypad. `nil` takes it from the first keyboard's LEDs (what the console left on;
+        /// all off for the terminal).
+        public var initialLocks: LockState?
+        /// The command that stops the app, reserved above every key command (Ctrl-C by default);
+        /// `nil` for none.
+        public var quitCommand: KeyCommand? = .standardQuit
+        /// The terminal's input descriptor: standard input by default (a test may pass a
+        /// pseudo-terminal).
+        public var terminalInput: Int32 = 0
+        /// The terminal's output descriptor; `nil` for standard output, or standard error when
+        /// only that is a terminal.
+        public var terminalOutput: Int32?
+
+        /// A configuration with the defaults: the primary input (else the terminal), the terminal
+        /// for drawing, Ctrl-C quits.
+        public init() {}
+    }
+
+    /// Something an app may want to follow: focus, the first responder, devices, the terminal.
+    public enum Change: Sendable {
+        /// Focus moved; the context is delivered to the environments first.
+        case focusMoved(from: String?, to: String?)
+        /// The window's first responder changed (its trace name, or `nil`).
+        case firstResponderChanged(String?)
+        /// A device (a keyboard) was opened.
+        case deviceAdded(InputDeviceInfo)
+        /// A device went away; its held keys were cancelled.
+        case deviceRemoved(InputDeviceInfo, cancelledKeys: [KeyCode])
+        /// A device could not be opened or grabbed.
+        case deviceFailed(path: String, message: String)
+        /// Hot-plug is unavailable: keyboards plugged in later will not be seen.
+        case hotPlugUnavailable(message: String)
+        /// The terminal changed size.
+        case resized(columns: Int, rows: Int)
+        /// The seat was taken away (a switch to another VT or session): every press was
+        /// cancelled, nothing is read until it comes back.
+        case seatDisabled(cancelledKeys: [KeyCode])
+        /// The seat is back; its keyboards are opened again.
+        case seatEnabled
+    }
+
+    /// The window.
+    public let window: Window
+    /// The root of the focus tree.
+    public let root: any FocusEnvironment
+    /// The configuration.
+    public let configuration: Configuration
+    /// The dispatcher keys go to.
+    public let dispatcher: Dispatcher
+    /// The focus system: initial focus, Tab, the arrows and the select keys.
+    public let focusSystem: FocusSystem
+    /// The layout keys go through, for a status line or a trace (``layoutDescription`` names
+    /// it). Once the input is the terminal, the terminal's own (characters arrive already typed).
+    public var layout: any KeyboardLayout { dispatcher.layout }
+    /// The layout's name and where it came from (`de (environment)`), or `terminal` once the
+    /// input is a terminal.
+    public var layoutDescription: String {
+        input == .terminal ? "terminal" : layoutNote
+    }
+    private let layoutNote: String
+    /// The event loop; ``EventLoop/watch(_:handler:)`` adds an app's own descriptors.
+    public let loop: EventLoop
+    /// The primary input, when one was set: tried first, with the terminal as the fallback
+    /// when allowed.
+    public private(set) var primaryInput: (any InputSource)?
+    private var fallsBackToTerminal = false
+    /// The input read, once ``openInput()`` chose it.
+    public private(set) var input: Input?
+    /// Why that input, and what it can do (for example, whether the terminal reports releases).
+    public private(set) var inputNote: String?
+    /// The terminal, when the app reads or draws on it.
+    public private(set) var terminal: TerminalKeyboard?
+    /// Where the app's frames go (the terminal, when it draws on one): ``CanvasOutput/show(_:)``
+    /// a `Canvas` from ``onFrame``.
+    public private(set) var output: (any CanvasOutput)?
+    /// The sources started: the input chosen, then those added with ``add(_:)``.
+    public private(set) var sources: [any InputSource] = []
+    private var addedSources: [any InputSource] = []
+    /// Called after every batch of input and work, and on resize: draw here.
+    public var onFrame: (() -> Void)?
+    /// Called with every ``Change``, on the main actor.
+    public var onChange: ((Change) -> Void)?
+
+    private var signals: SignalPipe?
+    private var signalWatch: UInt64?
+    private var frameRequested = false
+    private var opened = false
+    private var started = false
+    private var lastFirstResponder: ObjectIdentifier?
+    private var streams: [UInt64: AsyncStream<Change>.Continuation] = [:]
+    private var nextStream: UInt64 = 0
+
+    /// Makes the app: the dispatcher and the focus system, on the layout given, and the loop.
+    /// Nothing is opened until ``openInput()``, ``start()`` or ``run()-7hd6d``.
+    ///
+    /// - Parameters:
+    ///   - window: The window.
+    ///   - root: The root of the focus tree (in the window's tree).
+    ///   - layout: The keyboard layout (the terminal's own replaces it when the terminal is the input).
+    ///   - layoutDescription: The layout's name and where it came from, for traces.
+    ///   - configuration: How the app treats the terminal.
+    /// - Throws: ``AppError`` with code ``AppError/Code/input`` when the kernel refuses the event loop.
+    public init(
+        window: Window, root: any FocusEnvironment, layout: any KeyboardLayout = USKeyboardLayout(),
+        layoutDescription: String? = nil, configuration: Configuration = Configuration()
+    ) throws(AppError) {
+        self.window = window
+        self.root = root
+        self.configuration = configuration
+        layoutNote = layoutDescription ?? layout.name
+        // The wiring AppHarness (ResponderChainTesting) uses too, so that tests run windows as apps do.
+        (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: layout)
+        do { loop = try EventLoop() } catch { throw AppError(error) }
+        loop.afterBatch = { [unowned self] in self.frame() }
+        _ = focusSystem.addObserver { [unowned self] context in
+            self.post(
+                .focusMoved(
+                    from: context.previouslyFocusedItem?.focusDebugName, to: context.nextFocusedItem?.focusDebugName))
+            self.checkFirstResponder()
+            // Focus moved by main-actor work between batches (a task): draw it.
+            if !self.loop.isDispatchingBatch { self.setNeedsFrame() }
+        }
+        if let command = configuration.quitCommand {
+            let control = loop.control
+            dispatcher.reserve(ReservedShortcut(command) { _ in control.stop() })
+        }
+    }
+
+    /// Changes as an asynchronous sequence, for apps written with `for await`. Each call makes a
+    /// new sequence that receives the changes from then on; it ends when the app stops.
+    public var changes: AsyncStream<Change> {
+        let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let token = nextStream
+        nextStream += 1
+        streams[token] = continuation
+        continuation.onTermination = { [weak self] _ in
+            Task { @MainActor in self?.streams[token] = nil }
+        }
+        return stream
+    }
+
+    /// Sets the input tried first (the keyboards, a compositor's seat). When it cannot start
+    /// and `fallsBackToTerminal` is set and standard input is a terminal, the terminal is read
+    /// instead, and ``inputNote`` says why. Call it before ``openInput()``.
+    ///
+    /// - Parameters:
+    ///   - source: The source, made on this app's ``loop`` and ``dispatcher``.
+    ///   - fallsBackToTerminal: Whether the terminal may stand in for it.
+    public func setPrimaryInput(_ source: any InputSource, fallsBackToTerminal: Bool) {
+        precondition(!opened, "setPrimaryInput(_:fallsBackToTerminal:) after openInput(): set it before the app starts")
+        primaryInput = source
+        self.fallsBackToTerminal = fallsBackToTerminal
+        source.onDeviceChange = { [unowned self] change in self.deviceChanged(change) }
+    }
+
+    /// Registers another input source (a backend: a Wayland seat, a gamepad reader), started
+    /// after the input the app chooses and stopped with it. Call it before ``openInput()``.
+    ///
+    /// - Parameter source: The source, made on this app's ``loop`` and ``dispatcher``.
+    public func add(_ source: any InputSource) {
+        precondition(!opened, "add(_:) after openInput(): register sources before the app starts")
+        addedSources.append(source)
+        source.onDeviceChange = { [unowned self] change in self.deviceChanged(change) }
+    }
+
+    /// Chooses and opens the input (and the terminal for drawing), the sources added with
+    /// ``add(_:)``, and the signal handling. Idempotent; ``start()`` calls it. After it,
+    /// ``input`` and ``inputNote`` say what was chosen.
+    ///
+    /// - Throws: ``AppError`` (code ``AppError/Code/input``) when the chosen input cannot be
+    ///   read: the primary input when the terminal may not stand in for it or is not available,
+    ///   the terminal when it is the input and standard input is not one, or an added source.
+    public func openInput() throws(AppError) {
+        guard !opened else { return }
+        opened = true
+        SignalPipe.ignoreBrokenPipe()
+        if let locks = configuration.initialLocks { dispatcher.setLocks(locks) }
+        var chosen: (any InputSource)?
+        var fallbackNote: String?
+        if let primaryInput, !configuration.readsTerminal {
+            do {
+                try primaryInput.start()
+                chosen = primaryInput
+            } catch {
+                guard fallsBackToTerminal, TerminalKeyboard.isTerminal(configuration.terminalInput)
+                else { throw AppError(error) }
+                primaryInput.stop()
+                fallbackNote = "no \(primaryInput.inputName) could be read (\(AppError(error).message)); "
+                    + "reading the terminal instead"
+            }
+        }
+        let useTerminal = chosen == nil
+        if useTerminal || configuration.usesTerminalForOutput {
+            let input = configuration.terminalInput
+            let output =
+                configuration.terminalOutput
+                ?? (TerminalKeyboard.isTerminal(1) ? 1 : TerminalKeyboard.isTerminal(2) ? 2 : input)
+            do {
+                let terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal)
+                self.terminal = terminal
+                self.output = TerminalOutput(terminal: terminal)
+            } catch {
+                if useTerminal { throw AppError(error) }
+            }
+        }
+        if useTerminal, let terminal {
+            let source = TerminalSource(terminal: terminal, loop: loop, dispatcher: dispatcher)
+            do { try source.start() } catch { throw AppError(error) }
+            chosen = source
+            // The terminal already typed the characters on its own layout: they must not go
+            // through the system's layout again (see TerminalKeyboardLayout).
+            dispatcher.layout = TerminalKeyboardLayout()
+        } else if let terminal {
+            watchTerminalForQuit(terminal)
+        }
+        if let chosen {
+            sources = [chosen]
+            input = Input(rawValue: chosen.inputName)
+            inputNote = [fallbackNote, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
+        }
+        for source in addedSources {
+            do { try source.start() } catch {
+                stopSources()
+                terminal?.restore()
+                throw AppError(error)
+            }
+            sources.append(source)
+        }
+        // A seat manager that took the VT for this session switched it to graphics mode.
+        if chosen?.holdsSeat == true { terminal?.showTextOnConsole() }
+        do {
+            let signals = try SignalPipe([
+                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
+            ])
+            self.signals = signals
+            let control = loop.control
+            signalWatch = loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
+                for signal in signals.drain() {
+                    if signal == SignalPipe.windowChanged {
+                        if let size = self.terminal?.size {
+                            self.post(.resized(columns: size.columns, rows: size.rows))
+                        }
+                        self.frame()
+                    } else {
+                        control.stop()
+                    }
+                }
+            }
+        } catch {
+            stopSources()
+            terminal?.restore()
+            throw AppError(error)
+        }
+        if configuration.fullScreen, let terminal {
+            terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
+            terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
+        }
+    }
+
+    /// Opens the input, gives initial focus and draws the first frame. ``run()-7hd6d`` calls it;
+    /// call it yourself to look at the app before it runs.
+    ///
+    /// - Throws: What ``openInput()`` throws.
+    public func start() throws(AppError) {
+        try openInput()
+        guard !started else { return }
+        started = true
+        focusSystem.updateFocusIfNeeded()
+        frame()
+    }
+
+    /// Runs until Ctrl-C (``Configuration/quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
+    /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile.
+    /// Call it from top-level code (or a synchronous `main`) on the main thread. The terminal is
+    /// restored when it returns or throws.
+    ///
+    /// - Throws: What ``start()`` throws, or an ``AppError`` (code ``AppError/Code/input``) when
+    ///   called off the main thread (use
+    ///   `try await app.run()` there).
+    public func run() throws(AppError) {
+        defer { finish() }
+        try start()
+        do { try loop.run() } catch { throw AppError(error) }
+    }
+
+    /// Runs until stopped, like ``run()-7hd6d``, without blocking: for an `async` main or a test.
+    ///
+    /// - Throws: What ``start()`` throws.
+    public func run() async throws(AppError) {
+        defer { finish() }
+        try start()
+        do { try await loop.run() } catch { throw AppError(error) }
+    }
+
+    /// Asks for a frame after main-actor work changed what is drawn (a task that updated the tree
+    /// between key events): ``onFrame`` runs once soon, however often this is called before it
+    /// does. Focus moves made outside input ask by themselves; frames after input come anyway.
+    public func setNeedsFrame() {
+        guard !frameRequested else { return }
+        frameRequested = true
+        loop.control.perform { [weak self] in self?.frameRequested = false }
+    }
+
+    /// Makes ``run()-7hd6d`` return after the input in hand. From other threads, use
+    /// `loop.control.stop()`.
+    public func stop() {
+        loop.control.stop()
+    }
+
+    /// Gives the terminal back and ends the change sequences.
+    private func finish() {
+        terminal?.restore()
+        // The signals go back to their default actions: after run(), Ctrl-C ends the process.
+        if let signalWatch { loop.unwatch(signalWatch) }
+        signalWatch = nil
+        signals = nil
+        for continuation in streams.values { continuation.finish() }
+        streams = [:]
+    }
+
+    /// Keys come from evdev; the terminal, in raw mode for drawing, is only checked for Ctrl-C.
+    private func watchTerminalForQuit(_ terminal: TerminalKeyboard) {
+        let control = loop.control
+        var token: UInt64 = 0
+        token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
+            let events = terminal.readEvents()
+            if terminal.reachedEnd { loop.unwatch(token) }
+            if events.contains(where: { $0.code == .c && $0.action == .down })
+                && events.contains(where: { $0.code == .leftControl })
+            {
+                control.stop()
+            }
+        }
+    }
+
+    /// Stops every source started (their presses end `cancelled`).
+    private func stopSources() {
+        for source in sources.reversed() { source.stop() }
+        sources = []
+    }
+
+    private func deviceChanged(_ change: InputDeviceChange) {
+        switch change {
+        case .added(let device): post(.deviceAdded(device))
+        case .removed(let device, let cancelled): post(.deviceRemoved(device, cancelledKeys: cancelled))
+        case .failed(let path, let message): post(.deviceFailed(path: path, message: message))
+        case .hotPlugUnavailable(let message): post(.hotPlugUnavailable(message: message))
+        case .seatDisabled(let cancelled): post(.seatDisabled(cancelledKeys: cancelled))
+        case .seatEnabled:
+            // The seat manager took the VT again (graphics mode): what the app draws must show.
+            terminal?.showTextOnConsole()
+            post(.seatEnabled)
+        }
+    }
+
+    private func frame() {
+        // Focus leaves an item the batch hid or disabled, and pending requests are carried out,
+        // before anything is drawn (the step AppHarness takes after each event it sends).
+        window.updateFocusAfterInput()
+        checkFirstResponder()
+        onFrame?()
+    }
+
+    /// Posts the first responder when it changed: after each focus move (focus and first
+    /// responder move together), and after each batch for changes made without focus.
+    private func checkFirstResponder() {
+        let responder = window.firstResponder.map(ObjectIdentifier.init)
+        guard responder != lastFirstResponder else { return }
+        lastFirstResponder = responder
+        post(.firstResponderChanged(window.firstResponder?.traceName))
+    }
+
+    private func post(_ change: Change) {
+        onChange?(change)
+        for continuation in streams.values { continuation.yield(change) }
+    }
+}
