@@ -75,6 +75,9 @@ let package = Package(
         .executableTarget(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // A console app on the terminal alone: AppRuntime without LinuxKeyboard, so it links no device
+        // library (KeytraceTests checks with ldd, and drives it in tmux).
+        .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
         // The README's "Embed it in your app" program; KeytraceTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         // A self-service kiosk on the public API: its own widgets and rendering, real keyboards.
@@ -96,6 +99,7 @@ let package = Package(
         .testTarget(
             name: "TerminalIOTests",
             dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "AppRuntimeTests", dependencies: ["AppRuntime", "LinuxSystem", "ResponderChain"]),
         .testTarget(
             name: "LinuxKeyboardTests",
             dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
