@@ -254,7 +254,8 @@ public final class Application {
                 guard fallsBackToTerminal, TerminalKeyboard.isTerminal(configuration.terminalInput)
                 else { throw AppError(error) }
                 primaryInput.stop()
-                fallbackNote = "no \(primaryInput.inputName) could be read (\(AppError(error).message)); "
+                fallbackNote =
+                    "no \(primaryInput.inputName) could be read (\(AppError(error).message)); "
                     + "reading the terminal instead"
             }
         }

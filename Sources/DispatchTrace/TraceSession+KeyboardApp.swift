@@ -12,7 +12,8 @@ extension TraceSession {
         switch change {
         case .deviceAdded(let device):
             deviceNames[device.id] = device.name
-            emit(TraceEvent(t: t, .device(change: "added", name: device.name, path: device.path, detail: device.detail)))
+            emit(
+                TraceEvent(t: t, .device(change: "added", name: device.name, path: device.path, detail: device.detail)))
         case .deviceFailed(let path, let message):
             emit(TraceEvent(t: t, .device(change: "failed", name: path, path: path, detail: message)))
         case .hotPlugUnavailable(let message):

@@ -1,8 +1,8 @@
 // A console app imports LinuxKeyboard and gets the modules KeyboardApp is built from, as
 // swift-nio's umbrella module re-exports NIOCore and NIOPosix.
 @_exported public import AppRuntime
-@_exported public import EventLoop
 @_exported public import EvdevInput
+@_exported public import EventLoop
 @_exported public import LinuxSystem
 @_exported public import ResponderChain
 @_exported public import Seat

@@ -1,11 +1,11 @@
 public import AppRuntime
 public import EvdevInput
 public import EventLoop
+internal import LinuxSystem
 public import ResponderChain
 public import TerminalCanvas
 public import TerminalIO
 public import XKBKeymap
-internal import LinuxSystem
 
 /// Runs a window on real keyboards or the terminal: the one entry point for a kiosk or console
 /// app.
