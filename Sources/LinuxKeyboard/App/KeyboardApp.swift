@@ -356,10 +356,10 @@ public final class KeyboardApp {
     private func watchTerminal(asInput: Bool) {
         guard let terminal else { return }
         let control = loop.control
-        let dispatcher = dispatcher
+        let sink: any InputSink = dispatcher
         if asInput {
             loop.watch(terminal.inputDescriptor) {
-                if !terminal.read(into: dispatcher, time: KeyboardEventLoop.monotonicNow) { control.stop() }
+                if !terminal.read(into: sink, time: KeyboardEventLoop.monotonicNow) { control.stop() }
             }
         } else {
             // Keys come from evdev; the terminal, in raw mode, is only checked for Ctrl-C.
@@ -367,13 +367,28 @@ public final class KeyboardApp {
             token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
                 let events = terminal.readEvents()
                 if terminal.reachedEnd { loop.unwatch(token) }
-                if events.contains(where: { $0.code == .c && $0.action == .down })
-                    && events.contains(where: { $0.code == .leftControl })
-                {
-                    control.stop()
-                }
+                if Self.containsControlC(events) { control.stop() }
             }
         }
+    }
+
+    /// Whether terminal input holds a Ctrl-C: a press of C, and Control in the same read (its
+    /// press, release or cancellation). The terminal watched for output only quits on it.
+    static func containsControlC(_ events: [InputEvent]) -> Bool {
+        var pressesC = false
+        var hasControl = false
+        for event in events {
+            switch event {
+            case .key(let key):
+                if key.code == .c && key.action == .down { pressesC = true }
+                if key.code == .leftControl { hasControl = true }
+            case .cancelKey(let code, _, _):
+                if code == .leftControl { hasControl = true }
+            default:
+                break  // text and the rest name no key of their own
+            }
+        }
+        return pressesC && hasControl
     }
 
     private func deviceChanged(_ change: KeyboardEventLoop.Change) {
