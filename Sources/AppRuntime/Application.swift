@@ -395,11 +395,7 @@ public final class Application {
         token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
             let events = terminal.readEvents()
             if terminal.reachedEnd { loop.unwatch(token) }
-            if events.contains(where: { $0.code == .c && $0.action == .down })
-                && events.contains(where: { $0.code == .leftControl })
-            {
-                control.stop()
-            }
+            if TerminalKeyboard.containsControlC(events) { control.stop() }
         }
     }
 

@@ -74,7 +74,8 @@ public final class SoftwareRepeater: InputSink {
 
     /// Notes what the input does to the repeat, then passes it on: a key-down (not a modifier or
     /// lock key) starts repeating after the delay; its key-up or cancellation, a resync that
-    /// finds it released, its device going away or the keyboard being lost stop it.
+    /// finds it released, its device going away or the keyboard being lost stop it. Text (a
+    /// paste) leaves it alone.
     ///
     /// - Parameter input: The input.
     public func receive(_ input: InputEvent) {
@@ -96,6 +97,8 @@ public final class SoftwareRepeater: InputSink {
             if current?.device == device { current = nil }
         case .keyboardLost:
             current = nil
+        case .text:
+            break  // text typed no key: a key held through a paste keeps repeating
         }
         next.receive(input)
     }

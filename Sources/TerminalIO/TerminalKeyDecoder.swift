@@ -1,6 +1,7 @@
 public import ResponderChain
 
-/// Turns the bytes a terminal sends into key events.
+/// Turns the bytes a terminal sends into `InputEvent` values: keys, and a bracketed paste as
+/// `InputEvent.text`, ready for an `InputSink` (the dispatcher).
 ///
 /// Two encodings:
 /// - **The kitty keyboard protocol** (`CSI code ; modifiers : event u` and its functional-key
@@ -11,7 +12,7 @@ public import ResponderChain
 ///   down, the key going down, and everything going up again at once.
 ///
 /// Characters map to US key positions (a terminal sends characters, not positions), so key
-/// commands match; what a key typed travels with it as ``Event/text`` (the terminal's own text,
+/// commands match; what a key typed travels with it as `KeyEvent.text` (the terminal's own text,
 /// typed on the terminal's layout: `é`, `ф`, `"` from Shift+2 on a German keyboard), so it never
 /// goes through another layout. A character with no US position comes as
 /// `KeyCode.unidentified` with its text. Pure Swift; no terminal needed.
@@ -20,7 +21,7 @@ public import ResponderChain
 /// field; a legacy byte such as `0x03` means Control and nothing else), and that report is the
 /// truth: a modifier held from an earlier press that the report leaves out was released where
 /// the terminal could not see it (it lost focus), and its press is cancelled
-/// (``Event/cancelsPress``), as an evdev resync cancels a key it finds released; so is a held key
+/// (`InputEvent.cancelKey`), as an evdev resync cancels a key it finds released; so is a held key
 /// reported pressed (or typed) again. Without kitty
 /// event types (``reportsEventTypes`` off) no report holds a key down: a kitty-style press is
 /// typed like any legacy key. An event type outside 1–3 is bad input and is ignored.
@@ -30,54 +31,6 @@ public import ResponderChain
 /// ``maximumPasteLength`` bytes and is over after ``pasteTimeout`` without a byte, so a paste
 /// whose end never comes cannot take every later key (Ctrl-C included) as text.
 public struct TerminalKeyDecoder: Sendable {
-    /// One decoded key event.
-    public struct Event: Hashable, Sendable {
-        /// The key.
-        public var code: KeyCode
-        /// Down, repeat or up.
-        public var action: KeyAction
-        /// Whether this key-up is one the terminal never sent: a later report showed the key up
-        /// (a modifier the report leaves out, or the key pressed afresh), so it went up where
-        /// the terminal could not see it (the terminal lost focus). Its press ends cancelled,
-        /// not ended, as when an evdev resync finds a key released; ``action`` is
-        /// `KeyAction.up`, so a reader that ignores this still sees the key go up.
-        public var cancelsPress: Bool = false
-        /// What the key typed, as the terminal sent it (on a key-down or repeat of a text key);
-        /// `nil` for keys that type nothing of their own (arrows, Tab, Ctrl+letter).
-        public var text: String?
-        /// For a bracketed paste, the text pasted (then ``code`` and ``action`` mean nothing);
-        /// `nil` for a key.
-        public var pastedText: String?
-
-        /// Creates an event.
-        ///
-        /// - Parameters:
-        ///   - code: The key.
-        ///   - action: Down, repeat or up.
-        ///   - text: What it typed, as the terminal sent it.
-        public init(code: KeyCode, action: KeyAction, text: String? = nil) {
-            self.code = code
-            self.action = action
-            self.text = text
-        }
-
-        /// Creates a paste event.
-        ///
-        /// - Parameter pastedText: The text pasted.
-        public init(pastedText: String) {
-            code = KeyCode(rawValue: 0)
-            action = .down
-            self.pastedText = pastedText
-        }
-
-        /// A key-up the terminal never sent: the press is cancelled.
-        init(cancelling code: KeyCode) {
-            self.code = code
-            action = .up
-            cancelsPress = true
-        }
-    }
-
     /// What one sequence reports, before the decoder brings the modifiers it holds in line.
     enum Report: Hashable, Sendable {
         /// A key typed with these modifiers (legacy input): down and up at once.
@@ -128,11 +81,19 @@ public struct TerminalKeyDecoder: Sendable {
     /// key without an event type is a press, and every key comes with its own release. Off, no
     /// report holds a key down.
     public var reportsEventTypes: Bool
+    /// The device the decoded input comes from.
+    public var device: DeviceID
+    /// The timestamp of the input being decoded (the `time` given to
+    /// ``decode(_:endOfInput:time:)``, or 0).
+    private var timestamp: Double = 0
 
     /// Creates a decoder.
     ///
-    /// - Parameter reportsEventTypes: Whether the kitty protocol's event types are on.
-    public init(reportsEventTypes: Bool = false) {
+    /// - Parameters:
+    ///   - device: The device the decoded input comes from.
+    ///   - reportsEventTypes: Whether the kitty protocol's event types are on.
+    public init(device: DeviceID = .primary, reportsEventTypes: Bool = false) {
+        self.device = device
         self.reportsEventTypes = reportsEventTypes
     }
 
@@ -145,12 +106,16 @@ public struct TerminalKeyDecoder: Sendable {
     ///   - time: When the bytes were read, in seconds on a clock that never goes back. When the
     ///     previous bytes came ``pasteTimeout`` or more before, a paste still open is delivered
     ///     first and an overlong sequence still being dropped is over, so these bytes are keys.
-    ///     `nil` applies no time bound.
-    /// - Returns: The key events, in order.
+    ///     It is the timestamp of every value decoded. `nil` applies no time bound (and the
+    ///     values have timestamp 0).
+    /// - Returns: The input, in order: a key as `InputEvent.key`, a release the terminal never
+    ///   sent (a later report showed the key up) as `InputEvent.cancelKey`, and a bracketed
+    ///   paste as `InputEvent.text`, all with ``device``.
     public mutating func decode(_ bytes: some Sequence<UInt8>, endOfInput: Bool = true, time: Double? = nil)
-        -> [Event]
+        -> [InputEvent]
     {
-        var events: [Event] = []
+        var events: [InputEvent] = []
+        timestamp = time ?? 0
         if let time, let last = lastInputTime, time - last >= Self.pasteTimeout {
             // Silent too long: what was open lost its end.
             if paste != nil {
@@ -210,9 +175,9 @@ public struct TerminalKeyDecoder: Sendable {
         paste = text
     }
 
-    private mutating func finishPaste(into events: inout [Event]) {
+    private mutating func finishPaste(into events: inout [InputEvent]) {
         guard let text = paste else { return }
-        events.append(Event(pastedText: String(decoding: text, as: UTF8.self)))
+        events.append(.text(String(decoding: text, as: UTF8.self), device: device, timestamp: timestamp))
         paste = nil
     }
 
@@ -237,7 +202,7 @@ public struct TerminalKeyDecoder: Sendable {
     /// that loses focus with a key down never reports its release; without this, a modifier
     /// would stay down for every later key (Ctrl-C would read as Ctrl+Shift+C), and a key would
     /// never go down again (a second press of a held key is a repeat).
-    private mutating func apply(_ report: Report, to events: inout [Event]) {
+    private mutating func apply(_ report: Report, to events: inout [InputEvent]) {
         switch report {
         case .tap(let code, let modifiers, let text):
             // Held modifiers the key was typed without went up unseen. Without event types
@@ -251,10 +216,10 @@ public struct TerminalKeyDecoder: Sendable {
                 if code.heldModifier == flag || heldKeys.contains(where: { $0.heldModifier == flag }) { continue }
                 pressed.append(key)
             }
-            events += pressed.map { Event(code: $0, action: .down) }
-            events.append(Event(code: code, action: .down, text: text))
-            events.append(Event(code: code, action: .up))
-            events += pressed.reversed().map { Event(code: $0, action: .up) }
+            for key in pressed { events.append(self.key(key, .down)) }
+            events.append(self.key(code, .down, text: text))
+            events.append(self.key(code, .up))
+            for key in pressed.reversed() { events.append(self.key(key, .up)) }
         case .key(let code, let action, let modifiers, let text):
             // A modifier key's own flag is left alone (terminals differ on whether its press
             // and release include it); every other one follows the report.
@@ -263,7 +228,7 @@ public struct TerminalKeyDecoder: Sendable {
             for (flag, key) in Self.modifierKeys
             where flag != own && modifiers.contains(flag) && !heldKeys.contains(where: { $0.heldModifier == flag }) {
                 // Reported down, never seen pressed (held before the app started).
-                events.append(Event(code: key, action: .down))
+                events.append(self.key(key, .down))
                 heldKeys.append(key)
             }
             switch action {
@@ -276,7 +241,7 @@ public struct TerminalKeyDecoder: Sendable {
             case .up:
                 heldKeys.removeAll { $0 == code }
             }
-            events.append(Event(code: code, action: action, text: action == .up ? nil : text))
+            events.append(self.key(code, action, text: action == .up ? nil : text))
         case .overlong:
             discarding = true
         }
@@ -284,13 +249,13 @@ public struct TerminalKeyDecoder: Sendable {
 
     /// Cancels the held modifier keys whose flag a report leaves out (but `except`).
     private mutating func cancelHeldModifiers(
-        outside modifiers: ModifierFlags, except own: ModifierFlags?, into events: inout [Event]
+        outside modifiers: ModifierFlags, except own: ModifierFlags?, into events: inout [InputEvent]
     ) {
         guard !heldKeys.isEmpty else { return }
         var kept: [KeyCode] = []
         for code in heldKeys {
             if let flag = code.heldModifier, flag != own, !modifiers.contains(flag) {
-                events.append(Event(cancelling: code))
+                events.append(.cancelKey(code, device: device, timestamp: timestamp))
             } else {
                 kept.append(code)
             }
@@ -299,10 +264,15 @@ public struct TerminalKeyDecoder: Sendable {
     }
 
     /// Cancels a held key that a report says went down afresh.
-    private mutating func cancelIfHeld(_ code: KeyCode, into events: inout [Event]) {
+    private mutating func cancelIfHeld(_ code: KeyCode, into events: inout [InputEvent]) {
         guard let position = heldKeys.firstIndex(of: code) else { return }
         heldKeys.remove(at: position)
-        events.append(Event(cancelling: code))
+        events.append(.cancelKey(code, device: device, timestamp: timestamp))
+    }
+
+    /// A key event from ``device`` at the current timestamp.
+    private func key(_ code: KeyCode, _ action: KeyAction, text: String? = nil) -> InputEvent {
+        .key(KeyEvent(code, action, device: device, timestamp: timestamp, text: text))
     }
 
     /// The modifiers the terminal reports, and the key that stands for each when the decoder

@@ -15,12 +15,13 @@ public final class TerminalKeyboard {
     public let inputDescriptor: Int32
     /// The descriptor escape sequences are written to.
     public let outputDescriptor: Int32
-    /// The device id key events carry.
+    /// The device id its input carries.
     public let device: DeviceID
     /// Whether the kitty keyboard protocol is on: real releases and repeats.
     public private(set) var reportsEventTypes = false
-    /// Whether bracketed paste is on (when the terminal is read as input): a paste reaches the
-    /// first responder through `Dispatcher.insertText(_:timestamp:)`. One whose end never comes
+    /// Whether bracketed paste is on (when the terminal is read as input): a paste arrives as
+    /// one `InputEvent.text`, which the dispatcher gives the first responder's text input (as
+    /// `Dispatcher.insertText(_:timestamp:)` does), not as typed keys. One whose end never comes
     /// is delivered as it stands when bytes arrive after ``TerminalKeyDecoder/pasteTimeout``
     /// without any, and those bytes are keys again.
     public private(set) var pastesBracketed = false
@@ -40,7 +41,7 @@ public final class TerminalKeyboard {
     /// - Parameters:
     ///   - input: The terminal's input descriptor; standard input by default.
     ///   - output: Its output descriptor; standard output by default.
-    ///   - device: The device id for its key events.
+    ///   - device: The device id for its input.
     ///   - negotiate: Whether to ask for the kitty protocol (waits up to 0.3 s for the answer).
     /// - Throws: ``InputError`` when the input is not a terminal.
     public init(input: Int32 = 0, output: Int32 = 1, device: DeviceID = .primary, negotiate: Bool = true)
@@ -67,6 +68,7 @@ public final class TerminalKeyboard {
             pastesBracketed = true
         }
         decoder.reportsEventTypes = reportsEventTypes
+        decoder.device = device
         armCrashRestore()
         TerminalCalls.setNonBlocking(input)
     }
@@ -97,50 +99,28 @@ public final class TerminalKeyboard {
         TerminalCalls.write(outputDescriptor, bytes)
     }
 
-    /// Reads the keys available now and hands them to a dispatcher.
+    /// Reads the input available now and hands it to a sink, in order: keys as `InputEvent.key`,
+    /// a release the terminal never sent as `InputEvent.cancelKey`, a bracketed paste as
+    /// `InputEvent.text` (see ``TerminalKeyDecoder/decode(_:endOfInput:time:)``).
     ///
     /// - Parameters:
-    ///   - dispatcher: Where the keys go.
-    ///   - time: Their timestamp, on ``EventLoop.monotonicNow``'s clock (it also times
+    ///   - sink: Where the input goes: the dispatcher, or a sink in front of it.
+    ///   - time: Its timestamp, on `EventLoop.monotonicNow`'s clock (it also times
     ///     out a paste whose end never came: ``TerminalKeyDecoder/pasteTimeout``).
     /// - Returns: `false` when the terminal is gone (end of input).
     @discardableResult
-    public func read(into dispatcher: Dispatcher, time: Double) -> Bool {
-        Self.dispatch(readEvents(time: time), to: dispatcher, device: device, time: time)
+    public func read(into sink: any InputSink, time: Double) -> Bool {
+        for input in readEvents(time: time) { sink.receive(input) }
         return !reachedEnd
     }
 
-    /// Hands decoded events to a dispatcher: a paste to the first responder through
-    /// `Dispatcher.insertText(_:timestamp:)`, a release the terminal never sent
-    /// (``TerminalKeyDecoder/Event/cancelsPress``) as `Dispatcher.cancelKey(_:on:timestamp:)`,
-    /// every other event as a key event.
+    /// Reads the input available now without handing it on.
     ///
-    /// - Parameters:
-    ///   - events: The events, in order.
-    ///   - dispatcher: Where they go.
-    ///   - device: The device id for their key events.
-    ///   - time: Their timestamp.
-    public static func dispatch(
-        _ events: [TerminalKeyDecoder.Event], to dispatcher: Dispatcher, device: DeviceID, time: Double
-    ) {
-        for event in events {
-            if let text = event.pastedText {
-                dispatcher.insertText(text, timestamp: time)
-            } else if event.cancelsPress {
-                dispatcher.cancelKey(event.code, on: device, timestamp: time)
-            } else {
-                dispatcher.handle(KeyEvent(event.code, event.action, device: device, timestamp: time, text: event.text))
-            }
-        }
-    }
-
-    /// Reads the keys available now without dispatching them.
-    ///
-    /// - Parameter time: When they are read, on ``EventLoop.monotonicNow``'s clock (it
+    /// - Parameter time: When it is read, on `EventLoop.monotonicNow`'s clock (it
     ///   times out a paste whose end never came: ``TerminalKeyDecoder/pasteTimeout``).
-    /// - Returns: The decoded events.
-    public func readEvents(time: Double = EventLoop.monotonicNow) -> [TerminalKeyDecoder.Event] {
-        var events: [TerminalKeyDecoder.Event] = []
+    /// - Returns: The decoded input, in order, as ``read(into:time:)`` hands it on.
+    public func readEvents(time: Double = EventLoop.monotonicNow) -> [InputEvent] {
+        var events: [InputEvent] = []
         while true {
             guard let count = Syscalls.readAvailable(inputDescriptor, into: &buffer) else {
                 reachedEnd = true
@@ -232,5 +212,29 @@ extension TerminalKeyboard {
             index = end + 1
         }
         return nil
+    }
+}
+
+extension TerminalKeyboard {
+    /// Whether terminal input holds a Ctrl-C: a press of C, and Control in the same read (its
+    /// press, release or cancellation). A terminal watched for output only quits on it.
+    ///
+    /// - Parameter events: What one read decoded.
+    /// - Returns: Whether it holds the quit chord.
+    package static func containsControlC(_ events: [InputEvent]) -> Bool {
+        var pressesC = false
+        var hasControl = false
+        for event in events {
+            switch event {
+            case .key(let key):
+                if key.code == .c && key.action == .down { pressesC = true }
+                if key.code == .leftControl { hasControl = true }
+            case .cancelKey(let code, _, _):
+                if code == .leftControl { hasControl = true }
+            default:
+                break  // text and the rest name no key of their own
+            }
+        }
+        return pressesC && hasControl
     }
 }

@@ -46,6 +46,23 @@ import Testing
         #expect(phases(.a) == [.began, .repeated, .repeated, .ended])
     }
 
+    @Test("text passes through to the next sink and leaves a held key repeating")
+    func textPassesThrough() {
+        let received = RecordingInputSink()
+        let repeater = SoftwareRepeater(timing: RepeatTiming(delay: 0.5, interval: 0.25), next: received)
+        let device = DeviceID(rawValue: 4)
+        repeater.receive(.key(KeyEvent(.a, .down, device: device, timestamp: 10)))
+        repeater.receive(.text("pasted", device: device, timestamp: 10.2))
+        #expect(repeater.repeatingKey?.key == .a && repeater.nextDeadline == 10.5)
+        #expect(repeater.fire(now: 10.5))
+        #expect(
+            received.inputs == [
+                .key(KeyEvent(.a, .down, device: device, timestamp: 10)),
+                .text("pasted", device: device, timestamp: 10.2),
+                .key(KeyEvent(.a, .repeat, device: device, timestamp: 10.5)),
+            ])
+    }
+
     @Test("kernel repeats are dropped while software repeats: never both")
     func kernelRepeatsDropped() {
         frame(.a, 1, at: 0)

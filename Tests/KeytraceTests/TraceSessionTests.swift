@@ -29,6 +29,29 @@ import Testing
         #expect(owned.allSatisfy { $0.contains(#""owner":"keyCommands""#) }, "the owner is a stage name")
     }
 
+    @Test("text through the dispatcher's sink is a paste event: how many characters and where, never the text")
+    func textIsPaste() throws {
+        let json = """
+            {"root": {"id": "form", "children": [
+              {"id": "name", "kind": "textInput", "frame": [0, 0, 100, 20], "firstResponder": true},
+              {"id": "ok", "frame": [0, 30, 100, 20], "focusable": true, "firstResponder": true}]}}
+            """
+        let scene = try Scene(json: json, file: "form.json")
+        var lines: [String] = []
+        let session = TraceSession(scene: scene, layout: USKeyboardLayout()) { lines.append($0.json) }
+        session.start(input: "terminal", layout: "terminal")
+        lines.removeAll()
+        session.dispatcher.receive(.text("secret words", device: .primary, timestamp: 2))
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""event":"paste","characters":12,"responder":"name""#) == true)
+        #expect(lines.allSatisfy { !$0.contains("secret") })
+        let ok = try #require(scene.nodes["ok"])
+        #expect(ok.becomeFirstResponder())
+        lines.removeAll()
+        session.dispatcher.receive(.text("lost", device: .primary, timestamp: 3))
+        #expect(lines.contains { $0.contains(#""event":"paste","characters":4,"responder":null"#) })
+    }
+
     @Test("events reported before start follow the session event: a trace always begins with it")
     func heldUntilStart() throws {
         let scene = try Scene(

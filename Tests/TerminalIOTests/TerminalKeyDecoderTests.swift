@@ -4,13 +4,9 @@ import TerminalIO
 import Testing
 
 @MainActor @Suite struct TerminalKeyDecoderTests {
-    typealias Event = TerminalKeyDecoder.Event
-
     func decode(_ text: String, endOfInput: Bool = true, kitty: Bool = false) -> [String] {
         var decoder = TerminalKeyDecoder(reportsEventTypes: kitty)
-        return decoder.decode(Array(text.utf8), endOfInput: endOfInput).map {
-            "\($0.cancelsPress ? "cancel" : "\($0.action)") \($0.code.name)"
-        }
+        return decoder.decode(Array(text.utf8), endOfInput: endOfInput).map(\.line)
     }
 
     func tap(_ keys: String...) -> [String] {
@@ -32,22 +28,24 @@ import Testing
     func textTravels() {
         func texts(_ input: String, kitty: Bool = false) -> [String?] {
             var decoder = TerminalKeyDecoder(reportsEventTypes: kitty)
-            return decoder.decode(Array(input.utf8)).filter { $0.action != .up && !$0.code.isModifier }.map(\.text)
+            let typed = decoder.decode(Array(input.utf8)).filter { $0.action != .up && $0.code?.isModifier == false }
+            return typed.map(\.keyText)
         }
         #expect(texts("aA?é ф日") == ["a", "A", "?", "é", " ", "ф", "日"])
         #expect(texts("\u{1}\t\r\u{7f}") == [nil, nil, nil, nil], "Ctrl+A, Tab, Return, Backspace: the layout says")
         #expect(texts("\u{1b}a") == ["a"], "Alt+a keeps its text")
         // Kitty: Shift+2 on a German keyboard reports the key 2 with the text " (34).
         var kitty = TerminalKeyDecoder(reportsEventTypes: true)
-        let shifted = kitty.decode(Array("\u{1b}[50;2;34u".utf8)).filter { !$0.code.isModifier }
-        #expect(shifted.map(\.code) == [.digit2] && shifted.first?.text == "\"")
+        let shifted = kitty.decode(Array("\u{1b}[50;2;34u".utf8)).filter { $0.code?.isModifier == false }
+        #expect(shifted.map(\.code) == [.digit2] && shifted.first?.keyText == "\"")
         // The é key of a French keyboard: its code point, no US position.
         #expect(texts("\u{1b}[233u", kitty: true) == ["é"])
         #expect(texts("\u{1b}[233;1:3u", kitty: true) == [], "a release types nothing")
         // é and è held at once: two taps, not one key repeating.
         var overlap = TerminalKeyDecoder(reportsEventTypes: true)
         let both = overlap.decode(Array("\u{1b}[233u\u{1b}[232u\u{1b}[233;1:3u\u{1b}[232;1:3u".utf8))
-        #expect(both.map { "\($0.action) \($0.text ?? "-")" } == ["down é", "up -", "down è", "up -"])
+        let described = both.map { "\($0.action?.description ?? "-") \($0.keyText ?? "-")" }
+        #expect(described == ["down é", "up -", "down è", "up -"])
         #expect(texts("\u{1b}[97;1;7u", kitty: true) == [nil], "a control character never arrives as text")
         #expect(texts("\u{1b}[57399u", kitty: true) == [nil], "keypad 0: a functional key, the layout says")
     }
@@ -64,14 +62,12 @@ import Testing
     @Test("a bracketed paste is one paste event with its text, whole or a byte at a time; keys around it stay keys")
     func bracketedPaste() {
         let bytes = Array("a\u{1b}[200~héllo\n\u{1b}x\u{1b}[201~b".utf8)
-        func describe(_ events: [Event]) -> [String] {
-            events.map { $0.pastedText.map { "paste \($0.debugDescription)" } ?? "\($0.action) \($0.code.name)" }
-        }
+        func describe(_ events: [InputEvent]) -> [String] { events.map(\.line) }
         var whole = TerminalKeyDecoder()
         let expected = tap("KeyA") + ["paste \"héllo\\n\\u{1B}x\""] + tap("KeyB")
         #expect(describe(whole.decode(bytes)) == expected)
         var split = TerminalKeyDecoder()
-        var events: [Event] = []
+        var events: [InputEvent] = []
         for byte in bytes {
             events += split.decode([byte], endOfInput: false)
             #expect(split.pendingByteCount <= TerminalKeyDecoder.maximumSequenceLength)
@@ -147,7 +143,7 @@ import Testing
     @Test("bytes that never end a sequence are dropped, so the decoder's buffer stays bounded")
     func unterminatedSequence() {
         var decoder = TerminalKeyDecoder(reportsEventTypes: true)
-        var events: [TerminalKeyDecoder.Event] = []
+        var events: [InputEvent] = []
         events += decoder.decode(Array("\u{1b}[".utf8), endOfInput: false)
         for _ in 0..<10_000 {
             events += decoder.decode(Array("1;".utf8), endOfInput: false)

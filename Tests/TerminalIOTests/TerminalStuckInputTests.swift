@@ -8,15 +8,10 @@ import Testing
 /// kitty-style press without event types, a paste without its end, a sequence without an end.
 /// In each, Ctrl-C must still quit.
 @MainActor @Suite struct TerminalStuckInputTests {
-    typealias Event = TerminalKeyDecoder.Event
-
     static let ctrlC = ["down ControlLeft", "down KeyC", "up KeyC", "up ControlLeft"]
 
-    func describe(_ events: [Event]) -> [String] {
-        events.map { event in
-            if let text = event.pastedText { return "paste \(text.debugDescription)" }
-            return "\(event.cancelsPress ? "cancel" : "\(event.action)") \(event.code.name)"
-        }
+    func describe(_ events: [InputEvent]) -> [String] {
+        events.map(\.line)
     }
 
     func decode(_ text: String, kitty: Bool) -> [String] {
@@ -25,7 +20,7 @@ import Testing
     }
 
     /// A window whose text field takes every key, and a Ctrl-C reserved as KeyboardApp reserves
-    /// its quit command; the events go through `TerminalKeyboard.dispatch` as a terminal's do.
+    /// its quit command; the input goes to the dispatcher as a sink, as a terminal's does.
     func quits(after text: String, kitty: Bool) -> (quits: Int, field: RecordingResponder, dispatcher: Dispatcher) {
         let window = Window()
         let field = RecordingResponder("field", canBecomeFirstResponder: true)
@@ -38,7 +33,7 @@ import Testing
             ReservedShortcut(KeyCommand("c", modifierFlags: .control, action: "quit", title: "Quit")) { _ in quits += 1
             })
         var decoder = TerminalKeyDecoder(reportsEventTypes: kitty)
-        TerminalKeyboard.dispatch(decoder.decode(Array(text.utf8)), to: dispatcher, device: .primary, time: 0)
+        for input in decoder.decode(Array(text.utf8)) { dispatcher.receive(input) }
         return (quits, field, dispatcher)
     }
 
@@ -155,7 +150,7 @@ import Testing
     func longParameters() throws {
         let digits = [UInt8](repeating: UInt8(ascii: "7"), count: 200_000)
         let clock = ContinuousClock()
-        var events: [Event] = []
+        var events: [InputEvent] = []
         let elapsed = clock.measure {
             var whole = TerminalKeyDecoder(reportsEventTypes: true)
             events = whole.decode(Array("\u{1b}[".utf8) + digits + Array("u\u{3}".utf8))
@@ -165,7 +160,7 @@ import Testing
         #expect(elapsed < .seconds(1), "\(elapsed)")
         // In reads of 4096 bytes, as a terminal delivers it; a Ctrl-C inside ends it too.
         var split = TerminalKeyDecoder()
-        var splitEvents: [Event] = []
+        var splitEvents: [InputEvent] = []
         let bytes = Array("\u{1b}[".utf8) + digits + [0x03]
         for start in stride(from: 0, to: bytes.count, by: 4096) {
             splitEvents += split.decode(bytes[start..<min(start + 4096, bytes.count)], endOfInput: true)

@@ -15,17 +15,26 @@ struct Held {
     var quitChords = 0
     var otherCPresses = 0
 
-    mutating func apply(_ events: [TerminalKeyDecoder.Event]) {
-        for event in events where event.pastedText == nil {
-            switch event.action {
-            case .up: keys.remove(event.code)
-            case .repeat: break
-            case .down:
-                if event.code == .c {
-                    let flags = keys.reduce(into: ModifierFlags()) { $0.formUnion($1.heldModifier ?? []) }
-                    if !keys.contains(.c) && flags == .control { quitChords += 1 } else { otherCPresses += 1 }
+    mutating func apply(_ events: [InputEvent]) {
+        for input in events {
+            switch input {
+            case .key(let event):
+                switch event.action {
+                case .up: keys.remove(event.code)
+                case .repeat: break
+                case .down:
+                    if event.code == .c {
+                        let flags = keys.reduce(into: ModifierFlags()) { $0.formUnion($1.heldModifier ?? []) }
+                        if !keys.contains(.c) && flags == .control { quitChords += 1 } else { otherCPresses += 1 }
+                    }
+                    keys.insert(event.code)
                 }
-                keys.insert(event.code)
+            case .cancelKey(let code, _, _):
+                keys.remove(code)
+            case .text:
+                break
+            case .resynchronize, .deviceRemoved, .keyboardLost:
+                fatalError("the terminal decoder made \(input)")
             }
         }
     }

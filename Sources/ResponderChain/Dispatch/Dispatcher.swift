@@ -263,6 +263,7 @@ public final class Dispatcher {
     /// Inserts text that did not come from key presses (a terminal's bracketed paste, an input
     /// method's commit) into the first responder, when it is a ``TextInputResponder``; otherwise
     /// the text is dropped. The trace records how many characters went where, never the text.
+    /// An input source hands the same text over as ``InputEvent/text(_:device:timestamp:)``.
     ///
     /// - Parameters:
     ///   - text: The text.

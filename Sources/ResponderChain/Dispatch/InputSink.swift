@@ -1,10 +1,20 @@
-/// One piece of input from a keyboard source, as a value: what a decoder produces and a
-/// ``InputSink`` receives, in order.
+/// One piece of input from an input source, as a value: what a decoder produces and an
+/// ``InputSink`` receives, in order. Every source hands its input to the dispatcher as these
+/// values: evdev keyboards, the terminal (its keys and its bracketed pastes), and the test
+/// doubles alike.
+///
+/// Keys and text are what the dispatcher handles today. Other kinds of input (pointer, touch,
+/// gamepad values) will be added as new cases, each with its device and timestamp, when the
+/// dispatcher has behaviour for them: ``Dispatcher``'s ``Dispatcher/receive(_:)`` handles every
+/// case, and a sink that only passes input on forwards the new ones unchanged. Code that
+/// switches over `InputEvent` should expect new cases: an exhaustive `switch` stops compiling
+/// until it handles them, so a sink outside this package gives its `switch` a `default` that
+/// passes the value on (or ignores it).
 public enum InputEvent: Hashable, Sendable {
     /// A key went down, repeated or came up.
     case key(KeyEvent)
     /// A key's press ends `cancelled` without a key-up (the kernel released it as its device
-    /// went away).
+    /// went away, or the terminal reported it up without sending its release).
     case cancelKey(KeyCode, device: DeviceID, timestamp: Double)
     /// The device reports these keys down now (after events were dropped).
     case resynchronize(device: DeviceID, pressedKeys: [KeyCode], timestamp: Double)
@@ -13,9 +23,15 @@ public enum InputEvent: Hashable, Sendable {
     /// Every keyboard was lost (the seat was disabled, another process took the keyboards):
     /// every press ends `cancelled`.
     case keyboardLost(timestamp: Double)
+    /// Text that did not come from key presses: a terminal's bracketed paste, or (later) an
+    /// input method's commit. It goes to the first responder when that is a
+    /// ``TextInputResponder`` (``TextInputResponder/insertText(_:)``), and is dropped otherwise;
+    /// the trace records how many characters went where, never the text. Text a key typed
+    /// travels with its key instead, as ``KeyEvent/text``.
+    case text(String, device: DeviceID, timestamp: Double)
 }
 
-/// Where a keyboard source's input goes: the one direction of the path from device to
+/// Where an input source's input goes: the one direction of the path from device to
 /// dispatcher. A decoder hands its input to a sink; a software repeater is a sink that adds
 /// repeats and passes everything on to the next one; the ``Dispatcher`` is the last.
 @MainActor
@@ -28,8 +44,8 @@ public protocol InputSink: AnyObject {
 
 extension Dispatcher: InputSink {
     /// Dispatches the input: ``handle(_:)``, ``cancelKey(_:on:timestamp:)``,
-    /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)`` or
-    /// ``keyboardLost(timestamp:)``.
+    /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)``,
+    /// ``keyboardLost(timestamp:)`` or, for text, ``insertText(_:timestamp:)``.
     ///
     /// - Parameter input: The input.
     public func receive(_ input: InputEvent) {
@@ -40,6 +56,7 @@ extension Dispatcher: InputSink {
             resynchronize(device: device, pressedKeys: keys, timestamp: timestamp)
         case .deviceRemoved(let device, let timestamp): deviceRemoved(device, timestamp: timestamp)
         case .keyboardLost(let timestamp): keyboardLost(timestamp: timestamp)
+        case .text(let text, _, let timestamp): insertText(text, timestamp: timestamp)
         }
     }
 }

@@ -87,7 +87,8 @@ public enum KeyAction: UInt8, Hashable, Sendable, CustomStringConvertible {
 /// One key transition from an input source, before any layout or responder is involved.
 ///
 /// Every source (a Linux device, an evemu recording, a terminal, the virtual keyboard of
-/// `ResponderChainTesting`) produces these and hands them to ``Dispatcher/handle(_:)``.
+/// `ResponderChainTesting`) produces these and hands them on as ``InputEvent/key(_:)`` to an
+/// ``InputSink`` (the dispatcher's ``Dispatcher/receive(_:)``), or to ``Dispatcher/handle(_:)``.
 public struct KeyEvent: Hashable, Sendable {
     /// The device the key belongs to.
     public var device: DeviceID
