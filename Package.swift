@@ -86,6 +86,7 @@ let package = Package(
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",

@@ -6,7 +6,7 @@ public import LinuxSystem
 /// another VT, another session): libseat revokes the devices and reports the seat disabled;
 /// when the session comes back it reports it enabled, and the devices must be opened again.
 ///
-/// ``KeyboardEventLoop`` uses one when ``KeyboardEventLoop/Options/seatAccess`` allows: it watches
+/// `EvdevSource` uses one when its options' `seatAccess` allows: it watches
 /// ``fileDescriptor`` and calls ``dispatch()`` when it is readable. Not `Sendable`: it belongs
 /// to the loop's thread.
 public final class Seat {
@@ -49,22 +49,20 @@ public final class Seat {
         listener.initialize(
             to: libseat_seat_listener(
                 enable_seat: { _, userdata in
-                    guard let userdata else { return }
-                    let box = Unmanaged<SeatBox>.fromOpaque(userdata).takeUnretainedValue()
+                    guard let box = CallbackUserdata<SeatBox>.target(from: userdata) else { return }
                     box.enabled = true
                     box.seat?.enabled()
                 },
                 disable_seat: { seat, userdata in
-                    guard let userdata else { return }
-                    let box = Unmanaged<SeatBox>.fromOpaque(userdata).takeUnretainedValue()
+                    guard let box = CallbackUserdata<SeatBox>.target(from: userdata) else { return }
                     box.enabled = false
                     if let owner = box.seat { owner.disabled() } else if let seat { _ = libseat_disable_seat(seat) }
                 }))
-        let userdata = Unmanaged.passRetained(box).toOpaque()
+        let userdata = CallbackUserdata(retaining: box)
         let setByUser = Syscalls.environment("LIBSEAT_BACKEND") != nil
         for backend in chosen {
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", backend) }
-            let handle = libseat_open_seat(listener, userdata)
+            let handle = libseat_open_seat(listener, userdata.pointer)
             let code = Syscalls.lastError
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", nil) }
             if let handle {
@@ -75,7 +73,7 @@ public final class Seat {
             failures.append("\(backend): \(Self.reason(code, backend: backend))")
         }
         guard let (handle, backend) = opened else {
-            Unmanaged<SeatBox>.fromOpaque(userdata).release()
+            userdata.release()
             listener.deallocate()
             throw InputError(
                 errno: lastError, operation: "open seat", path: nil,
@@ -93,7 +91,7 @@ public final class Seat {
         let seatName = libseat_seat_name(handle).map { String(cString: $0) } ?? "seat0"
         guard box.enabled else {
             libseat_close_seat(handle)
-            Unmanaged<SeatBox>.fromOpaque(userdata).release()
+            userdata.release()
             listener.deallocate()
             throw InputError(
                 errno: 0, operation: "open seat", path: nil,
@@ -109,12 +107,12 @@ public final class Seat {
         box.seat = self
     }
 
-    private let userdata: UnsafeMutableRawPointer
+    private let userdata: CallbackUserdata<SeatBox>
 
     deinit {
         for (_, id) in devices { _ = libseat_close_device(handle, id) }
         libseat_close_seat(handle)
-        Unmanaged<SeatBox>.fromOpaque(userdata).release()
+        userdata.release()
         listener.deallocate()
     }
 
