@@ -35,7 +35,8 @@ package struct CallbackUserdata<Target: AnyObject> {
             let type = liveUserdata.withLock { $0[key] }
             precondition(
                 type == ObjectIdentifier(Target.self),
-                "C callback userdata \(pointer) is not a live \(Target.self): it was released, or made for another type")
+                "C callback userdata \(pointer) is not a live \(Target.self): it was released, or made for another type"
+            )
         #endif
         return Unmanaged<Target>.fromOpaque(pointer).takeUnretainedValue()
     }
