@@ -34,10 +34,11 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         .target(
             name: "LinuxKeyboard",
-            dependencies: ["ResponderChain", "CEvdev", "CUdev", "CXKBCommon", "CSeat", "CLinuxEvents"]),
+            dependencies: ["ResponderChain", "DispatchTrace", "CEvdev", "CUdev", "CXKBCommon", "CSeat", "CLinuxEvents"]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
-        .target(name: "DispatchTrace", dependencies: ["ResponderChain", "LinuxKeyboard"]),
+        // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
+        .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // keytrace's scene sessions and live view, as a library so that tests can drive them.
         .target(
             name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas"]),

@@ -1,4 +1,4 @@
-public import DispatchTrace
+internal import DispatchTrace
 import FoundationEssentials
 public import LinuxKeyboard
 public import ResponderChain

@@ -147,7 +147,7 @@ func fileErrorDescription(_ error: Syscalls.Errno) -> String {
         : error.code == EACCES
             ? " (check the file's permissions)"
             : error.code == EISDIR ? " (give a file, not a directory)" : ""
-    return String(cString: strerror(error.code)) + fix
+    return Syscalls.message(error.code) + fix
 }
 
 /// A text file written with the C library, flushed on request.

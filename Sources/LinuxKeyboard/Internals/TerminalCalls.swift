@@ -55,16 +55,10 @@ enum TerminalCalls {
         return ioctl(fd, setMode, 0) == 0
     }
 
+    /// Writes all of `bytes` (``Syscalls/writeAll(_:_:)``); what a failing terminal does not
+    /// take is dropped.
     static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        _ = bytes.withUnsafeBytes { Syscalls.writeAll(fd, $0) }
     }
 
     /// Reads what is available (non-blocking); `nil` at end of file or on error other than EAGAIN.
