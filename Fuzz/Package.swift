@@ -23,6 +23,9 @@ let package = Package(
         .executableTarget(
             name: "fuzz-terminal",
             dependencies: ["FuzzSupport", .product(name: "LinuxKeyboard", package: "ResponderChain")]),
+        .executableTarget(
+            name: "fuzz-trace",
+            dependencies: ["FuzzSupport", .product(name: "DispatchTrace", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )
