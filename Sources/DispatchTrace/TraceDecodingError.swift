@@ -1,6 +1,6 @@
 internal import ResponderChain
 
-/// Why ``TraceEvent/init(jsonLine:)`` could not read a line: which field, what it expected,
+/// Why ``TraceEvent/init(jsonLine:)-([UInt8])`` could not read a line: which field, what it expected,
 /// and what to do.
 ///
 /// A struct with a ``code`` rather than an enum, so that new kinds of problem do not break a

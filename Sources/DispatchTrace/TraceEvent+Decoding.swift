@@ -3,7 +3,7 @@ internal import ResponderChain
 // MARK: Reading JSON lines
 
 extension TraceEvent {
-    /// The longest line ``init(jsonLine:)`` reads, in bytes (1 MiB): a longer one is an error,
+    /// The longest line ``init(jsonLine:)-([UInt8])`` reads, in bytes (1 MiB): a longer one is an error,
     /// not a line worth holding in memory.
     public static let maximumLineLength = 1 << 20
 

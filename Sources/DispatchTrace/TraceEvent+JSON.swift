@@ -129,7 +129,7 @@ extension TraceEvent {
         }
     }
 
-    /// `"ctrl","shift"`: the names in ``ResponderChain/ModifierFlags``'s description order.
+    /// `"ctrl","shift"`: the names in `ModifierFlags`'s description order.
     private static func writeModifiers(_ flags: ModifierFlags, to out: inout ByteWriter) {
         var first = true
         for (flag, name) in modifierNames where flags.contains(flag) {
@@ -139,7 +139,7 @@ extension TraceEvent {
         }
     }
 
-    /// The modifier flags and their quoted JSON names, in ``ResponderChain/ModifierFlags``'s
+    /// The modifier flags and their quoted JSON names, in `ModifierFlags`'s
     /// description order (`ctrl+alt+shift+cmd+capsLock+numpad`).
     static let modifierNames: [(ModifierFlags, StaticString)] = [
         (.control, "\"ctrl\""), (.alternate, "\"alt\""), (.shift, "\"shift\""), (.command, "\"cmd\""),

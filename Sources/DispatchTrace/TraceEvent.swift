@@ -2,16 +2,16 @@ public import ResponderChain
 
 /// One line of keytrace output: what happened, when, with the scene's node ids.
 ///
-/// The event is made of the core's own values (``ResponderChain/KeyAction``,
-/// ``ResponderChain/KeyCode``, ``ResponderChain/ModifierFlags``, ``ResponderChain/DispatchStage``,
-/// ``ResponderChain/FocusUpdateCause`` …); JSON lines (``writeJSON(to:)``) and plain text
-/// (``plainLine``) are two renderings of it, and ``init(jsonLine:)`` reads a JSON line back.
+/// The event is made of the core's own values (`KeyAction`,
+/// `KeyCode`, `ModifierFlags`, `DispatchStage`,
+/// `FocusUpdateCause` …); JSON lines (``writeJSON(to:)``) and plain text
+/// (``plainLine``) are two renderings of it, and ``init(jsonLine:)-([UInt8])`` reads a JSON line back.
 /// The JSON form is one object per line with `t` (seconds) and `event` first; the README's
 /// "JSON lines" section is the schema, versioned by the `session` event's `version` field
 /// (``schemaVersion``).
 public struct TraceEvent: Hashable, Sendable {
     /// The version of the JSON lines written, in the `session` event's `version` field.
-    /// ``init(jsonLine:)`` reads this version and refuses others.
+    /// ``init(jsonLine:)-([UInt8])`` reads this version and refuses others.
     public static let schemaVersion = 1
 
     /// What happened.
@@ -47,7 +47,7 @@ public struct TraceEvent: Hashable, Sendable {
     }
 
     /// A value a trace shows, or that it hides because it was typed into a secure text input
-    /// (``ResponderChain/DispatchRecord/isSecureEntry``): both renderings write `•` for it.
+    /// (`DispatchRecord.isSecureEntry`): both renderings write `•` for it.
     public enum Redactable<Value: Hashable & Sendable>: Hashable, Sendable {
         /// The value.
         case value(Value)
@@ -60,7 +60,7 @@ public struct TraceEvent: Hashable, Sendable {
         /// The physical key.
         public var code: KeyCode
         /// The keysym's name, when the layout has keysyms
-        /// (``ResponderChain/KeyboardLayout/keysymName(for:in:)``).
+        /// (`KeyboardLayout.keysymName(for:in:)`).
         public var keysym: String?
         /// The characters the key types, modifiers applied.
         public var characters: String

@@ -212,7 +212,7 @@ public final class TraceSession {
     private var keysyms: [UInt64: String?] = [:]
 
     /// The keysym the key produces now, through the layout's
-    /// ``ResponderChain/KeyboardLayout/keysymName(for:in:)``, cached per key and layout state
+    /// `KeyboardLayout.keysymName(for:in:)`, cached per key and layout state
     /// (the layout is asked once).
     private func keysymName(_ code: KeyCode) -> String? {
         let state = dispatcher.keyboardState.layoutState

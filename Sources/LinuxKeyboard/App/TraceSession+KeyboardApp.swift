@@ -5,7 +5,7 @@ extension TraceSession {
     /// themselves: a keyboard opened (named from then on in `key` events), a device that failed,
     /// hot-plug unavailable, the seat disabled or enabled again. Removals, focus and
     /// first-responder changes come through their own records; a resize is not traced. The
-    /// event's time is ``KeyboardEventLoop/monotonicNow`` less ``TraceSession/timeOrigin``.
+    /// event's time is ``KeyboardEventLoop/monotonicNow`` less `timeOrigin`.
     ///
     /// - Parameter change: The change, from `KeyboardApp.onChange`.
     public func report(_ change: KeyboardApp.Change) {

@@ -254,7 +254,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     }
 
     /// The keysym name the key produces in a state, such as `z`, `ISO_Level3_Shift` or `Return`:
-    /// this layout's answer to ``KeyboardLayout/keysymName(for:in:)``, which traces show.
+    /// this layout's answer to `KeyboardLayout.keysymName(for:in:)`, which traces show.
     /// Uses `xkb_state_key_get_one_sym` and `xkb_keysym_get_name`.
     ///
     /// - Parameters:
