@@ -280,7 +280,7 @@ private struct Fields {
 
     /// `modifiers`: an array of modifier names.
     func modifiers() throws(TraceDecodingError) -> ModifierFlags {
-        let names = TraceEvent.modifierNames.map { "\($0.1)".replacing("\"", with: "") }
+        let names = TraceEvent.modifierTextNames.map(\.1)
         let expected = "an array of modifier names (" + names.joined(separator: ", ") + ")"
         guard let value = value("modifiers") else { throw missing("modifiers", expected) }
         guard case .array(let elements) = value.kind else { throw wrongType("modifiers", value, expected) }
@@ -288,7 +288,7 @@ private struct Fields {
         for element in elements {
             guard case .string(let text) = element.kind else { throw wrongType("modifiers", element, expected) }
             guard let index = names.firstIndex(of: text) else { throw invalid("modifiers", quoted(text), expected) }
-            flags.insert(TraceEvent.modifierNames[index].0)
+            flags.insert(TraceEvent.modifierTextNames[index].0)
         }
         return flags
     }

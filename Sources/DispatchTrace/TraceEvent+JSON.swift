@@ -146,6 +146,12 @@ extension TraceEvent {
         (.alphaShift, "\"capsLock\""), (.numericPad, "\"numpad\""),
     ]
 
+    /// The modifier flags and their names, as `modifierNames` without the quotes.
+    static let modifierTextNames: [(ModifierFlags, String)] = [
+        (.control, "ctrl"), (.alternate, "alt"), (.shift, "shift"), (.command, "cmd"), (.alphaShift, "capsLock"),
+        (.numericPad, "numpad"),
+    ]
+
     /// The event as one JSON line, without the newline.
     public var json: String {
         var writer = ByteWriter(capacity: 256)

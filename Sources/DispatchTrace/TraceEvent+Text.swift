@@ -27,8 +27,11 @@ extension TraceEvent {
             var line = "\(action) \(key.code.name) (code \(key.code.rawValue))"
             if let keysym = key.keysym { line += " keysym \(keysym)" }
             if let visible = Self.visible(key.characters) { line += " \"\(visible)\"" }
-            let modifiers = key.modifierFlags.description
-            line += modifiers.isEmpty ? "" : " [" + modifiers.replacing("+", with: " ") + "]"
+            var modifiers = ""
+            for (flag, name) in Self.modifierTextNames where key.modifierFlags.contains(flag) {
+                modifiers += modifiers.isEmpty ? name : " " + name
+            }
+            if !modifiers.isEmpty { line += " [" + modifiers + "]" }
             return line + " on \(device)"
         case .key(let action, .redacted, let device):
             return "\(action) • keysym • \"•\" on \(device)"
