@@ -40,8 +40,9 @@ let package = Package(
         .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
-        // libc for the Linux modules: descriptors, files read with limits, the environment, the clock, errors.
-        .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
+        // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
+        // limits, the environment, the clock, errors.
+        .target(name: "LinuxSystem", dependencies: ["ResponderChain", "DispatchTrace"]),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
         // Seat access through libseat (seatd or logind), shared by every device source.
@@ -58,17 +59,20 @@ let package = Package(
         // No device library: a terminal app, or a backend's (Wayland's), links only what it uses.
         .target(
             name: "AppRuntime",
-            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas"]),
+            dependencies: [
+                "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "DispatchTrace",
+            ]),
         // A console or kiosk app on real keyboards: KeyboardApp, the runtime with evdev and xkbcommon.
         .target(
             name: "LinuxKeyboard",
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
-                "TerminalIO", "TerminalCanvas",
+                "TerminalIO", "TerminalCanvas", "DispatchTrace",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
-        .target(name: "DispatchTrace", dependencies: ["ResponderChain", "LinuxKeyboard"]),
+        // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
+        .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // keytrace's scene sessions and live view, as a library so that tests can drive them.
         .target(
             name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas"]),

@@ -15,6 +15,7 @@ let package = Package(
                 .product(name: "ResponderChain", package: "ResponderChain"),
                 .product(name: "KeytraceKit", package: "ResponderChain"),
                 .product(name: "DispatchTrace", package: "ResponderChain"),
+                .product(name: "LinuxKeyboard", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

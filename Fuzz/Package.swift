@@ -29,6 +29,9 @@ let package = Package(
                 "FuzzSupport", .product(name: "TerminalIO", package: "ResponderChain"),
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]),
+        .executableTarget(
+            name: "fuzz-trace",
+            dependencies: ["FuzzSupport", .product(name: "DispatchTrace", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,3 @@
-internal import LinuxKeyboard
 public import ResponderChain
 
 /// A window's dispatcher and focus system, turning every dispatch decision into
@@ -37,8 +36,9 @@ public import ResponderChain
 /// Each line is one ``TraceEvent`` as keytrace's `--json` writes it (`jq` reads them);
 /// ``TraceEvent/plainLine`` renders the same event as keytrace's plain text.
 ///
-/// Keys typed into a secure text input appear as `•` in every field, as the dispatcher marks
-/// them. Isolated to the main actor, like the dispatcher it observes.
+/// Keys typed into a secure text input are ``TraceEvent/Redactable/redacted`` in every event
+/// (written `•`), as the dispatcher marks them. Isolated to the main actor, like the dispatcher
+/// it observes.
 @MainActor
 public final class TraceSession {
     /// The name reported in the `session` event's `scene` field: the scene's, or the app's.
@@ -69,9 +69,6 @@ public final class TraceSession {
     private var lastTime: Double = 0
     /// Events reported before ``start(input:layout:note:t:)``: they follow the `session` event.
     private var heldUntilStart: [TraceEvent]? = []
-    /// The dispatcher's layout when xkbcommon's (for keysym names); read again at start, after
-    /// the app chose its input (a terminal's layout is not xkbcommon's).
-    private var xkb: XKBKeyboardLayout?
 
     /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
     /// Nothing reaches `onEvent` until ``start(input:layout:note:t:)``: what happens before is
@@ -94,7 +91,6 @@ public final class TraceSession {
         self.onEvent = onEvent
         self.dispatcher = dispatcher
         self.focusSystem = focusSystem
-        xkb = dispatcher.layout as? XKBKeyboardLayout
         _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
     }
 
@@ -109,7 +105,7 @@ public final class TraceSession {
     ///   - t: The start time.
     public func start(input: String, layout: String, note: String? = nil, t: Double = 0) {
         lastTime = t
-        xkb = dispatcher.layout as? XKBKeyboardLayout
+        // The app may have chosen its input, and with it the layout, since the session was made.
         keysyms.removeAll()
         let held = heldUntilStart ?? []
         heldUntilStart = nil
@@ -151,30 +147,23 @@ public final class TraceSession {
     private func handle(_ record: DispatchRecord) {
         if record.sequence > 0 { lastTime = record.timestamp - timeOrigin }
         let t = lastTime
+        // The dispatcher redacts keys typed into a secure text input at the source; the events
+        // say so with `.redacted` (written `•`).
+        let secure = record.isSecureEntry
         switch record.kind {
         case .input(let event, let key, _):
-            // The dispatcher redacts keys typed into a secure text input at the source.
-            let masked = record.isSecureEntry
-            let phase: String
-            switch event.action {
-            case .down: phase = "down"
-            case .repeat: phase = "repeat"
-            case .up: phase = "up"
-            }
-            emit(
-                TraceEvent(
-                    t: t,
-                    .key(
-                        phase: phase, key: masked ? "•" : event.code.name, code: masked ? nil : event.code.rawValue,
-                        keysym: masked ? "•" : keysymName(event.code), characters: masked ? "•" : key.characters,
-                        modifiers: masked ? [] : modifierNames(key.modifierFlags),
-                        device: deviceNames[event.device] ?? event.device.description)))
+            let details: TraceEvent.Redactable<TraceEvent.KeyDetails> =
+                secure
+                ? .redacted
+                : .value(
+                    TraceEvent.KeyDetails(
+                        code: event.code, keysym: keysymName(event.code), characters: key.characters,
+                        modifierFlags: key.modifierFlags))
+            emit(TraceEvent(t: t, .key(event.action, details, device: deviceName(event.device))))
             if event.action == .down && !event.code.isModifier { lastStages = [] }
         case .stage(let stage, let outcome, let reason):
             guard explain || keepsHistory else { return }
-            let number = (DispatchStage.allCases.firstIndex(of: stage) ?? 0) + 1
-            let event = TraceEvent(
-                t: t, .stage(number: number, stage: stage.rawValue, decision: outcome.rawValue, reason: reason))
+            let event = TraceEvent(t: t, .stage(stage, outcome, reason: reason))
             lastStages.append(event)
             if explain { emit(event) }
         case .keyCommand(let command, let declaredBy, let target, let priority, let isRepeat):
@@ -182,84 +171,68 @@ public final class TraceSession {
                 TraceEvent(
                     t: t,
                     .keyCommand(
-                        title: command.title, action: command.action.rawValue,
-                        shortcut: record.isSecureEntry ? "•" : Self.shortcut(command), declaredBy: declaredBy?.name,
-                        responder: target.name, priority: priority, isRepeat: isRepeat)))
+                        title: command.title, action: command.action,
+                        shortcut: secure ? .redacted : Self.shortcut(command),
+                        declaredBy: declaredBy?.name, responder: target.name, priority: priority, isRepeat: isRepeat)))
         case .keyCommandPassedOver(let command, let declaredBy, let reason):
             guard explain else { return }
             emit(
                 TraceEvent(
                     t: t,
                     .keyCommandPassedOver(
-                        action: command.action.rawValue, shortcut: record.isSecureEntry ? "•" : Self.shortcut(command),
+                        action: command.action, shortcut: secure ? .redacted : Self.shortcut(command),
                         declaredBy: declaredBy?.name, reason: reason)))
         case .press(let press, let responder):
-            emit(
-                TraceEvent(
-                    t: t,
-                    .press(
-                        phase: press.phase.description, key: record.isSecureEntry ? "•" : press.key.keyCode.name,
-                        responder: responder.name, owner: nil, reason: nil, press: UInt64(press.id.rawValue))))
+            let key: TraceEvent.Redactable<KeyCode> = secure ? .redacted : .value(press.key.keyCode)
+            emit(TraceEvent(t: t, .press(press.phase, key: key, to: .responder(responder.name), press: press.id)))
         case .pressOwned(let press, let owner, let reason):
-            emit(
-                TraceEvent(
-                    t: t,
-                    .press(
-                        phase: press.phase.description, key: record.isSecureEntry ? "•" : press.key.keyCode.name,
-                        responder: nil, owner: owner.rawValue, reason: reason, press: UInt64(press.id.rawValue))))
+            let key: TraceEvent.Redactable<KeyCode> = secure ? .redacted : .value(press.key.keyCode)
+            emit(TraceEvent(t: t, .press(press.phase, key: key, to: .owner(owner, reason: reason), press: press.id)))
         case .unhandled(let key):
-            emit(TraceEvent(t: t, .unhandled(key: record.isSecureEntry ? "•" : key.keyCode.name)))
+            emit(TraceEvent(t: t, .unhandled(secure ? .redacted : .value(key.keyCode))))
         case .firstResponder(let from, let to):
             emit(TraceEvent(t: t, .firstResponder(from: from?.name, to: to?.name)))
         case .focus(let from, let to, let cause, _, let fromGroup, let toGroup):
-            emit(
-                TraceEvent(
-                    t: t, .focus(from: from, to: to, cause: cause.rawValue, fromGroup: fromGroup, toGroup: toGroup)))
+            emit(TraceEvent(t: t, .focus(from: from, to: to, cause: cause, fromGroup: fromGroup, toGroup: toGroup)))
         case .focusVetoed(let from, let to, let by):
             emit(TraceEvent(t: t, .focusVetoed(from: from, to: to, by: by)))
         case .deviceRemoved(let device):
-            emit(
-                TraceEvent(
-                    t: t,
-                    .device(change: "removed", name: deviceNames[device] ?? device.description, path: nil, detail: nil))
-            )
+            emit(TraceEvent(t: t, .device(.removed, name: deviceName(device), path: nil, detail: nil)))
         case .keyboardLost:
-            emit(TraceEvent(t: t, .device(change: "keyboardLost", name: "all keyboards", path: nil, detail: nil)))
+            emit(TraceEvent(t: t, .device(.keyboardLost, name: "all keyboards", path: nil, detail: nil)))
         case .textInserted(let count, let target):
             emit(TraceEvent(t: t, .paste(characters: count, responder: target?.name)))
         }
     }
 
-    private var keysyms: [UInt64: String] = [:]
-    private var modifierLists: [UInt32: [String]] = [:]
+    private func deviceName(_ device: DeviceID) -> String {
+        deviceNames[device] ?? device.description
+    }
 
-    /// The keysym the key produces now, cached per key and layout state (xkb is asked once).
+    private var keysyms: [UInt64: String?] = [:]
+
+    /// The keysym the key produces now, through the layout's
+    /// `KeyboardLayout.keysymName(for:in:)`, cached per key and layout state
+    /// (the layout is asked once).
     private func keysymName(_ code: KeyCode) -> String? {
-        guard let xkb else { return nil }
         let state = dispatcher.keyboardState.layoutState
-        var cacheKey = UInt64(code.rawValue) << 40 | UInt64(state.modifierFlags.rawValue)
+        let flags = UInt64(truncatingIfNeeded: state.modifierFlags.rawValue)
+        // States the key cannot hold (a group beyond 3, flags beyond bit 35) are asked every time.
+        guard (0...3).contains(state.group), flags < 1 << 36 else {
+            return dispatcher.layout.keysymName(for: code, in: state)
+        }
+        var cacheKey = UInt64(code.rawValue) << 40 | flags | UInt64(state.group) << 36
         if state.numLock { cacheKey |= 1 << 38 }
         if state.levelThree { cacheKey |= 1 << 39 }
-        cacheKey |= UInt64(min(max(state.group, 0), 3)) << 36  // xkbcommon has at most 4 layouts
         if let name = keysyms[cacheKey] { return name }
-        let name = xkb.keysymName(for: code, in: state)
+        let name = dispatcher.layout.keysymName(for: code, in: state)
         keysyms[cacheKey] = name
         return name
     }
 
-    /// `["ctrl", "shift"]`, cached per combination.
-    private func modifierNames(_ flags: ModifierFlags) -> [String] {
-        let raw = UInt32(truncatingIfNeeded: flags.rawValue)
-        if let names = modifierLists[raw] { return names }
-        let text = flags.description
-        let names = text.isEmpty ? [] : text.split(separator: "+").map(String.init)
-        modifierLists[raw] = names
-        return names
-    }
-
     /// `ctrl+f`, `shift+tab`: the chord part of a command.
-    static func shortcut(_ command: KeyCommand) -> String {
+    static func shortcut(_ command: KeyCommand) -> TraceEvent.Redactable<String> {
         let modifiers = command.modifierFlags.description
-        return modifiers.isEmpty ? command.input.description : modifiers + "+" + command.input.description
+        return .value(modifiers.isEmpty ? command.input.description : modifiers + "+" + command.input.description)
     }
 }

@@ -1,6 +1,7 @@
-public import DispatchTrace
+internal import DispatchTrace
 import FoundationEssentials
 public import LinuxKeyboard
+internal import LinuxSystem
 public import ResponderChain
 import TerminalCanvas
 
@@ -330,7 +331,7 @@ public enum Keytrace {
         session.start(input: "replay \(path)", layout: layout, t: recording.events.first?.time ?? 0)
         recording.replay(into: session.dispatcher, device: device, speed: realTime ? .realTime : .asFastAsPossible) {
             output.flush()
-            Platform.sleep(seconds: $0)
+            Syscalls.sleep(seconds: $0)
         }
     }
 
@@ -520,7 +521,7 @@ public func printOutput(_ text: String) -> Int32 {
 ///
 /// - Parameter status: The exit status.
 public func exitKeytrace(_ status: Int32) -> Never {
-    Platform.exit(status)
+    Syscalls.exit(status)
 }
 
 /// Writes a line to standard error, with its control characters other than line feeds escaped

@@ -254,14 +254,15 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         return text
     }
 
-    /// The keysym name the key produces in a state, such as `z`, `ISO_Level3_Shift` or `Return`.
+    /// The keysym name the key produces in a state, such as `z`, `ISO_Level3_Shift` or `Return`:
+    /// this layout's answer to `KeyboardLayout.keysymName(for:in:)`, which traces show.
     /// Uses `xkb_state_key_get_one_sym` and `xkb_keysym_get_name`.
     ///
     /// - Parameters:
     ///   - code: The physical key.
     ///   - layoutState: The modifiers and locks.
-    /// - Returns: The name, or `NoSymbol`.
-    public func keysymName(for code: KeyCode, in layoutState: LayoutState = LayoutState()) -> String {
+    /// - Returns: The name, or `NoSymbol` for a key without one; never `nil`.
+    public func keysymName(for code: KeyCode, in layoutState: LayoutState = LayoutState()) -> String? {
         setState(layoutState)
         let symbol = xkb_state_key_get_one_sym(state, UInt32(code.rawValue) + 8)
         var buffer = [CChar](repeating: 0, count: 64)

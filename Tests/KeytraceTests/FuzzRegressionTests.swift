@@ -17,7 +17,7 @@ import Testing
         return names.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test("the regression inputs are there", arguments: ["scene", "evemu", "terminal", "keys"])
+    @Test("the regression inputs are there", arguments: ["scene", "evemu", "terminal", "keys", "trace"])
     func present(target: String) {
         #expect(!Self.inputs(target).isEmpty, "Fuzz/Regressions/\(target) is empty")
     }
@@ -75,6 +75,18 @@ import Testing
             if let chord = try? KeyChord(parsing: text) {
                 #expect((try? KeyChord(parsing: chord.description)) == chord, "\(url.lastPathComponent)")
             }
+        }
+    }
+
+    @Test("trace-line inputs decode, or fail with an error; an event that decodes writes a line that decodes equal")
+    func traceLines() throws {
+        for url in Self.inputs("trace") {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            guard let event = try? TraceEvent(jsonLine: bytes) else { continue }
+            let line = event.json
+            let again = try? TraceEvent(jsonLine: line)
+            #expect(again == event, "\(url.lastPathComponent): \(line)")
+            #expect(again?.json == line, "\(url.lastPathComponent)")
         }
     }
 }

@@ -84,7 +84,7 @@ struct KeytraceBinary {
         #expect(result.status == 0, "\(result.stderr)")
         try KeytraceBinary.expectGolden(result.stdout, "demo-keys.jsonl")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first?.contains(#""event":"session","input":"keys""#) == true)
+        #expect(lines.first?.contains(#""event":"session","version":1,"input":"keys""#) == true)
         #expect(lines.contains { $0.contains(#""event":"focus","from":"search","to":"buyMilk","cause":"tab""#) })
         #expect(
             lines.contains {

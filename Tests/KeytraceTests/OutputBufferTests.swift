@@ -1,5 +1,6 @@
 import DispatchTrace
 import Foundation
+import LinuxKeyboard
 import Testing
 
 @Suite struct OutputBufferTests {
@@ -39,7 +40,7 @@ import Testing
         try "old contents\n".write(toFile: path, atomically: false, encoding: .utf8)
         do {
             let output = try OutputBuffer(path: path)
-            output.append { TraceEvent(t: 1.5, .unhandled(key: "KeyA")).writeJSON(to: &$0) }
+            output.append { TraceEvent(t: 1.5, .unhandled(.value(.a))).writeJSON(to: &$0) }
             output.flush()
             #expect(
                 try String(contentsOfFile: path, encoding: .utf8)

@@ -1,6 +1,7 @@
 import DispatchTrace
 import Foundation
 import KeytraceKit
+import LinuxKeyboard
 import Testing
 
 /// Output that cannot be written (a full disk, a closed descriptor) is an error that names the

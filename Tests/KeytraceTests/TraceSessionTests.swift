@@ -60,7 +60,7 @@ import Testing
         var lines: [String] = []
         let session = TraceSession(scene: scene, layout: USKeyboardLayout()) { lines.append($0.json) }
         session.emit(
-            TraceEvent(t: 0.2, .device(change: "added", name: "USB Keyboard", path: "/dev/input/event3", detail: nil)))
+            TraceEvent(t: 0.2, .device(.added, name: "USB Keyboard", path: "/dev/input/event3", detail: nil)))
         #expect(lines.isEmpty, "nothing is written before the session starts")
         session.start(input: "keyboards", layout: "us")
         #expect(lines.count >= 3)

@@ -2,6 +2,7 @@ import Benchmark
 import DispatchTrace
 import Glibc
 import KeytraceKit
+import LinuxKeyboard
 import ResponderChain
 
 /// An evemu recording of `events` key events (half presses, half releases, each followed by its

@@ -1,5 +1,5 @@
-import FuzzSupport
 import EvdevInput
+import FuzzSupport
 
 // evemu recordings: any text parses or fails with a RecordingError; a recording that parses is
 // written back to text that parses to the same recording (a lossy writer is a crash here).

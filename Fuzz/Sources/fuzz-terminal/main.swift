@@ -1,6 +1,6 @@
 import FuzzSupport
-import TerminalIO
 import ResponderChain
+import TerminalIO
 
 // Terminal input, with and without the kitty protocol's event types, whole and a byte at a time:
 // no trap; what the decoder holds back never exceeds one sequence's bound; without event types no

@@ -149,25 +149,29 @@ package func fileErrorDescription(_ error: Syscalls.Errno) -> String {
         : error.code == EACCES
             ? " (check the file's permissions)"
             : error.code == EISDIR ? " (give a file, not a directory)" : ""
-    return String(cString: strerror(error.code)) + fix
+    return Syscalls.message(error.code) + fix
 }
 
-/// A text file written with the C library, flushed on request.
+/// A text file, gathered in memory and written on request through the module's one write path
+/// (``Syscalls/writeAll(_:_:)``).
 package final class TextFileWriter {
-    private let file: UnsafeMutablePointer<FILE>
+    private let descriptor: Int32
+    private var pending: [UInt8] = []
 
-    /// Creates (or truncates) a file; `nil` with the errno when it cannot be.
+    /// Creates (or truncates) a file; `nil` with the errno when it cannot be. Uses `open`.
     package static func create(_ path: String) -> Result<TextFileWriter, Syscalls.Errno> {
-        guard let file = fopen(path, "w") else { return .failure(Syscalls.Errno(code: errno)) }
-        return .success(TextFileWriter(file: file))
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        return .success(TextFileWriter(descriptor: descriptor))
     }
 
-    private init(file: UnsafeMutablePointer<FILE>) {
-        self.file = file
+    private init(descriptor: Int32) {
+        self.descriptor = descriptor
     }
 
     deinit {
-        fclose(file)
+        flush()
+        close(descriptor)
     }
 
     /// The errno of the first write or flush that failed (a full disk); nothing is written after it.
@@ -176,12 +180,14 @@ package final class TextFileWriter {
     /// Appends text.
     package func write(_ text: String) {
         guard failure == nil else { return }
-        if fputs(text, file) == EOF { failure = Syscalls.Errno(code: errno) }
+        pending.append(contentsOf: text.utf8)
     }
 
     /// Hands what was written to the kernel.
     package func flush() {
-        guard failure == nil else { return }
-        if fflush(file) == EOF { failure = Syscalls.Errno(code: errno) }
+        guard failure == nil, !pending.isEmpty else { return }
+        let (written, stoppedBy) = pending.withUnsafeBytes { Syscalls.writeAll(descriptor, $0) }
+        if written < pending.count { failure = Syscalls.Errno(code: stoppedBy ?? EIO) }
+        pending.removeAll(keepingCapacity: true)
     }
 }

@@ -74,14 +74,54 @@ package enum Syscalls {
     /// The id of `CLOCK_MONOTONIC`, for `libevdev_set_clock_id`.
     package static let monotonicClockID = CLOCK_MONOTONIC
 
-    /// Sleeps, resuming after signals.
+    /// Sleeps, resuming after signals; returns at once for a time that is not positive or not
+    /// finite. Uses `nanosleep`.
     package static func sleep(seconds: Double) {
-        guard seconds > 0 else { return }
+        guard seconds > 0, seconds.isFinite else { return }
         // At most 68 years: a longer (or infinite) gap would trap converting to Int.
         let seconds = min(seconds, Double(Int32.max))
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0 && Glibc.errno == EINTR { request = remaining }
+    }
+
+    /// Ends the process. Uses `exit`.
+    package static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    /// The C library's words for an errno. Uses `strerror`.
+    package static func message(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Writes all of `bytes` to a descriptor: the one write path of the package (trace output,
+    /// terminal output, recordings). Partial writes go on with the rest and `EINTR` is retried;
+    /// it stops at the first other failure, `EAGAIN` included (a non-blocking descriptor that is
+    /// full: the caller keeps the rest), or when `write` takes nothing. Uses `write`.
+    ///
+    /// - Parameters:
+    ///   - descriptor: Where to write.
+    ///   - bytes: What to write.
+    /// - Returns: How many bytes were written, and the errno of the failure that stopped it
+    ///   (`nil` when everything was written, or when `write` returned 0).
+    package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (
+        written: Int, failure: Int32?
+    ) {
+        var written = 0
+        while written < bytes.count {
+            let result = Glibc.write(descriptor, bytes.baseAddress.map { $0 + written }, bytes.count - written)
+            if result > 0 {
+                written += result
+            } else if result < 0 {
+                let code = Glibc.errno
+                if code == EINTR { continue }
+                return (written, code)
+            } else {
+                return (written, nil)
+            }
+        }
+        return (written, nil)
     }
 
     /// A C library call's `errno`.

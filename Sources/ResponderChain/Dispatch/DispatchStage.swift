@@ -21,7 +21,7 @@ public enum DispatchStage: String, CaseIterable, Hashable, Sendable, CustomStrin
 }
 
 /// What a stage did with a key.
-public enum StageOutcome: String, Hashable, Sendable, CustomStringConvertible {
+public enum StageOutcome: String, CaseIterable, Hashable, Sendable, CustomStringConvertible {
     /// The stage took the key and owns the press.
     case took
     /// The stage looked at the key and left it.

@@ -17,7 +17,7 @@ public enum FocusHeading: String, Hashable, Sendable, CaseIterable {
 }
 
 /// Why focus moved.
-public enum FocusUpdateCause: String, Hashable, Sendable {
+public enum FocusUpdateCause: String, CaseIterable, Hashable, Sendable {
     /// Tab.
     case tab
     /// Shift-Tab.

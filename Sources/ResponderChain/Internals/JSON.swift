@@ -1,6 +1,7 @@
 /// A JSON value with the line and column it starts at, for error messages that point at the input.
-struct JSONValue {
-    enum Kind {
+/// Package-wide: the trace decoder (DispatchTrace) reads its lines with it.
+package struct JSONValue {
+    package enum Kind {
         case object([(key: String, value: JSONValue)])
         case array([JSONValue])
         case string(String)
@@ -10,11 +11,11 @@ struct JSONValue {
         case null
     }
 
-    var kind: Kind
-    var line: Int
-    var column: Int
+    package var kind: Kind
+    package var line: Int
+    package var column: Int
 
-    var typeName: String {
+    package var typeName: String {
         switch kind {
         case .object: return "an object"
         case .array: return "an array"
@@ -27,17 +28,17 @@ struct JSONValue {
 }
 
 /// A syntax error in JSON text.
-struct JSONSyntaxError: Error {
-    var line: Int
-    var column: Int
-    var message: String
+package struct JSONSyntaxError: Error {
+    package var line: Int
+    package var column: Int
+    package var message: String
 }
 
 /// A small strict JSON parser (RFC 8259) over UTF-8 that keeps positions. No Foundation.
 ///
 /// Strict where lenient parsers guess: invalid UTF-8, numbers with leading zeros and numbers
 /// out of `Double`'s range are errors, never replaced or rounded to infinity.
-struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
@@ -47,11 +48,11 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(bytes: Array(text.utf8))
     }
 
-    static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)

@@ -53,6 +53,18 @@ public protocol KeyboardLayout {
     /// the key codes (Shift keys shift, Caps Lock locks). A dispatcher makes one when its layout
     /// is set.
     func makeKeyStateTracker() -> (any KeyStateTracker)?
+
+    /// The name of the keysym a key produces in a state, as xkbcommon names keysyms (`z`,
+    /// `Return`, `ISO_Level3_Shift`), or `nil` (the default) for a layout without keysyms.
+    ///
+    /// Traces show it next to the key code (keytrace's `keysym` field). A trace asks once per
+    /// key and state and keeps the answer, so the answer must depend on the arguments alone.
+    ///
+    /// - Parameters:
+    ///   - code: The physical key.
+    ///   - state: Modifiers, locks and the active layout.
+    /// - Returns: The keysym's name, or `nil` when the layout has none.
+    func keysymName(for code: KeyCode, in state: LayoutState) -> String?
 }
 
 extension KeyboardLayout {
@@ -61,6 +73,14 @@ extension KeyboardLayout {
 
     /// `nil`: modifiers and locks follow the key codes.
     public func makeKeyStateTracker() -> (any KeyStateTracker)? { nil }
+
+    /// `nil`: the layout has no keysym names.
+    ///
+    /// - Parameters:
+    ///   - code: The physical key.
+    ///   - state: Modifiers, locks and the active layout.
+    /// - Returns: `nil`.
+    public func keysymName(for code: KeyCode, in state: LayoutState) -> String? { nil }
 
     /// The characters a key types with no modifier applied (keypad keys as with Num Lock on).
     ///

@@ -3,6 +3,7 @@
 // are installed and read only by them.
 internal import EventLoop
 @preconcurrency internal import Glibc  // Glibc carries no concurrency annotations; these are plain synchronous calls.
+internal import LinuxSystem
 
 enum TerminalCalls {
     typealias Settings = termios
@@ -56,16 +57,10 @@ enum TerminalCalls {
         return ioctl(fd, setMode, 0) == 0
     }
 
+    /// Writes all of `bytes` (``Syscalls/writeAll(_:_:)``); what a failing terminal does not
+    /// take is dropped.
     static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 {
-                if written < 0 && errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        _ = bytes.withUnsafeBytes { Syscalls.writeAll(fd, $0) }
     }
 
     // MARK: Signals

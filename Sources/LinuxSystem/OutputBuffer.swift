@@ -1,3 +1,4 @@
+public import DispatchTrace
 internal import ResponderChain
 
 /// Buffered output to a file descriptor: events are appended as bytes and written in large
@@ -121,24 +122,11 @@ public final class OutputBuffer {
     /// leaves the rest for the next flush.
     public func flush() {
         guard writer.count > 0, writeError == nil else { return }
-        var written = 0
-        var failure: Int32?
-        writer.withBytes { buffer in
-            while written < buffer.count {
-                switch OutputCalls.write(descriptor, UnsafeRawBufferPointer(rebasing: buffer[written...])) {
-                case .success(let count): written += count
-                case .failure(let error) where error.code == OutputCalls.interrupted: continue
-                // Any descriptor may be non-blocking (a terminal's standard output shares its open
-                // file with standard input, which the terminal input makes non-blocking): a slow
-                // reader keeps the rest for the next flush, up to `pendingLimit`.
-                case .failure(let error) where error.code == OutputCalls.wouldBlock: return
-                case .failure(let error):
-                    failure = error.code
-                    return
-                }
-            }
-        }
-        if let failure {
+        let (written, stoppedBy) = writer.withBytes { Syscalls.writeAll(descriptor, $0) }
+        // Any descriptor may be non-blocking (a terminal's standard output shares its open file
+        // with standard input, which the terminal input makes non-blocking): a slow reader keeps
+        // the rest for the next flush, up to `pendingLimit`.
+        if let failure = stoppedBy, failure != OutputCalls.wouldBlock {
             writeError = OutputWriteError(output: name, errno: failure)
             writer.removeAll()
             return

@@ -1,7 +1,8 @@
-// Every libc call of the module goes through this file (as swift-system gathers its syscalls).
+// The libc calls of trace and report output (OutputBuffer); its writes go through
+// Syscalls.writeAll, the module's one write path.
 internal import Glibc
 
-/// The C calls an ``OutputBuffer`` makes: open, write, wait, close.
+/// The C calls an ``OutputBuffer`` makes: open, wait, close.
 enum OutputCalls {
     /// A call that failed, with its errno.
     struct Failure: Error {
@@ -59,14 +60,6 @@ enum OutputCalls {
         fcntl(descriptor, F_GETFD) >= 0 || errno != EBADF
     }
 
-    /// Writes some of `bytes`. Uses `write`.
-    ///
-    /// - Returns: How many bytes were written, or the errno.
-    static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Failure> {
-        let written = Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-        return written < 0 ? .failure(Failure(code: errno)) : .success(written)
-    }
-
     /// Waits until a descriptor can take more bytes, at most `milliseconds`. Uses `poll`.
     ///
     /// - Returns: Whether it can.
@@ -84,8 +77,8 @@ enum OutputCalls {
         _ = Glibc.close(descriptor)
     }
 
-    /// The C library's words for an errno. Uses `strerror`.
+    /// The C library's words for an errno (``Syscalls/message(_:)``).
     static func message(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        Syscalls.message(code)
     }
 }
