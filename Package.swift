@@ -80,9 +80,9 @@ let package = Package(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // A console app on the terminal alone: AppRuntime without LinuxKeyboard, so it links no device
-        // library (KeytraceTests checks with ldd, and drives it in tmux).
+        // library (EndToEndTests checks with ldd, and drives it in tmux).
         .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
-        // The README's "Embed it in your app" program; KeytraceTests drives it in tmux.
+        // The README's "Embed it in your app" program; EndToEndTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         // A self-service kiosk on the public API: its own widgets and rendering, real keyboards.
         .executableTarget(
@@ -90,7 +90,7 @@ let package = Package(
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "DispatchTrace"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",
@@ -108,8 +108,18 @@ let package = Package(
         .testTarget(
             name: "LinuxKeyboardTests",
             dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "DispatchTraceTests", dependencies: ["DispatchTrace", "KeytraceKit", "ResponderChain"]),
+        // keytrace's library in-process: the live view's rendering, secure entry, recordings.
         .testTarget(
-            name: "KeytraceTests",
+            name: "KeytraceKitTests",
+            dependencies: ["KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain"]),
+        // Every input a fuzzer crashed on, read again through the path it crashed.
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain"]),
+        // The built programs run as a user runs them: keytrace (golden traces), the examples in tmux.
+        .testTarget(
+            name: "EndToEndTests",
             dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),

@@ -1,6 +1,6 @@
 import DispatchTrace
 import Foundation
-import LinuxKeyboard
+import LinuxSystem
 import Testing
 
 @Suite struct OutputBufferTests {

@@ -135,7 +135,9 @@ struct TraceEventGenerator {
     @Test(
         "keytrace's golden traces read back, and write again byte for byte", arguments: ["demo-keys", "replay-typing"])
     func golden(name: String) throws {
-        let url = KeytraceBinary.directory.appendingPathComponent("Golden/\(name).jsonl")
+        // keytrace's golden traces, kept with its end-to-end tests.
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("EndToEndTests/Golden/\(name).jsonl")
         let text = try String(contentsOf: url, encoding: .utf8)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count > 10)

@@ -9,7 +9,8 @@ import Testing
 /// `Fuzz/Regressions/<target>/` and read here through the same path as keytrace reads it: a crash
 /// comes back as a crashed test run, a hang as a test that never ends.
 @MainActor @Suite struct FuzzRegressionTests {
-    static let root = KeytraceBinary.repository.appendingPathComponent("Fuzz/Regressions")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions")
 
     static func inputs(_ target: String) -> [URL] {
         let directory = root.appendingPathComponent(target)
