@@ -244,21 +244,8 @@ public final class Application {
         opened = true
         SignalPipe.ignoreBrokenPipe()
         if let locks = configuration.initialLocks { dispatcher.setLocks(locks) }
-        var chosen: (any InputSource)?
-        var fallbackNote: String?
-        if let primaryInput, !configuration.readsTerminal {
-            do {
-                try primaryInput.start()
-                chosen = primaryInput
-            } catch {
-                guard fallsBackToTerminal, TerminalKeyboard.isTerminal(configuration.terminalInput)
-                else { throw AppError(error) }
-                primaryInput.stop()
-                fallbackNote =
-                    "no \(primaryInput.inputName) could be read (\(AppError(error).message)); "
-                    + "reading the terminal instead"
-            }
-        }
+        let primary = try startPrimaryInput()
+        var chosen = primary.source
         let useTerminal = chosen == nil
         if useTerminal || configuration.usesTerminalForOutput {
             let input = configuration.terminalInput
@@ -286,7 +273,7 @@ public final class Application {
         if let chosen {
             sources = [chosen]
             input = Input(rawValue: chosen.inputName)
-            inputNote = [fallbackNote, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
+            inputNote = [primary.note, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
         }
         for source in addedSources {
             do { try source.start() } catch {
@@ -298,32 +285,60 @@ public final class Application {
         }
         // A seat manager that took the VT for this session switched it to graphics mode.
         if chosen?.holdsSeat == true { terminal?.showTextOnConsole() }
-        do {
-            let signals = try SignalPipe([
-                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
-            ])
-            self.signals = signals
-            let control = loop.control
-            signalWatch = loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
-                for signal in signals.drain() {
-                    if signal == SignalPipe.windowChanged {
-                        if let size = self.terminal?.size {
-                            self.post(.resized(columns: size.columns, rows: size.rows))
-                        }
-                        self.frame()
-                    } else {
-                        control.stop()
-                    }
-                }
-            }
-        } catch {
+        do { try watchSignals() } catch {
             stopSources()
             terminal?.restore()
-            throw AppError(error)
+            throw error
         }
         if configuration.fullScreen, let terminal {
             terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
             terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
+        }
+    }
+
+    /// Starts the primary input, unless the configuration asked for the terminal. When it cannot
+    /// start and the terminal may stand in, it is stopped and the note says why.
+    ///
+    /// - Returns: The source started (`nil`: read the terminal) and the fallback's note.
+    private func startPrimaryInput() throws(AppError) -> (source: (any InputSource)?, note: String?) {
+        guard let primaryInput, !configuration.readsTerminal else { return (nil, nil) }
+        do {
+            try primaryInput.start()
+            return (primaryInput, nil)
+        } catch {
+            guard fallsBackToTerminal, TerminalKeyboard.isTerminal(configuration.terminalInput) else {
+                throw AppError(error)
+            }
+            primaryInput.stop()
+            return (
+                nil,
+                "no \(primaryInput.inputName) could be read (\(AppError(error).message)); reading the terminal instead"
+            )
+        }
+    }
+
+    /// Routes Ctrl-C, `SIGTERM` and `SIGHUP` (stop) and `SIGWINCH` (resize, then a frame) through
+    /// a pipe on the loop.
+    private func watchSignals() throws(AppError) {
+        let signals: SignalPipe
+        do {
+            signals = try SignalPipe([
+                SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp, SignalPipe.windowChanged,
+            ])
+        } catch { throw AppError(error) }
+        self.signals = signals
+        let control = loop.control
+        signalWatch = loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
+            for signal in signals.drain() {
+                if signal == SignalPipe.windowChanged {
+                    if let size = self.terminal?.size {
+                        self.post(.resized(columns: size.columns, rows: size.rows))
+                    }
+                    self.frame()
+                } else {
+                    control.stop()
+                }
+            }
         }
     }
 
