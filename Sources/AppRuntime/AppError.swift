@@ -28,7 +28,7 @@ public struct AppError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// What happened and how to fix it.
     public var message: String
-    /// The input error, for ``Code/input`` when the failure was an ``InputError``.
+    /// The input error, for ``Code/input`` when the failure was an `InputError`.
     public var inputError: InputError?
 
     /// An error with a code and a message.
@@ -49,7 +49,7 @@ public struct AppError: Error, Hashable, Sendable, CustomStringConvertible {
         inputError = error
     }
 
-    /// A source's error: an ``InputError`` keeps its details; any other is described.
+    /// A source's error: an `InputError` keeps its details; any other is described.
     ///
     /// - Parameter error: The error a source threw.
     public init(_ error: any Error) {

@@ -9,7 +9,7 @@ public import TerminalIO
 ///
 /// Given a window, the root of its focus tree and a keyboard layout, the application makes the
 /// ``dispatcher`` and the ``focusSystem`` (which handles Tab, the arrows and the select keys) and
-/// an ``EventLoop``; it starts its primary input (``setPrimaryInput(_:fallsBackToTerminal:)``:
+/// an `EventLoop`; it starts its primary input (``setPrimaryInput(_:fallsBackToTerminal:)``:
 /// the keyboards, a compositor's seat) or reads the terminal, starts the sources ``add(_:)``
 /// registered, says which input and why, gives initial focus, and runs.
 ///
@@ -26,13 +26,13 @@ public import TerminalIO
 ///
 /// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
 /// that awaits I/O and updates the tree; it resumes between input events. Call the blocking
-/// ``run()-7hd6d`` from top-level code; from async code, `try await app.run()`.
+/// ``run()-13s0`` from top-level code; from async code, `try await app.run()`.
 ///
 /// The terminal, when the app uses it for input or for drawing, is in raw mode while the app runs
 /// and is restored on exit, Ctrl-C, `SIGTERM`, `SIGHUP` and crash signals.
 @MainActor
 public final class Application {
-    /// The input the app reads: the ``InputSource/inputName`` of the source it started. A
+    /// The input the app reads: the `InputSource.inputName` of the source it started. A
     /// struct, not an enum, so that a new backend (a Wayland seat) adds a name without breaking
     /// an app's `switch`.
     public struct Input: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -127,7 +127,7 @@ public final class Application {
         input == .terminal ? "terminal" : layoutNote
     }
     private let layoutNote: String
-    /// The event loop; ``EventLoop/watch(_:handler:)`` adds an app's own descriptors.
+    /// The event loop; `EventLoop.watch(_:handler:)` adds an app's own descriptors.
     public let loop: EventLoop
     /// The primary input, when one was set: tried first, with the terminal as the fallback
     /// when allowed.
@@ -139,7 +139,7 @@ public final class Application {
     public private(set) var inputNote: String?
     /// The terminal, when the app reads or draws on it.
     public private(set) var terminal: TerminalKeyboard?
-    /// Where the app's frames go (the terminal, when it draws on one): ``CanvasOutput/show(_:)``
+    /// Where the app's frames go (the terminal, when it draws on one): `CanvasOutput.show(_:)`
     /// a `Canvas` from ``onFrame``.
     public private(set) var output: (any CanvasOutput)?
     /// The sources started: the input chosen, then those added with ``add(_:)``.
@@ -160,7 +160,7 @@ public final class Application {
     private var nextStream: UInt64 = 0
 
     /// Makes the app: the dispatcher and the focus system, on the layout given, and the loop.
-    /// Nothing is opened until ``openInput()``, ``start()`` or ``run()-7hd6d``.
+    /// Nothing is opened until ``openInput()``, ``start()`` or ``run()-13s0``.
     ///
     /// - Parameters:
     ///   - window: The window.
@@ -342,7 +342,7 @@ public final class Application {
         }
     }
 
-    /// Opens the input, gives initial focus and draws the first frame. ``run()-7hd6d`` calls it;
+    /// Opens the input, gives initial focus and draws the first frame. ``run()-13s0`` calls it;
     /// call it yourself to look at the app before it runs.
     ///
     /// - Throws: What ``openInput()`` throws.
@@ -368,7 +368,7 @@ public final class Application {
         do { try loop.run() } catch { throw AppError(error) }
     }
 
-    /// Runs until stopped, like ``run()-7hd6d``, without blocking: for an `async` main or a test.
+    /// Runs until stopped, like ``run()-13s0``, without blocking: for an `async` main or a test.
     ///
     /// - Throws: What ``start()`` throws.
     public func run() async throws(AppError) {
@@ -386,7 +386,7 @@ public final class Application {
         loop.control.perform { [weak self] in self?.frameRequested = false }
     }
 
-    /// Makes ``run()-7hd6d`` return after the input in hand. From other threads, use
+    /// Makes ``run()-13s0`` return after the input in hand. From other threads, use
     /// `loop.control.stop()`.
     public func stop() {
         loop.control.stop()

@@ -17,7 +17,7 @@ public import ResponderChain
 ///     name: "kiosk", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
 ///     explain: true  // stage decisions too, as keytrace --explain
 /// ) { event in output.append { event.writeJSON(to: &$0) } }
-/// trace.timeOrigin = KeyboardEventLoop.monotonicNow  // `t` counts from here
+/// trace.timeOrigin = EventLoop.monotonicNow  // `t` counts from here
 /// // 3. Keyboards plugged in and out, the seat paused and resumed.
 /// app.onChange = { change in trace.report(change) }
 /// app.onFrame = {

@@ -4,11 +4,11 @@ public import ResponderChain
 public import Seat
 
 /// Reads every keyboard, keypad and remote through evdev and feeds a dispatcher: an input
-/// source on an ``EventLoop``.
+/// source on an `EventLoop`.
 ///
 /// It finds the devices through udev (and follows hot-plug), opens them through libseat when a
 /// seat manager can be reached (else directly), watches each descriptor on the loop, decodes
-/// frames into ``InputEvent`` values (through the ``SoftwareRepeater`` when repeats are made in
+/// frames into `InputEvent` values (through the ``SoftwareRepeater`` when repeats are made in
 /// software) and keeps the lock LEDs of every keyboard in step with the dispatcher's lock state.
 ///
 /// ```swift
@@ -49,7 +49,7 @@ public final class EvdevSource {
         /// (Num Lock stays on when the console had it on), as a compositor starting on a VT does.
         /// Turn it off when the app sets the locks itself (`Dispatcher.setLocks(_:)`).
         public var locksFromLEDs = true
-        /// Whether ``KeyboardEventLoop/start()`` fails when no keyboard can be opened. Turn it off
+        /// Whether ``EvdevSource/start()`` fails when no keyboard can be opened. Turn it off
         /// for a kiosk that starts before its keyboard is plugged in (with ``hotPlug``).
         public var requireKeyboard: Bool
         /// Creates options.
@@ -78,13 +78,13 @@ public final class EvdevSource {
     public enum RepeatSource: Hashable, Sendable {
         /// The kernel's `EV_REP` repeats.
         case kernel
-        /// The loop's ``SoftwareRepeater``.
+        /// The source's ``SoftwareRepeater``.
         case software
         /// None.
         case none
     }
 
-    /// A keyboard the loop reads.
+    /// A keyboard the source reads.
     public struct Keyboard: Hashable, Sendable {
         /// The device id its events carry; never reused, so a reconnected keyboard starts clean.
         public var id: DeviceID
@@ -96,7 +96,7 @@ public final class EvdevSource {
         public var stableID: String
         /// Full keyboard, keypad or remote control.
         public var kind: KeyboardKind
-        /// Whether the loop holds it exclusively.
+        /// Whether the source holds it exclusively.
         public var isGrabbed: Bool
         /// Where its repeats come from.
         public var repeatSource: RepeatSource
@@ -110,7 +110,7 @@ public final class EvdevSource {
         }
     }
 
-    /// Something that happened to the loop's devices.
+    /// Something that happened to the source's devices.
     public enum Change: Hashable, Sendable {
         /// A keyboard was opened (at start or when plugged in).
         case added(Keyboard)
@@ -157,7 +157,7 @@ public final class EvdevSource {
     public let options: Options
     /// Called on the loop's thread for every device change.
     public var onChange: ((Change) -> Void)?
-    /// Called with every device change as an ``InputDeviceChange`` (an app runtime sets it).
+    /// Called with every device change as an `InputDeviceChange` (an app runtime sets it).
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
     /// The software repeater, when some keyboard repeats in software.
     public let repeater: SoftwareRepeater?
@@ -220,10 +220,11 @@ public final class EvdevSource {
         entries.values.map(\.keyboard).sorted { $0.id.rawValue < $1.id.rawValue }
     }
 
-    /// Opens the keyboards and, with hot-plug, the monitor. Called by ``run()-1rm18``; call it yourself
-    /// before handing ``fileDescriptor`` to another loop. Reports each keyboard through ``onChange``.
+    /// Opens the keyboards and, with hot-plug, the monitor, and watches them on ``loop``: call it
+    /// before running the loop (an app runtime calls it when it starts its input). Reports each
+    /// keyboard through ``onChange``.
     ///
-    /// - Throws: ``InputError`` when no keyboard could be opened and ``Options/requireKeyboard``
+    /// - Throws: `InputError` when no keyboard could be opened and ``Options/requireKeyboard``
     ///   is set: the permission error when that was the reason, else "no keyboards".
     public func start() throws(InputError) {
         guard !started else { return }
@@ -335,7 +336,7 @@ public final class EvdevSource {
     /// A keyboard's evemu description, for ``EvemuRecorder``.
     ///
     /// - Parameter keyboard: The keyboard.
-    /// - Returns: Its header, or `nil` when the loop does not read it.
+    /// - Returns: Its header, or `nil` when the source does not read it.
     public func header(of keyboard: DeviceID) -> EvemuRecording? {
         entries.values.first { $0.keyboard.id == keyboard }?.device.evemuHeader
     }

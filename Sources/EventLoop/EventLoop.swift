@@ -60,7 +60,7 @@ public final class EventLoop {
             Syscalls.close(wakeDescriptor)
         }
 
-        /// Asks the loop to return from ``EventLoop/run()-2p1w5`` after the events in hand.
+        /// Asks the loop to return from ``EventLoop/run()-72dbn`` after the events in hand.
         public func stop() {
             state.withLock { $0.stopRequested = true }
             EventCalls.eventSignal(wakeDescriptor)
@@ -127,7 +127,7 @@ public final class EventLoop {
     /// Creates a loop.
     ///
     /// - Parameter options: How it runs.
-    /// - Throws: ``InputError`` when the kernel refuses an `epoll` set or `eventfd` (descriptor limit).
+    /// - Throws: `InputError` when the kernel refuses an `epoll` set or `eventfd` (descriptor limit).
     public init(options: Options = Options()) throws(InputError) {
         self.options = options
         let epoll: Int32
@@ -261,7 +261,7 @@ public final class EventLoop {
     /// `main.swift`, or a synchronous `static func main()`. From async code (an `async` main, a
     /// test) call `try await run()` instead.
     ///
-    /// - Throws: An ``InputError`` when called off the main thread while
+    /// - Throws: An `InputError` when called off the main thread while
     ///   ``Options/drainsMainQueue`` is set: the main actor's work would never run.
     public func run() throws(InputError) {
         if options.drainsMainQueue {
@@ -286,7 +286,7 @@ public final class EventLoop {
     /// the main queue, and a timer wakes it for deadlines; between input events the main actor
     /// runs its other work as usual. Idle, it wakes 0 times a second.
     ///
-    /// - Throws: An ``InputError`` when the loop is already running.
+    /// - Throws: An `InputError` when the loop is already running.
     public func run() async throws(InputError) {
         guard sources == nil else {
             throw InputError(

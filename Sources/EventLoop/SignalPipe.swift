@@ -20,7 +20,7 @@ public final class SignalPipe {
     /// Routes signals to the pipe. Only one pipe per process receives signals.
     ///
     /// - Parameter signals: The signals.
-    /// - Throws: ``InputError`` when no pipe can be made.
+    /// - Throws: `InputError` when no pipe can be made.
     public init(_ signals: [Int32]) throws(InputError) {
         guard let (read, write) = SignalCalls.makeSignalPipe() else {
             throw InputError(errno: 0, operation: "signals", path: nil, message: "cannot create a pipe for signals")

@@ -1,6 +1,6 @@
 public import ResponderChain
 
-/// An ``ResponderChain/InputSink`` that keeps every input value it receives, in order, instead
+/// An `InputSink` that keeps every input value it receives, in order, instead
 /// of dispatching it: for testing an input source or decoder of your own (what it makes from a
 /// device's bytes), apart from what the dispatcher then does with it.
 ///

@@ -34,7 +34,7 @@ public final class Seat {
     /// - Parameters:
     ///   - backends: The backends to try, unless `LIBSEAT_BACKEND` is set (then only it).
     ///   - timeout: How long to wait for the seat to be enabled.
-    /// - Throws: ``InputError`` naming each backend tried and why it failed.
+    /// - Throws: `InputError` naming each backend tried and why it failed.
     ///
     /// Chooses the backend through the `LIBSEAT_BACKEND` environment variable (libseat reads no
     /// other way): open the seat before the program starts other threads that read the environment.
@@ -129,7 +129,7 @@ public final class Seat {
     /// - Parameter path: The device path.
     /// - Returns: Its descriptor (non-blocking, read-write), and a closure that closes it
     ///   through the seat.
-    /// - Throws: ``InputError`` naming the path; `EPERM` while the seat is disabled.
+    /// - Throws: `InputError` naming the path; `EPERM` while the seat is disabled.
     package func openDevice(_ path: String) throws(InputError) -> (descriptor: Int32, close: () -> Void) {
         var descriptor: Int32 = -1
         let id = libseat_open_device(handle, path, &descriptor)

@@ -43,7 +43,7 @@ public final class TerminalKeyboard {
     ///   - output: Its output descriptor; standard output by default.
     ///   - device: The device id for its input.
     ///   - negotiate: Whether to ask for the kitty protocol (waits up to 0.3 s for the answer).
-    /// - Throws: ``InputError`` when the input is not a terminal.
+    /// - Throws: `InputError` when the input is not a terminal.
     public init(input: Int32 = 0, output: Int32 = 1, device: DeviceID = .primary, negotiate: Bool = true)
         throws(InputError)
     {

@@ -1,7 +1,7 @@
 public import TerminalCanvas
 
-/// A terminal as a ``CanvasOutput``: each frame is written as the escape sequences that turn the
-/// last frame into it (``Canvas/frame(replacing:)``), row by row.
+/// A terminal as a `CanvasOutput`: each frame is written as the escape sequences that turn the
+/// last frame into it (`Canvas.frame(replacing:)`), row by row.
 @MainActor
 public final class TerminalOutput: CanvasOutput {
     /// The terminal written to.

@@ -2,8 +2,8 @@ public import EventLoop
 public import LinuxSystem
 public import ResponderChain
 
-/// The terminal as an ``InputSource``: its keys (escape sequences, or the kitty keyboard
-/// protocol's real presses and releases) and pastes, read on an ``EventLoop`` and dispatched.
+/// The terminal as an `InputSource`: its keys (escape sequences, or the kitty keyboard
+/// protocol's real presses and releases) and pastes, read on an `EventLoop` and dispatched.
 /// The end of the terminal's input (its window closed) stops the loop.
 @MainActor
 public final class TerminalSource: InputSource {

@@ -26,7 +26,7 @@ public final class DeviceMonitor {
     /// Starts listening.
     ///
     /// - Parameter source: `udev` or `kernel`; by default `udev` when udevd runs, else `kernel`.
-    /// - Throws: ``InputError`` when the monitor cannot be created (no netlink in this sandbox).
+    /// - Throws: `InputError` when the monitor cannot be created (no netlink in this sandbox).
     ///   Uses `udev_monitor_new_from_netlink` and `udev_monitor_enable_receiving`.
     public init(source: String? = nil) throws(InputError) {
         let chosen = source ?? (KeyboardDiscovery.udevIsRunning ? "udev" : "kernel")

@@ -21,7 +21,7 @@ public final class InputDevice {
     /// Opens a device.
     ///
     /// - Parameter path: The device path.
-    /// - Throws: ``InputError`` naming the path and the fix (permissions, no such device, not an
+    /// - Throws: `InputError` naming the path and the fix (permissions, no such device, not an
     ///   evdev device). Uses `open` and `libevdev_new_from_fd`.
     public convenience init(path: String) throws(InputError) {
         let fd: Int32
@@ -38,7 +38,7 @@ public final class InputDevice {
     /// - Parameters:
     ///   - path: The device path.
     ///   - seat: The seat.
-    /// - Throws: ``InputError`` naming the path (the seat refused it, or it is not an evdev device).
+    /// - Throws: `InputError` naming the path (the seat refused it, or it is not an evdev device).
     public convenience init(path: String, seat: Seat) throws(InputError) {
         let (fd, close) = try seat.openDevice(path)
         try self.init(path: path, descriptor: fd, release: close)
@@ -135,7 +135,7 @@ public final class InputDevice {
 
     /// Takes the device exclusively: its keys stop reaching the console and other readers.
     ///
-    /// - Throws: ``InputError`` with ``InputError/busy`` when another process holds the grab. Uses `libevdev_grab`.
+    /// - Throws: `InputError` with `InputError.busy` when another process holds the grab. Uses `libevdev_grab`.
     public func grab() throws(InputError) {
         let rc = libevdev_grab(device, LIBEVDEV_GRAB)
         guard rc == 0 else {

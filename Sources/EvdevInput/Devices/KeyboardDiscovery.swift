@@ -30,7 +30,7 @@ public enum KeyboardDiscovery {
     /// Every evdev input device, with its kind. Uses `udev_enumerate_scan_devices`.
     ///
     /// - Returns: The devices, in path order.
-    /// - Throws: ``InputError`` when libudev cannot be used at all.
+    /// - Throws: `InputError` when libudev cannot be used at all.
     public static func inputDevices() throws(InputError) -> [DiscoveredDevice] {
         guard let udev = udev_new() else {
             throw InputError(
@@ -62,7 +62,7 @@ public enum KeyboardDiscovery {
     /// The keyboards among the input devices: full keyboards, keypads and remote controls.
     ///
     /// - Returns: The keyboards.
-    /// - Throws: ``InputError`` when none is found, saying how many devices were looked at and,
+    /// - Throws: `InputError` when none is found, saying how many devices were looked at and,
     ///   when some could not be opened, the permission fix.
     public static func keyboards() throws(InputError) -> [DiscoveredDevice] {
         let devices = try inputDevices()

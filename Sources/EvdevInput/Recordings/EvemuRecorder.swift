@@ -77,7 +77,7 @@ public final class EvemuRecorder {
     /// - Parameters:
     ///   - path: The file to create (an existing one is replaced).
     ///   - header: The device description, such as ``InputDevice/evemuHeader``.
-    /// - Throws: ``InputError`` naming the file when it cannot be created.
+    /// - Throws: `InputError` naming the file when it cannot be created.
     public init(path: String, header: EvemuRecording) throws(InputError) {
         var headerOnly = header
         headerOnly.events = []

@@ -28,13 +28,13 @@ public import XKBKeymap
 ///
 /// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
 /// that awaits I/O and updates the tree; it resumes between input events. Call the blocking
-/// ``run()-96spf`` from top-level code; from async code, `try await app.run()`.
+/// ``run()-1zijo`` from top-level code; from async code, `try await app.run()`.
 ///
 /// The terminal, when the app uses it for input or for drawing, is in raw mode while the app runs
 /// and is restored on exit, Ctrl-C, `SIGTERM`, `SIGHUP` and crash signals.
 ///
-/// A KeyboardApp is an ``AppRuntime/Application`` (``application``) whose primary input is an
-/// ``EvdevInput/EvdevSource`` with the terminal as its fallback, on an xkbcommon layout; the
+/// A KeyboardApp is an `Application` (``application``) whose primary input is an
+/// `EvdevSource` with the terminal as its fallback, on an xkbcommon layout; the
 /// rest of its API is the application's.
 @MainActor
 public final class KeyboardApp {
@@ -57,7 +57,7 @@ public final class KeyboardApp {
     public struct Configuration: Sendable {
         /// Keyboards, the terminal, or whichever works.
         public var input: InputChoice = .automatic
-        /// Device paths or names to read; empty for every keyboard (see ``EvdevSource/Options``).
+        /// Device paths or names to read; empty for every keyboard (see `EvdevSource.Options`).
         public var devices: [String] = []
         /// Whether the keyboards are grabbed: their keys stop reaching the console (kiosk mode).
         public var grab = false
@@ -108,19 +108,19 @@ public final class KeyboardApp {
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
     /// The keyboards read through evdev, unless the configuration asked for the terminal only.
-    /// Once the app fell back to the terminal, they are released (``EvdevSource/keyboards`` is
+    /// Once the app fell back to the terminal, they are released (`EvdevSource.keyboards` is
     /// empty).
     public let keyboards: EvdevSource?
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
-    /// is opened until ``openInput()``, ``start()`` or ``run()-96spf``.
+    /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
     ///
     /// - Parameters:
     ///   - window: The window.
     ///   - root: The root of the focus tree (in the window's tree).
     ///   - configuration: What to read.
-    /// - Throws: ``AppRuntime/AppError`` with code ``AppRuntime/AppError/Code/keymap`` for an
-    ///   unknown layout, variant, model, option or rules; ``AppRuntime/AppError/Code/input`` when
+    /// - Throws: `AppError` with code `AppError.Code.keymap` for an
+    ///   unknown layout, variant, model, option or rules; `AppError.Code.input` when
     ///   the kernel refuses the event loop.
     public init(window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration())
         throws(AppError)
@@ -164,7 +164,7 @@ public final class KeyboardApp {
     public var dispatcher: Dispatcher { application.dispatcher }
     /// The focus system: initial focus, Tab, the arrows and the select keys.
     public var focusSystem: FocusSystem { application.focusSystem }
-    /// The event loop; ``EventLoop/EventLoop/watch(_:handler:)`` adds an app's own descriptors.
+    /// The event loop; `EventLoop.watch(_:handler:)` adds an app's own descriptors.
     public var loop: EventLoop { application.loop }
     /// The layout keys go through, for a status line or a trace: the keymap and where its names
     /// came from (`de (environment)`), or `terminal` once the input is a terminal, whose
@@ -188,11 +188,11 @@ public final class KeyboardApp {
         get { application.onChange }
         set { application.onChange = newValue }
     }
-    /// Changes as an asynchronous sequence (``AppRuntime/Application/changes``).
+    /// Changes as an asynchronous sequence (`Application.changes`).
     public var changes: AsyncStream<Change> { application.changes }
 
     /// Registers another input source, started after the keyboards or the terminal
-    /// (``AppRuntime/Application/add(_:)``).
+    /// (`Application.add(_:)`).
     ///
     /// - Parameter source: The source, made on this app's ``loop`` and ``dispatcher``.
     public func add(_ source: any InputSource) {
@@ -203,7 +203,7 @@ public final class KeyboardApp {
     /// for it or (``InputChoice/automatic``) no keyboard can be read; the terminal for drawing;
     /// the sources added; the signal handling. Idempotent; ``start()`` calls it.
     ///
-    /// - Throws: ``AppRuntime/AppError`` (code ``AppRuntime/AppError/Code/input``) when the chosen
+    /// - Throws: `AppError` (code `AppError.Code.input`) when the chosen
     ///   input cannot be read: the keyboards (permission, none found) when they were asked for or
     ///   the terminal is not available, or the terminal when it was asked for and standard input
     ///   is not one.
@@ -211,7 +211,7 @@ public final class KeyboardApp {
         try application.openInput()
     }
 
-    /// Opens the input, gives initial focus and draws the first frame. ``run()-96spf`` calls it.
+    /// Opens the input, gives initial focus and draws the first frame. ``run()-1zijo`` calls it.
     ///
     /// - Throws: What ``openInput()`` throws.
     public func start() throws(AppError) {
@@ -220,7 +220,7 @@ public final class KeyboardApp {
 
     /// Runs until Ctrl-C (``Configuration/quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
     /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile
-    /// (``AppRuntime/Application/run()-7hd6d``).
+    /// (`Application.run()`).
     ///
     /// - Throws: What ``start()`` throws, or an error when called off the main thread (use
     ///   `try await app.run()` there).
@@ -228,7 +228,7 @@ public final class KeyboardApp {
         try application.run()
     }
 
-    /// Runs until stopped, like ``run()-96spf``, without blocking: for an `async` main or a test.
+    /// Runs until stopped, like ``run()-1zijo``, without blocking: for an `async` main or a test.
     ///
     /// - Throws: What ``start()`` throws.
     public func run() async throws(AppError) {
@@ -236,18 +236,18 @@ public final class KeyboardApp {
     }
 
     /// Asks for a frame after main-actor work changed what is drawn
-    /// (``AppRuntime/Application/setNeedsFrame()``).
+    /// (`Application.setNeedsFrame()`).
     public func setNeedsFrame() {
         application.setNeedsFrame()
     }
 
-    /// Makes ``run()-96spf`` return after the input in hand.
+    /// Makes ``run()-1zijo`` return after the input in hand.
     public func stop() {
         application.stop()
     }
 }
 
-/// The error a ``KeyboardApp`` throws: ``AppRuntime/AppError``, with the keymap code.
+/// The error a ``KeyboardApp`` throws: `AppError`, with the keymap code.
 public typealias KeyboardAppError = AppError
 
 extension AppError.Code {

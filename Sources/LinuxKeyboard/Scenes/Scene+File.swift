@@ -5,7 +5,7 @@ extension Scene {
     /// Loads a scene file: its bytes, read with the same bounds as recordings, then decoded as
     /// UTF-8 JSON by `Scene(json:file:)`.
     ///
-    /// A scene may be at most ``ResponderChain/Scene/maximumSize`` bytes (4 MiB): a larger regular
+    /// A scene may be at most `Scene.maximumSize` bytes (4 MiB): a larger regular
     /// file is refused by its size before it is read. A FIFO, a pipe (such as the shell's
     /// `<(cat scene.json)`) or a device is read with the same bound and is never waited on forever:
     /// opening does not block, and when it sends nothing for 10 seconds (a FIFO without a writer)
@@ -19,9 +19,9 @@ extension Scene {
     ///
     /// - Parameter path: The scene file.
     /// - Returns: The scene.
-    /// - Throws: ``InputError`` (operation `read scene`, the path, the errno when there is one) when
+    /// - Throws: `InputError` (operation `read scene`, the path, the errno when there is one) when
     ///   the file cannot be read: missing, a directory, an empty path, too large, no data for 10 s;
-    ///   ``ResponderChain/SceneError`` with the line, column and field when it is not a valid scene,
+    ///   `SceneError` with the line, column and field when it is not a valid scene,
     ///   including an empty file. Uses `open`, `poll` and `read`.
     public static func load(contentsOfFile path: String) throws -> Scene {
         let bytes: [UInt8]

@@ -113,7 +113,7 @@ public final class Dispatcher {
 
     /// Sets Caps Lock, Num Lock and Scroll Lock, as an app does at start (Num Lock on for a PIN
     /// pad on the keypad) or to follow a keyboard's LEDs. Later lock-key presses toggle from here;
-    /// a `KeyboardEventLoop` shows the new state on every keyboard's LEDs after its next batch.
+    /// an `EvdevSource` shows the new state on every keyboard's LEDs after its loop's next batch.
     ///
     /// - Parameter locks: The locks that are on.
     public func setLocks(_ locks: LockState) {
