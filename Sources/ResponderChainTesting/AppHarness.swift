@@ -1,6 +1,6 @@
 import ResponderChain
 
-/// A window wired as `KeyboardApp` runs it, for tests: a dispatcher with the focus system as its
+/// A window wired as `Application` runs it, for tests: a dispatcher with the focus system as its
 /// system behaviour, Ctrl-C reserved, initial focus given, a keyboard to type with, and focus
 /// brought up to date after every event it sends, as the app does after every batch of input.
 ///
@@ -17,8 +17,8 @@ import ResponderChain
 /// ```
 ///
 /// The dispatcher and the focus system come from `Window.makeDispatcher(focusRoot:layout:)`, the
-/// call `KeyboardApp` makes, so a test and the app cannot wire them differently. Build the tree
-/// first: the harness gives initial focus when it is made, as `KeyboardApp.start()` does; a
+/// call `Application` makes, so a test and the app cannot wire them differently. Build the tree
+/// first: the harness gives initial focus when it is made, as `Application.start()` does; a
 /// tree built later gets it from `focusSystem.updateFocusIfNeeded()`.
 @MainActor
 public final class AppHarness {
@@ -45,7 +45,7 @@ public final class AppHarness {
     ///   - layout: The keyboard layout; `USKeyboardLayout` by default (a LinuxKeyboard test may
     ///     pass an `XKBKeyboardLayout`).
     ///   - quitCommand: The command reserved above every key command to stop the app, as in
-    ///     `KeyboardApp.Configuration`: Ctrl-C by default; `nil` for none. Typing it counts in
+    ///     `Application.Configuration`: Ctrl-C by default; `nil` for none. Typing it counts in
     ///     ``quitCount``.
     public init(
         window: Window, root: any FocusEnvironment, layout: any KeyboardLayout = USKeyboardLayout(),

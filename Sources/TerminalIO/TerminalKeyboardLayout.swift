@@ -5,7 +5,7 @@ public import ResponderChain
 /// match) with the text itself (`KeyEvent/text`), and this layout only maps US positions back
 /// to US characters for what the text does not cover (a key's characters without modifiers).
 /// The system's layout (`de`, `fr`) is never applied to terminal input, so `z` on a German
-/// terminal stays `z`, and `é` or `ф` arrive as typed. `KeyboardApp` uses it for terminal input.
+/// terminal stays `z`, and `é` or `ф` arrive as typed. `Application` uses it for terminal input.
 public struct TerminalKeyboardLayout: KeyboardLayout {
     private let us = USKeyboardLayout()
 

@@ -4,8 +4,9 @@ extension Window {
     /// select keys reach it after priority key commands and text input, and before other key
     /// commands (<doc:DispatchOrder>).
     ///
-    /// `KeyboardApp` (in LinuxKeyboard) and `AppHarness` (in ResponderChainTesting) both make
-    /// theirs here; an app that feeds keys from an input source of its own does the same:
+    /// `Application` (in AppRuntime, under every `KeyboardApp`) and `AppHarness` (in
+    /// ResponderChainTesting) make theirs here; an app that feeds keys from an input source of its
+    /// own does the same:
     /// ```swift
     /// let (dispatcher, focus) = window.makeDispatcher(focusRoot: root)
     /// focus.updateFocusIfNeeded()              // initial focus, once the tree is built
@@ -38,7 +39,7 @@ extension Window {
     /// carried out. A window with nothing focused (not given initial focus yet, or cleared on
     /// purpose with ``FocusSystem/clearFocus()``) is left as it is.
     ///
-    /// `KeyboardApp` calls it after every batch of input; `AppHarness` after every event its
+    /// `Application` calls it after every batch of input; `AppHarness` after every event its
     /// keyboard sends. Does nothing without a ``focusSystem``.
     public func updateFocusAfterInput() {
         guard let focusSystem, focusSystem.focusedItem != nil else { return }
@@ -47,7 +48,7 @@ extension Window {
 }
 
 extension KeyCommand {
-    /// The command that stops an app: Ctrl-C, action `quit`, titled "Quit". `KeyboardApp`
+    /// The command that stops an app: Ctrl-C, action `quit`, titled "Quit". `Application`
     /// reserves it by default (above every key command) and `AppHarness` does the same, so that
     /// a test sees the conflicts and the help an app shows.
     public static let standardQuit = KeyCommand("c", modifierFlags: .control, action: "quit", title: "Quit")

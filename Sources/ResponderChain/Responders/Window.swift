@@ -47,7 +47,7 @@ open class Window: Responder {
     /// The focus system attached to this window, or `nil` when none is, or when it is gone.
     ///
     /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
-    /// hands it to its caller; `KeyboardApp` keeps it for as long as the app runs). A focus system
+    /// hands it to its caller; `Application` keeps it for as long as the app runs). A focus system
     /// holds its window, so a strong link back would make a cycle.
     public package(set) weak var focusSystem: FocusSystem?
 
@@ -61,7 +61,7 @@ open class Window: Responder {
     /// The dispatcher delivering keys to this window, or `nil` when none does, or when it is gone.
     ///
     /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
-    /// hands it to its caller; `KeyboardApp` keeps it for as long as the app runs). A dispatcher
+    /// hands it to its caller; `Application` keeps it for as long as the app runs). A dispatcher
     /// holds its window, so a strong link back would make a cycle. The link is unretained: read it
     /// only while the dispatcher's owner still holds it (on the main actor, as the window is used),
     /// and do not keep what it returns beyond that owner.
