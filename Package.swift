@@ -42,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CLinuxEvents"),
         // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
         // limits, the environment, the clock, errors.
-        .target(name: "LinuxSystem", dependencies: ["ResponderChain", "DispatchTrace"]),
+        .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
         // Seat access through libseat (seatd or logind), shared by every device source.
@@ -90,7 +90,7 @@ let package = Package(
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "DispatchTrace"]),
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",
@@ -104,7 +104,8 @@ let package = Package(
         .testTarget(
             name: "TerminalIOTests",
             dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "AppRuntimeTests", dependencies: ["AppRuntime", "LinuxSystem", "ResponderChain"]),
+        .testTarget(
+            name: "AppRuntimeTests", dependencies: ["AppRuntime", "DispatchTrace", "LinuxSystem", "ResponderChain"]),
         .testTarget(
             name: "LinuxKeyboardTests",
             dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),

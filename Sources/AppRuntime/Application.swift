@@ -21,7 +21,7 @@ public import TerminalIO
 /// try app.run()                                 // until Ctrl-C, SIGTERM or app.stop()
 /// ```
 ///
-/// `KeyboardApp` (in LinuxKeyboard) is an application whose primary input is the keyboards read
+/// `KeyboardApp` (in LinuxKeyboard) wraps an application whose primary input is the keyboards read
 /// through evdev, with the system's keymap.
 ///
 /// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
@@ -223,7 +223,9 @@ public final class Application {
     }
 
     /// Registers another input source (a backend: a Wayland seat, a gamepad reader), started
-    /// after the input the app chooses and stopped with it. Call it before ``openInput()``.
+    /// after the input the app chooses. It runs until the process ends, or until the source's
+    /// own `stop()`; an input that fails to open stops those started before it. Call it before
+    /// ``openInput()``.
     ///
     /// - Parameter source: The source, made on this app's ``loop`` and ``dispatcher``.
     public func add(_ source: any InputSource) {
@@ -273,7 +275,8 @@ public final class Application {
         if let chosen {
             sources = [chosen]
             input = Input(rawValue: chosen.inputName)
-            inputNote = [primary.note, chosen.inputNote].compactMap { $0 }.joined(separator: "; ")
+            let notes = [primary.note, chosen.inputNote].compactMap { $0 }
+            inputNote = notes.isEmpty ? nil : notes.joined(separator: "; ")
         }
         for source in addedSources {
             do { try source.start() } catch {
@@ -312,7 +315,8 @@ public final class Application {
             primaryInput.stop()
             return (
                 nil,
-                "no \(primaryInput.inputName) could be read (\(AppError(error).message)); reading the terminal instead"
+                "no \(primaryInput.inputName) could be read "
+                    + "(\((error as? InputError)?.message ?? AppError(error).message)); reading the terminal instead"
             )
         }
     }

@@ -166,7 +166,6 @@ public final class EvdevSource {
 
     /// Device entries by their watch token on the loop.
     private var entries: [UInt64: Entry] = [:]
-    private var nextDevice: UInt32 = 2
     private var monitorWatch: UInt64?
     private var seatWatch: UInt64?
     private var loopWork: [UInt64] = []
@@ -229,6 +228,16 @@ public final class EvdevSource {
     public func start() throws(InputError) {
         guard !started else { return }
         started = true
+        seatUnavailable = nil
+        // A start that fails leaves nothing behind on the loop, and may be tried again.
+        do { try openKeyboards() } catch {
+            releaseKeyboards()
+            throw error
+        }
+    }
+
+    /// What ``start()`` does: the loop's work, the seat, the monitor, the keyboards.
+    private func openKeyboards() throws(InputError) {
         if let repeater {
             loopWork.append(
                 loop.addDeadline({ [unowned repeater] in repeater.nextDeadline }) { [unowned repeater] now in
@@ -476,8 +485,7 @@ public final class EvdevSource {
                 return .failed(error)
             }
         }
-        let id = DeviceID(rawValue: nextDevice)
-        nextDevice &+= 1
+        let id = dispatcher.makeDeviceID()
         let decoder = EvdevDecoder(device: id, sink: dispatcher, isLive: true)
         let source: RepeatSource
         switch options.repeatMode {

@@ -117,7 +117,8 @@ public final class EventLoop {
 
     private let epoll: Int32
     private var watchers: [UInt64: Watcher] = [:]
-    private var deadlines: [UInt64: Deadline] = [:]
+    /// In the order added, so that two repeaters fire in the same order on every run.
+    private var deadlines: [(token: UInt64, deadline: Deadline)] = []
     private var batchHandlers: [(token: UInt64, handler: () -> Void)] = []
     private var nextToken: UInt64 = 1
     private var ready: [EventCalls.Ready] = []
@@ -167,7 +168,7 @@ public final class EventLoop {
     /// ``fileDescriptor`` stays quiet.
     public var nextDeadline: Double? {
         var earliest: Double?
-        for deadline in deadlines.values {
+        for (_, deadline) in deadlines {
             if let due = deadline.next(), due < (earliest ?? .infinity) { earliest = due }
         }
         return earliest
@@ -218,7 +219,7 @@ public final class EventLoop {
     @discardableResult
     public func addDeadline(_ next: @escaping () -> Double?, fire: @escaping (Double) -> Void) -> UInt64 {
         let token = makeToken()
-        deadlines[token] = Deadline(next: next, fire: fire)
+        deadlines.append((token, Deadline(next: next, fire: fire)))
         return token
     }
 
@@ -226,7 +227,7 @@ public final class EventLoop {
     ///
     /// - Parameter token: What ``addDeadline(_:fire:)`` returned.
     public func removeDeadline(_ token: UInt64) {
-        deadlines[token] = nil
+        deadlines.removeAll { $0.token == token }
     }
 
     /// Adds work done at the end of every batch, before ``afterBatch``, in the order added
@@ -396,7 +397,7 @@ public final class EventLoop {
         }
         if !deadlines.isEmpty {
             let now = Syscalls.monotonicNow()
-            for deadline in deadlines.values { deadline.fire(now) }
+            for (_, deadline) in deadlines { deadline.fire(now) }
         }
         for (_, handler) in batchHandlers { handler() }
         afterBatch?()

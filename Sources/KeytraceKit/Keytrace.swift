@@ -1,5 +1,4 @@
 internal import DispatchTrace
-import FoundationEssentials
 public import LinuxKeyboard
 internal import LinuxSystem
 public import ResponderChain
@@ -222,7 +221,7 @@ public enum Keytrace {
     /// - Returns: The layout and a note on where its names came from.
     /// - Throws: ``KeytraceError`` naming an unknown layout and the fix.
     public static func layout(_ options: KeytraceOptions) throws(KeytraceError) -> (any KeyboardLayout, String) {
-        let (names, source) = options.keymap.resolved(environment: ProcessInfo.processInfo.environment)
+        let (names, source) = options.keymap.resolved(environment: Syscalls.processEnvironment())
         do {
             return (try XKBKeyboardLayout(names), source.rawValue)
         } catch {

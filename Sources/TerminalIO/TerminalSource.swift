@@ -42,14 +42,25 @@ public final class TerminalSource: InputSource {
         return events + "; characters as the terminal typed them"
     }
 
+    isolated deinit {
+        if let watch { loop.unwatch(watch) }
+    }
+
     /// Watches the terminal on the loop.
+    ///
+    /// - Throws: `InputError` when the loop cannot watch the terminal's descriptor.
     public func start() throws(InputError) {
         guard watch == nil else { return }
         let control = loop.control
         let terminal = terminal
         let dispatcher = dispatcher
-        watch = loop.watch(terminal.inputDescriptor) {
+        watch = loop.watch(terminal.inputDescriptor) { _ in
             if !terminal.read(into: dispatcher, time: EventLoop.monotonicNow) { control.stop() }
+        }
+        guard watch != nil else {
+            throw InputError(
+                errno: 0, operation: "epoll", path: nil,
+                message: "cannot watch the terminal's input (descriptor \(terminal.inputDescriptor))")
         }
     }
 

@@ -20,6 +20,8 @@ import Testing
             .init(devices: ["/dev/input/event999"], hotPlug: false))
         #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) { try loop.start() }
         #expect(loop.keyboards.isEmpty)
+        // A failed start leaves nothing behind: a second one tries again, and fails the same way.
+        #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) { try loop.start() }
     }
 
     @Test("no seat manager: a required seat fails naming seatd and how to start it; an automatic one opens directly")

@@ -157,4 +157,15 @@ import Testing
         loop.dispatchPending()
         #expect(order == ["first", "after"])
     }
+
+    @Test("deadlines fire in the order they were added, on every run")
+    func deadlineOrder() throws {
+        let loop = try EventLoop()
+        var fired: [Int] = []
+        for index in 0..<20 {
+            loop.addDeadline({ nil }) { _ in fired.append(index) }
+        }
+        loop.dispatchPending()
+        #expect(fired == Array(0..<20))
+    }
 }

@@ -2,37 +2,37 @@
 // Syscalls.writeAll, the module's one write path.
 internal import Glibc
 
-/// The C calls an ``OutputBuffer`` makes: open, wait, close.
-enum OutputCalls {
+/// The C calls `OutputBuffer` (AppRuntime) makes: open, wait, close.
+package enum OutputCalls {
     /// A call that failed, with its errno.
-    struct Failure: Error {
+    package struct Failure: Error {
         /// The errno.
-        var code: Int32
+        package var code: Int32
     }
 
     /// `EINTR`: a signal interrupted the call; try again.
-    static let interrupted = EINTR
+    package static let interrupted = EINTR
     /// `EAGAIN`: a non-blocking output cannot take more now.
-    static let wouldBlock = EAGAIN
+    package static let wouldBlock = EAGAIN
     /// `EPIPE`: nobody reads the pipe or FIFO any more.
-    static let brokenPipe = EPIPE
+    package static let brokenPipe = EPIPE
     /// `EBADF`: the descriptor is not open.
-    static let notOpen = EBADF
+    package static let notOpen = EBADF
     /// `ENOSPC`: the disk is full.
-    static let noSpace = ENOSPC
+    package static let noSpace = ENOSPC
     /// `EDQUOT`: the user's disk quota is used up.
-    static let quotaExceeded = EDQUOT
+    package static let quotaExceeded = EDQUOT
     /// `EFBIG`: the file is larger than its file system allows.
-    static let fileTooLarge = EFBIG
+    package static let fileTooLarge = EFBIG
     /// `ENOENT`: a folder on the path does not exist.
-    static let noSuchFile = ENOENT
+    package static let noSuchFile = ENOENT
     /// `EISDIR`: the path is a folder.
-    static let isDirectory = EISDIR
+    package static let isDirectory = EISDIR
     /// `ENXIO`: a FIFO opened for writing without blocking has no reader.
-    static let noReader = ENXIO
+    package static let noReader = ENXIO
 
     /// Whether `code` says the output refused for lack of permission (`EACCES`, `EPERM`, `EROFS`).
-    static func isPermissionError(_ code: Int32) -> Bool {
+    package static func isPermissionError(_ code: Int32) -> Bool {
         code == EACCES || code == EPERM || code == EROFS
     }
 
@@ -43,7 +43,7 @@ enum OutputCalls {
     /// - Parameter path: The file, created when missing and emptied when it is there.
     /// - Returns: The descriptor and whether it is a stream that may not take everything at once,
     ///   or the errno.
-    static func openForWriting(_ path: String) -> Result<(descriptor: Int32, isStream: Bool), Failure> {
+    package static func openForWriting(_ path: String) -> Result<(descriptor: Int32, isStream: Bool), Failure> {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
         guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
         var status = stat()
@@ -56,14 +56,14 @@ enum OutputCalls {
     }
 
     /// Whether a descriptor is open. Uses `fcntl(F_GETFD)`.
-    static func isOpen(_ descriptor: Int32) -> Bool {
+    package static func isOpen(_ descriptor: Int32) -> Bool {
         fcntl(descriptor, F_GETFD) >= 0 || errno != EBADF
     }
 
     /// Waits until a descriptor can take more bytes, at most `milliseconds`. Uses `poll`.
     ///
     /// - Returns: Whether it can.
-    static func waitUntilWritable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+    package static func waitUntilWritable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
         var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         while true {
             let ready = poll(&request, 1, milliseconds)
@@ -73,12 +73,12 @@ enum OutputCalls {
     }
 
     /// Closes a descriptor. Uses `close`.
-    static func close(_ descriptor: Int32) {
+    package static func close(_ descriptor: Int32) {
         _ = Glibc.close(descriptor)
     }
 
     /// The C library's words for an errno (``Syscalls/message(_:)``).
-    static func message(_ code: Int32) -> String {
+    package static func message(_ code: Int32) -> String {
         Syscalls.message(code)
     }
 }

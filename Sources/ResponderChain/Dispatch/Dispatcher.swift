@@ -186,6 +186,8 @@ public final class Dispatcher {
     /// Whether the key being dispatched goes to a secure text input: records made for it are
     /// redacted (see ``DispatchRecord/isSecureEntry``).
     @exclusivity(unchecked) var secureContext = false
+    /// The next id ``makeDeviceID()`` hands out (0 is ``DeviceID/primary``).
+    private var nextDeviceID: UInt32 = 1
 
     /// Creates a dispatcher for a window.
     ///
@@ -207,6 +209,17 @@ public final class Dispatcher {
 
     isolated deinit {
         window.detachDispatcher(self)
+    }
+
+    /// A device id no other device of this dispatcher has had: every input source feeding the
+    /// dispatcher (evdev keyboards, a Wayland seat, gamepads) takes its ids here, so that one
+    /// source's `deviceRemoved` never cancels presses held on another's device. Ids are never
+    /// reused; ``DeviceID/primary`` (0) is never handed out.
+    ///
+    /// - Returns: A fresh id.
+    public func makeDeviceID() -> DeviceID {
+        defer { nextDeviceID = max(nextDeviceID &+ 1, 1) }
+        return DeviceID(rawValue: nextDeviceID)
     }
 
     // MARK: Input

@@ -2,8 +2,8 @@
 /// terminal, and later a Wayland seat or libinput's touchscreens.
 ///
 /// A source is made with what it needs (its event loop, the ``InputSink`` its values go to) and
-/// registered with an app runtime, which starts it with the others, follows its device changes
-/// and stops it on exit. The protocol names no loop, device library or platform, so a backend
+/// registered with an app runtime, which starts it with the others and follows its device
+/// changes; it stops them when one fails to open. The protocol names no loop, device library or platform, so a backend
 /// module conforms to it without linking any other backend.
 @MainActor
 public protocol InputSource: AnyObject {

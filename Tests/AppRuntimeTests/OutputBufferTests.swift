@@ -1,6 +1,6 @@
+import AppRuntime
 import DispatchTrace
 import Foundation
-import LinuxSystem
 import Testing
 
 @Suite struct OutputBufferTests {

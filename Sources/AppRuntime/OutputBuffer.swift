@@ -1,4 +1,5 @@
 public import DispatchTrace
+internal import LinuxSystem
 internal import ResponderChain
 
 /// Buffered output to a file descriptor: events are appended as bytes and written in large

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-@testable import LinuxKeyboard
+@testable import LinuxSystem
 
-/// The module's one write path (`Syscalls.writeAll`), which `OutputBuffer`, the terminal's
+/// The package's one write path (`Syscalls.writeAll`), which `OutputBuffer`, the terminal's
 /// output and recordings share.
 @Suite struct WritePathTests {
     @Test("everything is written across partial writes, or it stops at a full non-blocking pipe with EAGAIN")
