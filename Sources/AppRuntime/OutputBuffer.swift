@@ -73,7 +73,7 @@ public final class OutputBuffer {
         case .failure(let failure):
             let code = failure.code
             let fix: String
-            let reason = OutputCalls.message(code)
+            let reason = Syscalls.message(code)
             switch code {
             case OutputCalls.noSuchFile: fix = "create the folder first"
             case _ where OutputCalls.isPermissionError(code):
@@ -95,7 +95,7 @@ public final class OutputBuffer {
 
     deinit {
         flush()
-        if ownsDescriptor { OutputCalls.close(descriptor) }
+        if ownsDescriptor { Syscalls.close(descriptor) }
     }
 
     /// Appends bytes through a closure, writing when the buffer is full.
@@ -204,7 +204,7 @@ public struct OutputWriteError: Error, Hashable, Sendable, CustomStringConvertib
     public init(output: String, errno: Int32, reason: String? = nil, fix: String? = nil) {
         self.output = output
         self.errno = errno
-        self.reason = reason ?? OutputCalls.message(errno)
+        self.reason = reason ?? Syscalls.message(errno)
         self.fix = fix ?? Self.fix(for: errno)
     }
 

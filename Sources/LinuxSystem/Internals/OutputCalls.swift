@@ -1,8 +1,9 @@
 // The libc calls of trace and report output (OutputBuffer); its writes go through
-// Syscalls.writeAll, the module's one write path.
+// Syscalls.writeAll, the package's one write path; close and strerror are Syscalls' too.
 internal import Glibc
 
-/// The C calls `OutputBuffer` (AppRuntime) makes: open, wait, close.
+/// The C calls `OutputBuffer` (AppRuntime) makes beyond the shared ones of `Syscalls`: open without
+/// blocking, check and wait.
 package enum OutputCalls {
     /// A call that failed, with its errno.
     package struct Failure: Error {
@@ -70,15 +71,5 @@ package enum OutputCalls {
             if ready < 0 && errno == EINTR { continue }
             return ready > 0
         }
-    }
-
-    /// Closes a descriptor. Uses `close`.
-    package static func close(_ descriptor: Int32) {
-        _ = Glibc.close(descriptor)
-    }
-
-    /// The C library's words for an errno (``Syscalls/message(_:)``).
-    package static func message(_ code: Int32) -> String {
-        Syscalls.message(code)
     }
 }
