@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
         // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
         .library(name: "DispatchTrace", targets: ["DispatchTrace"]),
+        // The inspection protocol: what an app's socket sends and keytrace --attach reads.
+        .library(name: "Inspection", targets: ["Inspection"]),
         // keytrace's engine (scene sessions, live view), for the benchmarks; not a stable API.
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
@@ -73,6 +75,9 @@ let package = Package(
         .target(name: "TerminalCanvas"),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
+        // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),
+        // its requests and its file names; written by AppRuntime, read by keytrace --attach.
+        .target(name: "Inspection", dependencies: ["ResponderChain", "DispatchTrace"]),
         // keytrace's scene sessions and live view, as a library so that tests can drive them.
         .target(
             name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas"]),
@@ -124,6 +129,8 @@ let package = Package(
             dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
+        .testTarget(
+            name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]
