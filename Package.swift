@@ -63,6 +63,7 @@ let package = Package(
             name: "AppRuntime",
             dependencies: [
                 "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "DispatchTrace",
+                "Inspection",
             ]),
         // A console or kiosk app on real keyboards: KeyboardApp, the runtime with evdev and xkbcommon.
         .target(
@@ -80,7 +81,8 @@ let package = Package(
         .target(name: "Inspection", dependencies: ["ResponderChain", "DispatchTrace"]),
         // keytrace's scene sessions and live view, as a library so that tests can drive them.
         .target(
-            name: "KeytraceKit", dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas"]),
+            name: "KeytraceKit",
+            dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas", "Inspection"]),
         .executableTarget(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
