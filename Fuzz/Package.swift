@@ -32,6 +32,17 @@ let package = Package(
         .executableTarget(
             name: "fuzz-trace",
             dependencies: ["FuzzSupport", .product(name: "DispatchTrace", package: "ResponderChain")]),
+        // keytrace --attach's reader of an app's socket, and the app's reader of a peer's request.
+        .executableTarget(
+            name: "fuzz-inspection",
+            dependencies: [
+                "FuzzSupport", .product(name: "Inspection", package: "ResponderChain"),
+                .product(name: "DispatchTrace", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
+        .executableTarget(
+            name: "fuzz-request",
+            dependencies: ["FuzzSupport", .product(name: "Inspection", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )

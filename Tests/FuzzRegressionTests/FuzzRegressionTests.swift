@@ -1,5 +1,6 @@
 import DispatchTrace
 import Foundation
+import Inspection
 import KeytraceKit
 import LinuxKeyboard
 import ResponderChain
@@ -89,5 +90,39 @@ import Testing
             #expect(again == event, "\(url.lastPathComponent): \(line)")
             #expect(again?.json == line, "\(url.lastPathComponent)")
         }
+    }
+
+    @Test("inspection inputs read as lines and messages, or fail with an error; a snapshot's scene loads or fails")
+    func inspectionLines() throws {
+        for url in Self.inputs("inspection") + Self.corpus("inspection") {
+            var reader = InspectionLineReader(maximumLength: InspectionProtocol.maximumLineLength)
+            reader.append(try [UInt8](Data(contentsOf: url)) + [UInt8(ascii: "\n")])
+            while let line = try? reader.nextLine() {
+                guard let message = try? InspectionMessage(jsonLine: line) else { continue }
+                #expect(
+                    (try? InspectionMessage(jsonLine: Array(message.json.utf8))) == message, "\(url.lastPathComponent)")
+                if case .snapshot(let snapshot) = message, let scene = try? snapshot.makeScene() {
+                    _ = scene.makeDispatcher()
+                }
+            }
+        }
+    }
+
+    @Test("request inputs give a request only for one whole line with nothing after it")
+    func requests() throws {
+        for url in Self.inputs("request") + Self.corpus("request") {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            var reader = InspectionRequestReader()
+            if case .request = reader.consume(bytes) {
+                #expect(bytes.last == UInt8(ascii: "\n"), "\(url.lastPathComponent)")
+            }
+        }
+    }
+
+    /// The seeds a fuzz target starts from (Fuzz/Corpus), read through the same path.
+    static func corpus(_ target: String) -> [URL] {
+        let directory = root.deletingLastPathComponent().appendingPathComponent("Corpus/\(target)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.sorted().map { directory.appendingPathComponent($0) }
     }
 }
