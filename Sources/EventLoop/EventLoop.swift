@@ -41,6 +41,11 @@ public final class EventLoop {
         /// The descriptor hung up or failed (`EPOLLHUP`, `EPOLLERR`): a device unplugged, a
         /// socket closed by its peer. Read it once more to see why, then stop watching it.
         public var hangUp: Bool
+        /// The descriptor has input (or an end of input) to read.
+        public var readable: Bool
+        /// The descriptor takes output again: reported only while
+        /// ``EventLoop/setWatchesWritability(_:_:)`` asks for it.
+        public var writable: Bool
     }
 
     /// Stops or wakes the loop, and runs work on its thread, from any thread.
@@ -199,6 +204,18 @@ public final class EventLoop {
         guard EventCalls.epollAdd(epoll, fileDescriptor, token: token) else { return nil }
         watchers[token] = Watcher(fileDescriptor: fileDescriptor, handler: onReady)
         return token
+    }
+
+    /// Asks for (or stops asking for) ``Readiness/writable`` on a watched descriptor: a
+    /// non-blocking socket whose peer has not read everything yet. Ask only while output waits,
+    /// since a writable descriptor is ready on every turn.
+    ///
+    /// - Parameters:
+    ///   - token: What ``watch(_:onReady:)`` returned.
+    ///   - writable: Whether to report writability.
+    public func setWatchesWritability(_ token: UInt64, _ writable: Bool) {
+        guard let watcher = watchers[token] else { return }
+        EventCalls.epollModify(epoll, watcher.fileDescriptor, token: token, writable: writable)
     }
 
     /// Stops watching a descriptor.
@@ -392,7 +409,8 @@ public final class EventLoop {
                 if let mainQueue { EventCalls.drainMainQueue(mainQueue) }
             default:
                 // A handler earlier in the batch may have unwatched this one.
-                watchers[item.token]?.handler(Readiness(hangUp: item.hangUp))
+                watchers[item.token]?.handler(
+                    Readiness(hangUp: item.hangUp, readable: item.readable, writable: item.writable))
             }
         }
         if !deadlines.isEmpty {

@@ -168,4 +168,36 @@ import Testing
         loop.dispatchPending()
         #expect(fired == Array(0..<20))
     }
+
+    @Test("writability is reported only while asked for: a full socket becomes writable when its peer reads")
+    func writability() throws {
+        var options = EventLoop.Options()
+        options.drainsMainQueue = false
+        let loop = try EventLoop(options: options)
+        var pair: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { pair.forEach { close($0) } }
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        var seen: [EventLoop.Readiness] = []
+        let token = try #require(loop.watch(pair[0]) { seen.append($0) })
+        // Fill the socket until the kernel takes no more.
+        let chunk = [UInt8](repeating: 7, count: 4096)
+        while chunk.withUnsafeBytes({ send(pair[0], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+        loop.runOnce(timeout: 0)
+        #expect(seen.isEmpty, "not readable, and writability was not asked for")
+        loop.setWatchesWritability(token, true)
+        loop.runOnce(timeout: 0)
+        #expect(seen.isEmpty, "full: not writable yet")
+        var drain = [UInt8](repeating: 0, count: 1 << 20)
+        while drain.withUnsafeMutableBytes({ recv(pair[1], $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }) > 0 {}
+        loop.runOnce(timeout: 1)
+        #expect(seen.last?.writable == true && seen.last?.readable == false)
+        let count = seen.count
+        loop.setWatchesWritability(token, false)
+        loop.runOnce(timeout: 0)
+        #expect(seen.count == count, "no writability once it is not asked for")
+        _ = [UInt8(1)].withUnsafeBytes { send(pair[1], $0.baseAddress, 1, 0) }
+        loop.runOnce(timeout: 1)
+        #expect(seen.last?.readable == true && seen.last?.writable == false)
+    }
 }

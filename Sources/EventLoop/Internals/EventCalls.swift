@@ -19,15 +19,25 @@ enum EventCalls {
         return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
     }
 
+    /// Watches a descriptor for input, and for output too when `writable` is set.
+    static func epollModify(_ epoll: Int32, _ fd: Int32, token: UInt64, writable: Bool) {
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue | (writable ? EPOLLOUT.rawValue : 0)
+        event.data.u64 = token
+        _ = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event)
+    }
+
     static func epollRemove(_ epoll: Int32, _ fd: Int32) {
         var event = epoll_event()
         _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, &event)
     }
 
-    /// One ready descriptor: its token and whether it hung up or failed.
+    /// One ready descriptor: its token, whether it hung up or failed, has input, takes output.
     struct Ready {
         var token: UInt64
         var hangUp: Bool
+        var readable: Bool
+        var writable: Bool
     }
 
     /// Waits for ready descriptors. `timeoutMilliseconds` -1 waits forever, 0 does not wait.
@@ -38,7 +48,10 @@ enum EventCalls {
         guard count > 0 else { return }
         let failure = EPOLLHUP.rawValue | EPOLLERR.rawValue
         for event in events[0..<Int(count)] {
-            ready.append(Ready(token: event.data.u64, hangUp: event.events & failure != 0))
+            ready.append(
+                Ready(
+                    token: event.data.u64, hangUp: event.events & failure != 0,
+                    readable: event.events & EPOLLIN.rawValue != 0, writable: event.events & EPOLLOUT.rawValue != 0))
         }
     }
 
