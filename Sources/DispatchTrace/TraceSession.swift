@@ -69,6 +69,8 @@ public final class TraceSession {
     private var lastTime: Double = 0
     /// Events reported before ``start(input:layout:note:t:)``: they follow the `session` event.
     private var heldUntilStart: [TraceEvent]? = []
+    /// The dispatcher's subscription, until ``stop()``.
+    private var observation: TraceObservation?
 
     /// Traces a window whose dispatcher and focus system were made elsewhere (by a `KeyboardApp`).
     /// Nothing reaches `onEvent` until ``start(input:layout:note:t:)``: what happens before is
@@ -91,7 +93,7 @@ public final class TraceSession {
         self.onEvent = onEvent
         self.dispatcher = dispatcher
         self.focusSystem = focusSystem
-        _ = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
+        observation = dispatcher.addTraceObserver { [unowned self] record in self.handle(record) }
     }
 
     /// Reports the session start, then what was reported before it (keyboards opened while the
@@ -112,6 +114,25 @@ public final class TraceSession {
         emit(TraceEvent(t: t, .session(input: input, scene: name, layout: layout, note: note)))
         for event in held { emit(event) }
         focusSystem.updateFocusIfNeeded()
+    }
+
+    /// Follows a window that is already running (a watcher attached to a running app): no
+    /// `session` event and no focus move, events from now on, at `t`. What was reported before
+    /// is dropped.
+    ///
+    /// - Parameter t: The time now, on the session's clock.
+    public func join(t: Double) {
+        lastTime = t
+        keysyms.removeAll()
+        heldUntilStart = nil
+    }
+
+    /// Stops following the dispatcher: no event after this one, and dispatch builds no record
+    /// for this session any more (it allocates nothing when no other observer is left). Call it
+    /// before letting go of a session whose window lives on.
+    public func stop() {
+        if let observation { dispatcher.removeTraceObserver(observation) }
+        observation = nil
     }
 
     /// Reports an event that did not come from the dispatcher (session start, devices). Before

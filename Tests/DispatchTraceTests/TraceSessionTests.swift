@@ -68,4 +68,33 @@ import Testing
         #expect(lines.dropFirst().first?.contains(#""name":"USB Keyboard""#) == true)
         #expect(lines.contains { $0.contains(#""event":"focus""#) && $0.contains(#""to":"name""#) })
     }
+
+    @Test("join follows a running window without a session event or a focus move; stop ends the events")
+    func joinAndStop() throws {
+        let json = """
+            {"root": {"id": "row", "children": [
+              {"id": "a", "frame": [0, 0, 10, 10], "focusable": true},
+              {"id": "b", "frame": [20, 0, 10, 10], "focusable": true}]}}
+            """
+        let scene = try Scene(json: json, file: "row.json")
+        let running = TraceSession(scene: scene, layout: USKeyboardLayout()) { _ in }
+        running.start(input: "keys", layout: "us")
+        #expect(running.focusedID == "a")
+        var lines: [String] = []
+        let watcher = TraceSession(
+            name: "watcher", window: scene.window, dispatcher: running.dispatcher, focusSystem: running.focusSystem
+        ) { lines.append($0.json) }
+        watcher.join(t: 5)
+        #expect(lines.isEmpty, "no session event and no focus move of its own")
+        running.dispatcher.handle(KeyEvent(.tab, .down, timestamp: 6))
+        running.dispatcher.handle(KeyEvent(.tab, .up, timestamp: 6.1))
+        #expect(lines.first?.contains(#""event":"key""#) == true)
+        #expect(lines.contains { $0.contains(#""event":"focus""#) && $0.contains(#""to":"b""#) })
+        let count = lines.count
+        watcher.stop()
+        running.dispatcher.handle(KeyEvent(.tab, .down, timestamp: 7))
+        running.dispatcher.handle(KeyEvent(.tab, .up, timestamp: 7.1))
+        #expect(lines.count == count, "nothing after stop")
+        #expect(running.focusedID == "a", "the window went on")
+    }
 }
