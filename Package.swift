@@ -112,7 +112,8 @@ let package = Package(
             name: "TerminalIOTests",
             dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
         .testTarget(
-            name: "AppRuntimeTests", dependencies: ["AppRuntime", "DispatchTrace", "LinuxSystem", "ResponderChain"]),
+            name: "AppRuntimeTests",
+            dependencies: ["AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain"]),
         .testTarget(
             name: "LinuxKeyboardTests",
             dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),

@@ -1,4 +1,5 @@
 public import EventLoop
+internal import Inspection
 internal import LinuxSystem
 public import ResponderChain
 public import TerminalCanvas
@@ -55,6 +56,37 @@ public final class Application {
         public var description: String { rawValue }
     }
 
+    /// The inspection socket: where `keytrace --attach` watches the app's dispatch live.
+    ///
+    /// On by default and owner-only: a Unix socket `NAME.PID.sock` in
+    /// `$XDG_RUNTIME_DIR/responderchain` (or `/tmp/responderchain-UID`, mode 0700, when
+    /// `XDG_RUNTIME_DIR` is unset) that only the app's own user and root may use. The environment
+    /// variable `RESPONDERCHAIN_INSPECT` (`InspectionProtocol.environmentVariable`) turns it off
+    /// (`0`) or on (`1`) without a rebuild, whatever ``isEnabled`` says.
+    ///
+    /// It never slows the app: it is non-blocking on the app's one loop; each watcher has a
+    /// buffer of ``bufferSize`` bytes, and a watcher that reads too slowly loses lines (it is told
+    /// how many); with nobody watching, dispatch traces nothing.
+    public struct InspectionOptions: Sendable {
+        /// Whether the app listens.
+        public var isEnabled = true
+        /// The name the app is listed and attached by (`keytrace --attach NAME`); `nil` for the
+        /// program's file name.
+        public var name: String?
+        /// Each watcher's buffer, in bytes (256 KiB by default, at least 16 KiB).
+        public var bufferSize = 256 << 10
+        /// How many watchers may attach at once (8 by default); more are refused.
+        public var maximumWatchers = 8
+        /// How long a peer may take to send its request line, in seconds (5 by default).
+        public var requestTimeout = 5.0
+        /// The socket's directory; `nil` for the user's runtime directory (`InspectionEndpoint`).
+        /// A test or an app with a directory of its own sets it; it is checked like the default.
+        public var directory: String?
+
+        /// The defaults: on, the program's name, 256 KiB per watcher, 8 watchers.
+        public init() {}
+    }
+
     /// How the app treats the terminal, and what stops it.
     public struct Configuration: Sendable {
         /// Whether the terminal is the input even when a primary input was set (the user asked
@@ -79,6 +111,8 @@ public final class Application {
         /// The terminal's output descriptor; `nil` for standard output, or standard error when
         /// only that is a terminal.
         public var terminalOutput: Int32?
+        /// The inspection socket (`keytrace --attach`): on by default.
+        public var inspection = InspectionOptions()
 
         /// A configuration with the defaults: the primary input (else the terminal), the terminal
         /// for drawing, Ctrl-C quits.
@@ -149,6 +183,16 @@ public final class Application {
     public var onFrame: (() -> Void)?
     /// Called with every ``Change``, on the main actor.
     public var onChange: ((Change) -> Void)?
+    /// The inspection socket's path while the app listens (after ``openInput()``, until
+    /// ``run()-13s0`` returns); `nil` when it is off or could not be made.
+    public var inspectionPath: String? { inspection?.path }
+    /// Why the inspection socket could not be made, and the fix (a symbolic link or another
+    /// user's directory at its place); `nil` when it listens or was turned off. Show it where the
+    /// operator will see it: the app runs on without the socket.
+    public private(set) var inspectionNote: String?
+    /// How many watchers (`keytrace --attach`) are attached now.
+    public var inspectionWatchers: Int { inspection?.watcherCount ?? 0 }
+    private var inspection: InspectionServer?
 
     private var signals: SignalPipe?
     private var signalWatch: UInt64?
@@ -293,6 +337,7 @@ public final class Application {
             terminal?.restore()
             throw error
         }
+        startInspection()
         if configuration.fullScreen, let terminal {
             terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
             terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
@@ -319,6 +364,40 @@ public final class Application {
                     + "(\((error as? InputError)?.message ?? AppError(error).message)); reading the terminal instead"
             )
         }
+    }
+
+    /// Listens on the inspection socket, unless the configuration or the environment turned it
+    /// off; a failure leaves the app running without it, and ``inspectionNote`` says why.
+    private func startInspection() {
+        let options = configuration.inspection
+        let enabled =
+            InspectionProtocol.environmentSetting(Syscalls.environment(InspectionProtocol.environmentVariable))
+            ?? options.isEnabled
+        guard enabled, inspection == nil else { return }
+        var clamped = options
+        clamped.bufferSize = max(options.bufferSize, 16 << 10)
+        clamped.maximumWatchers = max(options.maximumWatchers, 1)
+        let name = options.name ?? Self.programName
+        do {
+            let server = try InspectionServer(
+                name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, loop: loop,
+                options: clamped
+            ) { [unowned self] in
+                InspectionServer.AppState(
+                    input: self.input?.rawValue ?? "none", note: self.inputNote, layout: self.layoutDescription)
+            }
+            if input == .terminal { server.nameDevice(.primary, "terminal") }
+            inspection = server
+        } catch {
+            inspectionNote = "keytrace --attach cannot watch this app: \(error.message)"
+        }
+    }
+
+    /// The program's file name (`argv[0]` without its directory), for the inspection socket.
+    static var programName: String {
+        let path = CommandLine.arguments.first ?? ""
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        return name.isEmpty ? "app" : name
     }
 
     /// Routes Ctrl-C, `SIGTERM` and `SIGHUP` (stop) and `SIGWINCH` (resize, then a frame) through
@@ -398,6 +477,8 @@ public final class Application {
 
     /// Gives the terminal back and ends the change sequences.
     private func finish() {
+        inspection?.stop()
+        inspection = nil
         terminal?.restore()
         // The signals go back to their default actions: after run(), Ctrl-C ends the process.
         if let signalWatch { loop.unwatch(signalWatch) }
@@ -444,6 +525,7 @@ public final class Application {
         window.updateFocusAfterInput()
         checkFirstResponder()
         onFrame?()
+        inspection?.frameEnded()
     }
 
     /// Posts the first responder when it changed: after each focus move (focus and first
@@ -456,6 +538,7 @@ public final class Application {
     }
 
     private func post(_ change: Change) {
+        inspection?.report(change)
         onChange?(change)
         for continuation in streams.values { continuation.yield(change) }
     }

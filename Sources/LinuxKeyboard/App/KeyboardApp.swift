@@ -94,6 +94,10 @@ public final class KeyboardApp {
         /// The terminal's output descriptor; `nil` for standard output, or standard error when
         /// only that is a terminal.
         public var terminalOutput: Int32?
+        /// The inspection socket that `keytrace --attach` watches: on by default, owner-only
+        /// (`Application.InspectionOptions`; `RESPONDERCHAIN_INSPECT=0` turns it off without a
+        /// rebuild).
+        public var inspection = Application.InspectionOptions()
 
         /// A configuration with the defaults: automatic input, no grab, the system's layout.
         public init() {}
@@ -138,6 +142,7 @@ public final class KeyboardApp {
         runtime.quitCommand = configuration.quitCommand
         runtime.terminalInput = configuration.terminalInput
         runtime.terminalOutput = configuration.terminalOutput
+        runtime.inspection = configuration.inspection
         application = try Application(
             window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
             configuration: runtime)
@@ -176,6 +181,13 @@ public final class KeyboardApp {
     public var inputNote: String? { application.inputNote }
     /// The terminal, when the app reads or draws on it.
     public var terminal: TerminalKeyboard? { application.terminal }
+    /// The inspection socket's path while the app listens (`Application.inspectionPath`).
+    public var inspectionPath: String? { application.inspectionPath }
+    /// Why the inspection socket could not be made, and the fix; `nil` when it listens or is off
+    /// (`Application.inspectionNote`). Show it where the operator will see it.
+    public var inspectionNote: String? { application.inspectionNote }
+    /// How many watchers (`keytrace --attach`) are attached now.
+    public var inspectionWatchers: Int { application.inspectionWatchers }
     /// Where the app's frames go (the terminal, when it draws on one).
     public var output: (any CanvasOutput)? { application.output }
     /// Called after every batch of input and work, and on resize: draw here.

@@ -196,6 +196,9 @@ package enum ProcessCalls {
                 owner: info.st_uid, mode: info.st_mode & 0o7777))
     }
 
+    /// `EEXIST`: something is already at the path.
+    package static let alreadyExists = EEXIST
+
     /// Creates a directory with mode 0700.
     ///
     /// - Returns: `nil` when it was made, else the errno (`EEXIST` when something is there).

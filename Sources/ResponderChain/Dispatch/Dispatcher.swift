@@ -178,6 +178,8 @@ public final class Dispatcher {
     @exclusivity(unchecked) var observers: [(id: UInt64, body: (DispatchRecord) -> Void)] = []
     var nextObserverID: UInt64 = 1
     @exclusivity(unchecked) var tracing = false
+    /// Whether any trace observer is subscribed (dispatch builds records only then).
+    package var isTracing: Bool { tracing }
     /// Whether focus and first-responder records wait for the current stage's decision: from a
     /// key-down's input record until a stage takes the key.
     @exclusivity(unchecked) var holdsEffects = false

@@ -1,0 +1,512 @@
+internal import DispatchTrace
+internal import EventLoop
+internal import Inspection
+internal import LinuxSystem
+internal import ResponderChain
+
+/// An app's inspection socket: where `keytrace --attach` watches the app's dispatch.
+///
+/// One listening Unix socket on the app's event loop, non-blocking like everything on it. A peer
+/// of another user (not root) is closed before anything is read or sent. A peer sends one request
+/// line (``InspectionRequest``) within the configured time; at most ``maximumPending`` wait for
+/// theirs. A watcher gets the hello, the `session` event, a snapshot of the tree, then every trace
+/// event and a snapshot after each frame that changed the tree, through a buffer of its own of
+/// fixed size: what does not fit is dropped and counted, and reported with a fresh snapshot once
+/// the watcher has read what it had. Each event is serialized once, whoever watches; with nobody
+/// watching, no trace session exists and the dispatcher builds no record.
+@MainActor
+final class InspectionServer {
+    /// How many peers may wait to be served at once; more are refused.
+    static let maximumPending = 8
+    /// How long accepting pauses when the process is out of descriptors.
+    static let acceptBackoff = 1.0
+
+    /// Listening sockets' paths in this process, so that two apps in one process (tests) take two.
+    private static var pathsInUse: Set<String> = []
+
+    /// What the server reports about the app, read when a peer asks.
+    struct AppState {
+        var input: String
+        var note: String?
+        var layout: String
+    }
+
+    let name: String
+    let path: String
+    private let window: Window
+    private let root: any FocusEnvironment
+    private let focusSystem: FocusSystem
+    private let dispatcher: Dispatcher
+    private let loop: EventLoop
+    private let options: Application.InspectionOptions
+    private let appState: () -> AppState
+    private let timeOrigin: Double
+    private let userID = ProcessCalls.userID
+
+    private var listener: Int32 = -1
+    private var listenerToken: UInt64?
+    private var deadlineToken: UInt64?
+    private var acceptPausedUntil: Double?
+    private var pending: [Peer] = []
+    private var watchers: [Watcher] = []
+    /// The trace of the app's dispatcher while somebody watches.
+    private var session: TraceSession?
+    /// Device names reported so far, for a session that starts later.
+    private var deviceNames: [DeviceID: String] = [:]
+    /// One serialization of each line, copied into every watcher's buffer.
+    private var scratch = ByteWriter(capacity: 4096)
+    /// What the last snapshot was taken of: the tree's layout and command generations, the modal.
+    private var snapshotKey: (UInt64, UInt64, ObjectIdentifier?)?
+
+    /// A connection that has not sent its request yet.
+    private struct Peer {
+        let fd: Int32
+        let token: UInt64
+        let deadline: Double
+        var reader = InspectionRequestReader()
+    }
+
+    /// A connection that watches: its buffer, and what it lost.
+    private final class Watcher {
+        let fd: Int32
+        let token: UInt64
+        let capacity: Int
+        var buffer: [UInt8]
+        var sent = 0
+        var watchesWritability = false
+        var droppedSinceReport = 0
+        var droppedTotal = 0
+
+        init(fd: Int32, token: UInt64, capacity: Int) {
+            self.fd = fd
+            self.token = token
+            self.capacity = capacity
+            buffer = []
+            buffer.reserveCapacity(capacity)
+        }
+
+        var queued: Int { buffer.count - sent }
+
+        /// Queues whole lines, or counts them dropped when they do not fit. Into an empty buffer
+        /// anything goes (a tree larger than the buffer still arrives whole): the buffer holds at
+        /// most its capacity or one snapshot.
+        func enqueue(_ line: UnsafeRawBufferPointer) -> Bool {
+            guard droppedSinceReport == 0, queued == 0 || queued + line.count <= capacity else {
+                droppedSinceReport += 1
+                droppedTotal += 1
+                return false
+            }
+            if buffer.count + line.count > capacity {
+                buffer.removeSubrange(0..<sent)
+                sent = 0
+            }
+            buffer.append(contentsOf: line)
+            return true
+        }
+    }
+
+    /// Why the socket could not be made.
+    struct SetupError: Error {
+        var message: String
+    }
+
+    /// Creates the directory (or checks it), clears stale sockets, and listens.
+    init(
+        name: String, window: Window, root: any FocusEnvironment, focusSystem: FocusSystem, dispatcher: Dispatcher,
+        loop: EventLoop, options: Application.InspectionOptions, appState: @escaping () -> AppState
+    ) throws(SetupError) {
+        self.name = name
+        self.window = window
+        self.root = root
+        self.focusSystem = focusSystem
+        self.dispatcher = dispatcher
+        self.loop = loop
+        self.options = options
+        self.appState = appState
+        timeOrigin = EventLoop.monotonicNow
+        let directory =
+            options.directory
+            ?? InspectionEndpoint.directory(
+                runtimeDirectory: Syscalls.environment("XDG_RUNTIME_DIR"), userID: ProcessCalls.userID)
+        try Self.prepare(directory: directory, userID: userID)
+        let pid = ProcessCalls.processID
+        var chosen = directory + "/" + InspectionEndpoint.fileName(name: name, pid: pid)
+        var suffix = 2
+        while Self.pathsInUse.contains(chosen) {
+            chosen = directory + "/" + InspectionEndpoint.fileName(name: "\(name)-\(suffix)", pid: pid)
+            suffix += 1
+        }
+        path = chosen
+        guard path.utf8.count <= InspectionEndpoint.maximumPathLength else {
+            throw SetupError(
+                message: "the socket's path \(path) is longer than the \(InspectionEndpoint.maximumPathLength) bytes "
+                    + "a socket may have: set XDG_RUNTIME_DIR to a shorter directory, or choose a shorter name")
+        }
+        Self.removeStaleSockets(in: directory)
+        // A socket of this pid is a stale one from an earlier process (pids are reused).
+        if case .success(let status) = ProcessCalls.status(path), status.isSocket { ProcessCalls.unlink(path) }
+        switch UnixSocket.listen(path: path, backlog: 16) {
+        case .success(let fd): listener = fd
+        case .failure(let error):
+            throw SetupError(message: "cannot listen on \(path): \(Syscalls.message(error.code))")
+        }
+        Self.pathsInUse.insert(path)
+        listenerToken = loop.watch(listener) { [unowned self] _ in self.acceptAll() }
+        deadlineToken = loop.addDeadline(
+            { [unowned self] in self.nextDeadline() }, fire: { [unowned self] now in self.expire(now) })
+    }
+
+    /// Checks the socket's directory (made when missing): a directory, not a symbolic link, the
+    /// user's own, closed to everybody else.
+    static func prepare(directory: String, userID: UInt32) throws(SetupError) {
+        var status = ProcessCalls.status(directory)
+        if case .failure(let error) = status, error.code == Syscalls.noEntry {
+            if let error = ProcessCalls.makeDirectory(directory), error.code != ProcessCalls.alreadyExists {
+                throw SetupError(message: "cannot create \(directory): \(Syscalls.message(error.code))")
+            }
+            status = ProcessCalls.status(directory)
+        }
+        switch status {
+        case .failure(let error):
+            throw SetupError(message: "cannot check \(directory): \(Syscalls.message(error.code))")
+        case .success(let info):
+            if info.isSymbolicLink {
+                throw SetupError(
+                    message: "\(directory) is a symbolic link, and the socket is never made through one: "
+                        + "remove it (rm \(directory)) and start the app again")
+            }
+            guard info.isDirectory else {
+                throw SetupError(
+                    message: "\(directory) is not a directory: remove it (rm \(directory)) and start the app again")
+            }
+            guard info.owner == userID else {
+                throw SetupError(
+                    message: "\(directory) belongs to user \(info.owner), not to this app's user \(userID): "
+                        + "remove it (as root: rm -r \(directory)), or set XDG_RUNTIME_DIR to a directory of your own")
+            }
+            guard info.mode & 0o077 == 0 else {
+                throw SetupError(
+                    message: "\(directory) is open to other users (mode \(String(info.mode, radix: 8))): "
+                        + "make it private (chmod 700 \(directory)) and start the app again")
+            }
+        }
+    }
+
+    /// Sockets left by apps that were killed: their pid is gone.
+    private static func removeStaleSockets(in directory: String) {
+        for file in ProcessCalls.listDirectory(directory) ?? [] {
+            guard let (_, pid) = InspectionEndpoint.parse(fileName: file), !ProcessCalls.isAlive(pid) else {
+                continue
+            }
+            let path = directory + "/" + file
+            if case .success(let status) = ProcessCalls.status(path), status.isSocket { ProcessCalls.unlink(path) }
+        }
+    }
+
+    /// How many watch.
+    var watcherCount: Int { watchers.count }
+
+    // MARK: Connections
+
+    private func acceptAll() {
+        if let until = acceptPausedUntil, EventLoop.monotonicNow < until { return }
+        acceptPausedUntil = nil
+        while listener >= 0 {
+            switch UnixSocket.accept(listener) {
+            case .success(let fd):
+                admit(fd)
+            case .failure(let error):
+                // Out of descriptors: the listener stays readable; pause rather than spin.
+                if error.code != OutputCalls.wouldBlock {
+                    acceptPausedUntil = EventLoop.monotonicNow + Self.acceptBackoff
+                    if let listenerToken { loop.unwatch(listenerToken) }
+                    listenerToken = nil
+                }
+                return
+            }
+        }
+    }
+
+    private func admit(_ fd: Int32) {
+        // Another user learns nothing: closed before a byte is read or sent.
+        guard let credentials = UnixSocket.peerCredentials(fd), credentials.uid == userID || credentials.uid == 0
+        else {
+            Syscalls.close(fd)
+            return
+        }
+        guard pending.count < Self.maximumPending else {
+            refuse(fd, "\(Self.maximumPending) connections are already waiting to send their request; try again")
+            return
+        }
+        guard let token = loop.watch(fd, onReady: { [unowned self] readiness in self.pendingReady(fd, readiness) })
+        else {
+            Syscalls.close(fd)
+            return
+        }
+        pending.append(Peer(fd: fd, token: token, deadline: EventLoop.monotonicNow + options.requestTimeout))
+    }
+
+    private func pendingReady(_ fd: Int32, _ readiness: EventLoop.Readiness) {
+        guard let index = pending.firstIndex(where: { $0.fd == fd }) else { return }
+        var bytes = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let received = withUnsafeMutableBytes(of: &bytes) { raw in
+            UnixSocket.receive(fd, into: raw).map { count in count.map { Array(raw.prefix($0)) } }
+        }
+        switch received {
+        case .success(nil):
+            if readiness.hangUp { dropPending(at: index) }
+        case .success(let data?) where data.isEmpty:
+            dropPending(at: index)
+        case .success(let data?):
+            switch pending[index].reader.consume(data) {
+            case .needsMore: break
+            case .failure(let error):
+                let peer = pending.remove(at: index)
+                loop.unwatch(peer.token)
+                refuse(peer.fd, error.message)
+            case .request(let request):
+                let peer = pending.remove(at: index)
+                loop.unwatch(peer.token)
+                serve(peer.fd, request)
+            }
+        case .failure:
+            dropPending(at: index)
+        }
+    }
+
+    private func dropPending(at index: Int) {
+        let peer = pending.remove(at: index)
+        loop.unwatch(peer.token)
+        Syscalls.close(peer.fd)
+    }
+
+    /// Sends one line (best effort: a fresh socket takes it whole) and closes.
+    private func refuse(_ fd: Int32, _ reason: String) {
+        sendAndClose(fd, .refused(t: now, reason: reason))
+    }
+
+    private func sendAndClose(_ fd: Int32, _ message: InspectionMessage) {
+        scratch.removeAll()
+        message.writeJSON(to: &scratch)
+        scratch.withBytes { _ = UnixSocket.send(fd, $0) }
+        Syscalls.close(fd)
+    }
+
+    private func serve(_ fd: Int32, _ request: InspectionRequest) {
+        switch request {
+        case .hello:
+            sendAndClose(fd, .hello(hello(watchers: watchers.count)))
+        case .watch:
+            guard watchers.count < options.maximumWatchers else {
+                refuse(
+                    fd,
+                    "\(name) already has \(watchers.count) watchers, the most it takes; "
+                        + "stop one (keytrace --list-apps shows how many)")
+                return
+            }
+            guard let token = loop.watch(fd, onReady: { [unowned self] readiness in self.watcherReady(fd, readiness) })
+            else {
+                Syscalls.close(fd)
+                return
+            }
+            let watcher = Watcher(fd: fd, token: token, capacity: options.bufferSize)
+            watchers.append(watcher)
+            if session == nil { startSession() }
+            let state = appState()
+            // Into the empty buffer as one piece: the watcher starts with the whole tree.
+            scratch.removeAll()
+            InspectionMessage.hello(hello(watchers: watchers.count)).writeJSON(to: &scratch)
+            TraceEvent(t: now, .session(input: state.input, scene: name, layout: state.layout, note: state.note))
+                .writeJSON(to: &scratch)
+            InspectionMessage.snapshot(snapshot()).writeJSON(to: &scratch)
+            _ = scratch.withBytes { watcher.enqueue($0) }
+            flush(watcher)
+        }
+    }
+
+    private func hello(watchers: Int) -> InspectionMessage.Hello {
+        let state = appState()
+        return InspectionMessage.Hello(
+            t: now, app: name, pid: ProcessCalls.processID, input: state.input, note: state.note, layout: state.layout,
+            watchers: watchers, maximumWatchers: options.maximumWatchers, bufferSize: options.bufferSize)
+    }
+
+    private var now: Double { EventLoop.monotonicNow - timeOrigin }
+
+    private func snapshot() -> TreeSnapshot {
+        snapshotKey = currentSnapshotKey()
+        return TreeSnapshot(
+            name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
+    }
+
+    private func currentSnapshotKey() -> (UInt64, UInt64, ObjectIdentifier?) {
+        (window.layoutGeneration, window.commandGeneration, focusSystem.modalScope.map(ObjectIdentifier.init))
+    }
+
+    private func startSession() {
+        let session = TraceSession(
+            name: name, window: window, dispatcher: dispatcher, focusSystem: focusSystem, explain: true
+        ) { [unowned self] event in self.broadcast(.trace(event)) }
+        session.timeOrigin = timeOrigin
+        session.deviceNames = deviceNames
+        session.join(t: now)
+        self.session = session
+    }
+
+    /// Reports an app's change (a keyboard opened) to the watchers, and keeps device names.
+    func report(_ change: Application.Change) {
+        if case .deviceAdded(let device) = change { deviceNames[device.id] = device.name }
+        session?.report(change)
+    }
+
+    /// Names a device (the terminal as `.primary`) in key events from now on.
+    func nameDevice(_ device: DeviceID, _ name: String) {
+        deviceNames[device] = name
+        session?.deviceNames[device] = name
+    }
+
+    private func watcherReady(_ fd: Int32, _ readiness: EventLoop.Readiness) {
+        guard let watcher = watchers.first(where: { $0.fd == fd }) else { return }
+        if readiness.readable || readiness.hangUp {
+            // A watcher sends nothing after its request: bytes, the end or an error all close it.
+            var byte: UInt8 = 0
+            let received = withUnsafeMutableBytes(of: &byte) { UnixSocket.receive(fd, into: $0) }
+            if case .success(nil) = received, !readiness.hangUp {
+            } else {
+                close(watcher)
+                return
+            }
+        }
+        if readiness.writable { flush(watcher) }
+    }
+
+    private func close(_ watcher: Watcher) {
+        guard let index = watchers.firstIndex(where: { $0 === watcher }) else { return }
+        watchers.remove(at: index)
+        loop.unwatch(watcher.token)
+        Syscalls.close(watcher.fd)
+        if watchers.isEmpty, let session {
+            session.stop()
+            self.session = nil
+        }
+    }
+
+    // MARK: Lines
+
+    private func broadcast(_ message: InspectionMessage) {
+        guard !watchers.isEmpty else { return }
+        scratch.removeAll()
+        message.writeJSON(to: &scratch)
+        for watcher in watchers {
+            _ = scratch.withBytes { watcher.enqueue($0) }
+            // Half full within one batch (a flood of keys): send now rather than drop.
+            if watcher.queued > watcher.capacity / 2 { flush(watcher) }
+        }
+    }
+
+    /// Sends what the socket takes; asks for writability while something is left. A watcher
+    /// that lost lines gets `dropped` and a fresh snapshot once its buffer is empty.
+    private func flush(_ watcher: Watcher) {
+        while watcher.queued > 0 {
+            let result = watcher.buffer.withUnsafeBytes { raw in
+                UnixSocket.send(watcher.fd, UnsafeRawBufferPointer(rebasing: raw[watcher.sent...]))
+            }
+            switch result {
+            case .failure:
+                close(watcher)
+                return
+            case .success(0):
+                if !watcher.watchesWritability {
+                    watcher.watchesWritability = true
+                    loop.setWatchesWritability(watcher.token, true)
+                }
+                return
+            case .success(let count):
+                watcher.sent += count
+            }
+            if watcher.queued == 0 {
+                watcher.buffer.removeAll(keepingCapacity: true)
+                watcher.sent = 0
+                if watcher.droppedSinceReport > 0 { resynchronize(watcher) }
+            }
+        }
+        if watcher.watchesWritability {
+            watcher.watchesWritability = false
+            loop.setWatchesWritability(watcher.token, false)
+        }
+    }
+
+    /// Tells a watcher what it lost, and gives it the tree as it is now.
+    private func resynchronize(_ watcher: Watcher) {
+        let drop = InspectionMessage.Drop(t: now, count: watcher.droppedSinceReport, total: watcher.droppedTotal)
+        watcher.droppedSinceReport = 0
+        // Called with the buffer empty: the two go in as one piece.
+        scratch.removeAll()
+        InspectionMessage.dropped(drop).writeJSON(to: &scratch)
+        TreeSnapshot(name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
+            .writeJSON(to: &scratch)
+        _ = scratch.withBytes { watcher.enqueue($0) }
+    }
+
+    /// After each frame: a snapshot when the tree changed, then everything queued goes out.
+    func frameEnded() {
+        guard !watchers.isEmpty else { return }
+        let key = currentSnapshotKey()
+        if let last = snapshotKey, last.0 != key.0 || last.1 != key.1 || last.2 != key.2 {
+            broadcast(.snapshot(snapshot()))
+        }
+        for watcher in watchers where watcher.queued > 0 || watcher.droppedSinceReport > 0 {
+            flush(watcher)
+            if watcher.queued == 0, watcher.droppedSinceReport > 0 {
+                resynchronize(watcher)
+                flush(watcher)
+            }
+        }
+    }
+
+    // MARK: Deadlines
+
+    private func nextDeadline() -> Double? {
+        let request = pending.first?.deadline
+        guard let paused = acceptPausedUntil else { return request }
+        return min(request ?? paused, paused)
+    }
+
+    private func expire(_ now: Double) {
+        while let first = pending.first, first.deadline <= now {
+            let peer = pending.removeFirst()
+            loop.unwatch(peer.token)
+            refuse(peer.fd, "no request within \(options.requestTimeout) s")
+        }
+        if let paused = acceptPausedUntil, paused <= now, listenerToken == nil, listener >= 0 {
+            acceptPausedUntil = nil
+            listenerToken = loop.watch(listener) { [unowned self] _ in self.acceptAll() }
+        }
+    }
+
+    /// Closes every connection and the socket, and removes its file.
+    func stop() {
+        for peer in pending {
+            loop.unwatch(peer.token)
+            Syscalls.close(peer.fd)
+        }
+        pending = []
+        for watcher in watchers {
+            loop.unwatch(watcher.token)
+            Syscalls.close(watcher.fd)
+        }
+        watchers = []
+        session?.stop()
+        session = nil
+        if let listenerToken { loop.unwatch(listenerToken) }
+        listenerToken = nil
+        if let deadlineToken { loop.removeDeadline(deadlineToken) }
+        deadlineToken = nil
+        if listener >= 0 {
+            Syscalls.close(listener)
+            listener = -1
+            ProcessCalls.unlink(path)
+            Self.pathsInUse.remove(path)
+        }
+    }
+}
