@@ -19,6 +19,8 @@ let usage = """
       --variant NAME  the layout's variant
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
       --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
+    keytrace --attach watches the running kiosk from another terminal or over SSH
+    (RESPONDERCHAIN_INSPECT=0 in the environment turns that off).
     """
 
 /// Says something on standard error; control characters in it (from an argument, a file name,
@@ -194,6 +196,12 @@ MainActor.assumeIsolated {
         input == .terminal
         ? "terminal" : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
+    // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
+    // directory at its place), the operator hears why and the kiosk goes on without it.
+    if let note = app.inspectionNote {
+        printError(note)
+        kiosk.message = note
+    }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     do { try app.run() } catch { fail("\(error)") }
