@@ -28,7 +28,8 @@ import Testing
         let server = try ScriptedInspectionServer(
             in: directory, name: Self.app, pid: 4001,
             script: [
-                .message(Script.session(app: Self.app)), .message(try Script.snapshot(app: Self.app, focused: "buyMilk")),
+                .message(Script.session(app: Self.app)),
+                .message(try Script.snapshot(app: Self.app, focused: "buyMilk")),
                 .message(Script.stage(t: 0.5)), .message(focus),
                 .message(.dropped(InspectionMessage.Drop(t: 0.6, count: 2, total: 7))),
                 .message(try Script.snapshot(app: Self.app, scene: Script.checkIn, focused: "pin", t: 0.7)),
@@ -78,9 +79,12 @@ import Testing
     @Test("with explain, stage decisions go into the trace pane; F2 and F3 toggle the overlays")
     func explainAndOverlays() throws {
         let mirror = AttachMirror(explain: true)
-        try mirror.apply(.hello(InspectionMessage.Hello(
-            t: 0, app: Self.app, pid: 7, input: "keyboards", note: nil, layout: "de", watchers: 1, maximumWatchers: 4,
-            bufferSize: 1 << 18)))
+        try mirror.apply(
+            .hello(
+                InspectionMessage.Hello(
+                    t: 0, app: Self.app, pid: 7, input: "keyboards", note: nil, layout: "de", watchers: 1,
+                    maximumWatchers: 4,
+                    bufferSize: 1 << 18)))
         try mirror.apply(try Script.snapshot(app: Self.app))
         try mirror.apply(Script.stage(t: 1))
         let before = mirror.generation

@@ -27,9 +27,12 @@ final class RuntimeDirectory {
     /// A socket file nobody listens on, as a killed app leaves it.
     func leaveStaleSocket(name: String, pid: Int32) {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = ScriptedInspectionServer.address(sockets + "/" + InspectionEndpoint.fileName(name: name, pid: pid))
+        var address = ScriptedInspectionServer.address(
+            sockets + "/" + InspectionEndpoint.fileName(name: name, pid: pid))
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         close(fd)
     }
