@@ -54,6 +54,7 @@ enum ScriptStep: Sendable {
 final class ScriptedInspectionServer: Sendable {
     let path: String
     let hello: InspectionMessage.Hello
+    private let greets: Bool
     private let listener: Int32
     private let done = Mutex(false)
     /// The requests received, in order.
@@ -65,6 +66,7 @@ final class ScriptedInspectionServer: Sendable {
             t: 0, app: name, pid: pid, input: "terminal", note: nil, layout: "us (environment)", watchers: 0,
             maximumWatchers: 4, bufferSize: 1 << 18)
         path = directory.sockets + "/" + InspectionEndpoint.fileName(name: name, pid: pid)
+        self.greets = greets
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.address(path)
         let bound = withUnsafePointer(to: &address) {
@@ -104,7 +106,7 @@ final class ScriptedInspectionServer: Sendable {
             requests.withLock { $0.append(request) }
             if request.contains("\"watch\"") {
                 for step in steps { perform(step, on: connection) }
-            } else if request.contains("\"hello\"") {
+            } else if request.contains("\"hello\""), greets {
                 perform(.message(.hello(hello)), on: connection)
             }
             close(connection)

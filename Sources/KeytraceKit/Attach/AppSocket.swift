@@ -123,12 +123,14 @@ public struct AppDirectories: Hashable, Sendable {
 
     /// The sockets in the folders: files named as an app names its socket, that are sockets
     /// (whether anyone listens is for ``AppSocket/probe(timeout:)`` to find out), in the folders'
-    /// order, then by name.
+    /// order, then by name. A folder that is a symbolic link, or that another user than the one
+    /// its name gives owns (`/tmp/responderchain-1000` owned by someone other than user 1000),
+    /// is passed over: root would otherwise read the socket of a user posing as another.
     ///
     /// - Returns: The sockets.
     public func sockets() -> [AppSocket] {
         var found: [AppSocket] = []
-        for directory in paths {
+        for directory in paths where Self.isTrusted(directory) {
             for file in ProcessCalls.listDirectory(directory) ?? [] {
                 guard let (name, pid) = InspectionEndpoint.parse(fileName: file) else { continue }
                 let path = directory + "/" + file
@@ -137,5 +139,24 @@ public struct AppDirectories: Hashable, Sendable {
             }
         }
         return found
+    }
+
+    /// Whether a folder is a directory (not a link to one) owned by the user its name gives.
+    static func isTrusted(_ directory: String) -> Bool {
+        guard case .success(let status) = ProcessCalls.status(directory), status.isDirectory else { return false }
+        return owner(impliedBy: directory).map { $0 == status.owner } ?? true
+    }
+
+    /// The user a folder's name says it belongs to: `/tmp/responderchain-UID`,
+    /// `/run/user/UID/responderchain`; `nil` for another name.
+    static func owner(impliedBy directory: String) -> UInt32? {
+        if directory.hasPrefix("/tmp/responderchain-") {
+            return UInt32(directory.dropFirst("/tmp/responderchain-".count))
+        }
+        let parts = directory.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 5, parts[0].isEmpty, parts[1] == "run", parts[2] == "user", parts[4] == "responderchain" {
+            return UInt32(parts[3])
+        }
+        return nil
     }
 }

@@ -88,19 +88,39 @@ extension Keytrace {
 
     // MARK: Finding the app
 
-    /// The connection to the app the options name (or the one running), watching.
+    /// The connection to the app the options name (or the one running), watching. As root, the
+    /// apps of root's own folder come first: the others' folders are searched when it has none
+    /// that fits.
     static func connect(_ options: KeytraceOptions, diagnostics: OutputBuffer) throws(KeytraceError)
         -> InspectionConnection
     {
-        let directories = AppDirectories.current(runtimeDirectory: options.runtimeDirectory)
+        let all = AppDirectories.current(runtimeDirectory: options.runtimeDirectory)
+        let tiers = all.paths.count > 1 ? [AppDirectories(paths: [all.paths[0]]), all] : [all]
+        for directories in tiers {
+            if let connection = try connect(options.attachTarget, in: directories, diagnostics: diagnostics) {
+                return connection
+            }
+        }
+        throw KeytraceError(noApp(options.attachTarget, directories: all))
+    }
+
+    /// The connection to the app `target` names in `directories` (or the one running there);
+    /// `nil` when none is.
+    ///
+    /// - Throws: ``KeytraceError`` when several are (listed on `diagnostics`), or the connection
+    ///   failed.
+    static func connect(_ target: String?, in directories: AppDirectories, diagnostics: OutputBuffer)
+        throws(KeytraceError) -> InspectionConnection?
+    {
         let sockets = directories.sockets()
-        let candidates = options.attachTarget.map { match($0, in: sockets) } ?? sockets
+        let candidates = target.map { match($0, in: sockets) } ?? sockets
         if candidates.count == 1, let socket = candidates.first {
             do { return try InspectionConnection(to: socket, request: .watch) } catch {
                 guard error.isStale else { throw KeytraceError(error.description) }
+                return nil
             }
         }
-        let running = candidates.count == 1 ? [] : probe(candidates)
+        let running = probe(candidates)
         if running.count == 1, let socket = running.first?.0 {
             do { return try InspectionConnection(to: socket, request: .watch) } catch {
                 throw KeytraceError(error.description)
@@ -108,13 +128,13 @@ extension Keytrace {
         }
         guard running.isEmpty else {
             diagnostics.line(
-                "keytrace: several apps are running\(options.attachTarget.map { " that match \"\($0)\"" } ?? ""); "
+                "keytrace: several apps are running\(target.map { " that match \"\($0)\"" } ?? ""); "
                     + "choose one: keytrace --attach PID")
             for line in appTable(running) { diagnostics.line(line) }
             diagnostics.flush()
             throw KeytraceError("")
         }
-        throw KeytraceError(noApp(options.attachTarget, directories: directories, sockets: sockets))
+        return nil
     }
 
     /// The sockets a target names: its pid; else its exact name, else the names it begins.
@@ -126,15 +146,15 @@ extension Keytrace {
     }
 
     /// Why no app was found, and what to check.
-    static func noApp(_ target: String?, directories: AppDirectories, sockets: [AppSocket]) -> String {
+    static func noApp(_ target: String?, directories: AppDirectories) -> String {
         guard let target else {
             return "no running app in \(directories.description). Check that the app runs as this user "
-                + "(or run keytrace as root); that XDG_RUNTIME_DIR is the same as the app's "
+                + "(or keytrace as root); that XDG_RUNTIME_DIR is the same as the app's "
                 + "(here it is \(Syscalls.environment("XDG_RUNTIME_DIR").map { "\"\($0)\"" } ?? "unset")); "
                 + "and that inspection is on (RESPONDERCHAIN_INSPECT=0 in the app's environment, "
                 + "or its configuration, turns the socket off). keytrace --list-apps lists what runs"
         }
-        let running = probe(sockets).map { "\($0.0)" }
+        let running = probe(directories.sockets()).map { "\($0.0)" }
         return "no running app \(Int32(target) != nil ? "with pid" : "named") \(target) in \(directories.description)"
             + (running.isEmpty
                 ? "; no app is running there" : "; running: \(running.joined(separator: ", ")) (keytrace --attach PID)")
