@@ -69,7 +69,7 @@ public final class InspectionConnection {
         let sent = line.withUnsafeBytes { UnixSocket.send(fileDescriptor, $0) }
         guard case .success(let count) = sent, count == line.count else {
             Syscalls.close(fileDescriptor)
-            throw Failure("cannot send keytrace's request to \(socket) at \(socket.path): it closed the connection")
+            throw Failure(Self.closedAtOnce(socket.description))
         }
     }
 
@@ -87,6 +87,15 @@ public final class InspectionConnection {
     /// The app as messages name it: `kiosk-example (pid 4242)`, from its hello once it came.
     public var appDescription: String {
         hello.map { "\($0.app) (pid \($0.pid))" } ?? socket.description
+    }
+
+    /// Why an app closed the connection with nothing sent: it serves only its own user and root.
+    /// (The message names nothing the app would have sent.)
+    public var closedAtOnce: String { Self.closedAtOnce(appDescription) }
+
+    private static func closedAtOnce(_ app: String) -> String {
+        "\(app) closed the connection without a word: an app serves only its own user and root; "
+            + "run keytrace as the app's user, or as root"
     }
 
     private static func connectFailure(_ socket: AppSocket, _ code: Int32) -> Failure {

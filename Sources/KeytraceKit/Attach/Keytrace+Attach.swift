@@ -186,9 +186,7 @@ extension Keytrace {
                 return false
             case .end:
                 guard connection.hello != nil else {
-                    throw KeytraceError(
-                        "\(connection.appDescription) closed the connection before saying hello: "
-                            + "keytrace must run as the app's user, or as root")
+                    throw KeytraceError(connection.closedAtOnce)
                 }
                 return true
             }
@@ -274,9 +272,7 @@ extension Keytrace {
             guard let (_, message) = next else {
                 throw KeytraceError(
                     connection.hello == nil
-                        ? "\(connection.appDescription) closed the connection before saying hello: "
-                            + "keytrace must run as the app's user, or as root"
-                        : "\(connection.appDescription) exited before it sent its tree")
+                        ? connection.closedAtOnce : "\(connection.appDescription) exited before it sent its tree")
             }
             switch message {
             case .snapshot(let tree): snapshot = tree
