@@ -121,7 +121,7 @@ let package = Package(
         // keytrace's library in-process: the live view's rendering, secure entry, recordings.
         .testTarget(
             name: "KeytraceKitTests",
-            dependencies: ["KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain"]),
+            dependencies: ["KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain", "Inspection"]),
         // Every input a fuzzer crashed on, read again through the path it crashed.
         .testTarget(
             name: "FuzzRegressionTests",

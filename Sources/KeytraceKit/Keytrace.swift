@@ -52,6 +52,16 @@ public struct KeytraceOptions: Sendable {
     public var listDevices = false
     /// Print the built-in demo scene and exit (`--print-demo-scene`).
     public var printDemoScene = false
+    /// Watch a running app through its inspection socket (`--attach`) instead of a scene.
+    public var attach = false
+    /// The app to attach to: its pid, or its name (exact, else a unique prefix); `nil` for the
+    /// one app running. Only with ``attach``.
+    public var attachTarget: String?
+    /// List the running apps and exit (`--list-apps`).
+    public var listApps = false
+    /// The runtime directory whose `responderchain` folder holds the apps' sockets, in place of
+    /// `$XDG_RUNTIME_DIR`; when set, only that folder is searched (not every user's, as root).
+    public var runtimeDirectory: String?
 
     /// Creates default options: the demo scene, the live view, default input.
     public init() {}
@@ -108,7 +118,8 @@ extension KeytraceOptions {
             ("--json", format == .json), ("--plain", format == .plain),
             (explain == false ? "--no-explain" : "--explain", explain != nil), ("--conflicts", conflicts),
             ("--all-focus", allFocus), ("--focus-debug", focusDebug), ("--record", recordPath != nil),
-            ("--list-devices", listDevices), ("--print-demo-scene", printDemoScene),
+            ("--list-devices", listDevices), ("--print-demo-scene", printDemoScene), ("--attach", attach),
+            ("--list-apps", listApps),
         ]
         return flags.filter(\.1).map(\.0)
     }
@@ -120,11 +131,12 @@ extension KeytraceOptions {
     public func validate() throws(KeytraceUsageError) {
         try validateValues()
         let given = givenFlags
-        func list(_ flags: [String]) -> String {
-            flags.count < 2 ? flags.joined() : flags.dropLast().joined(separator: ", ") + " and " + flags.last!
-        }
+        try validateAttach(given: given)
         // Modes that print something and exit: every other flag would be ignored.
-        for (mode, what) in [("--print-demo-scene", "prints the demo scene"), ("--list-devices", "lists the devices")]
+        for (mode, what) in [
+            ("--print-demo-scene", "prints the demo scene"), ("--list-devices", "lists the devices"),
+            ("--list-apps", "lists the running apps"),
+        ]
         where given.contains(mode) {
             let others = given.filter { $0 != mode }
             guard others.isEmpty else {
@@ -165,6 +177,38 @@ extension KeytraceOptions {
         if keymap.variant != nil && keymap.layout == nil {
             throw KeytraceUsageError(
                 "--variant needs --layout, e.g. --layout us --variant dvorak (a variant belongs to a layout)")
+        }
+    }
+
+    /// `a, b and c`.
+    func list(_ flags: [String]) -> String {
+        flags.count < 2 ? flags.joined() : flags.dropLast().joined(separator: ", ") + " and " + flags.last!
+    }
+
+    /// The flags that choose keytrace's own input or scene: `--attach` watches the app's.
+    static let notWithAttach = [
+        "--scene", "--keys", "--replay", "--real-time", "--device", "--grab", "--seat", "--terminal", "--layout",
+        "--variant", "--model", "--xkb-options", "--rules", "--rtl", "--record", "--list-devices", "--print-demo-scene",
+    ]
+
+    /// Refuses a target without `--attach`, an empty one, and input or scene flags with it.
+    private func validateAttach(given: [String]) throws(KeytraceUsageError) {
+        if let target = attachTarget {
+            guard attach else {
+                throw KeytraceUsageError(
+                    "\"\(target)\" names an app to attach to, which goes with --attach: keytrace --attach \(target)")
+            }
+            guard !target.isEmpty else {
+                throw KeytraceUsageError(
+                    "--attach \"\": an empty name; give the app's pid or name, or none for the one app running")
+            }
+        }
+        guard attach else { return }
+        let ignored = given.filter(Self.notWithAttach.contains)
+        guard ignored.isEmpty else {
+            throw KeytraceUsageError(
+                "--attach watches a running app's own input, layout and tree, so \(list(ignored)) would be ignored; "
+                    + "drop \(ignored.count == 1 ? "it" : "them") (keytrace never sends input into the app)")
         }
     }
 
@@ -234,43 +278,40 @@ public enum Keytrace {
     /// - Parameters:
     ///   - options: What to do.
     ///   - output: Where events go.
+    ///   - diagnostics: Where `--attach` says what is not an event (the app exited, with `--json`;
+    ///     the apps to choose from); standard error when `nil`.
     /// - Returns: The exit status: 0, or 1 when `--conflicts` found conflicts.
     /// - Throws: ``KeytraceError`` for bad input (exit status 2).
-    public static func run(_ options: KeytraceOptions, output: OutputBuffer = OutputBuffer()) throws(KeytraceError)
-        -> Int32
-    {
+    public static func run(
+        _ options: KeytraceOptions, output: OutputBuffer = OutputBuffer(), diagnostics: OutputBuffer? = nil
+    ) throws(KeytraceError) -> Int32 {
         // A closed standard output fails before anything is opened (a file opened now would get
         // its descriptor, and the output would go into it).
         if let error = output.writeError { throw KeytraceError(writing: error) }
-        let status = try runChecked(options, output: output)
+        let status = try runChecked(
+            options, output: output, diagnostics: diagnostics ?? OutputBuffer(descriptor: 2, limit: 1 << 12))
         do { try output.finish() } catch { throw KeytraceError(writing: error) }
         return status
     }
 
-    /// ``run(_:output:)`` without the output check at either end.
-    static func runChecked(_ options: KeytraceOptions, output: OutputBuffer) throws(KeytraceError) -> Int32 {
+    /// ``run(_:output:diagnostics:)`` without the output check at either end.
+    static func runChecked(_ options: KeytraceOptions, output: OutputBuffer, diagnostics: OutputBuffer)
+        throws(KeytraceError) -> Int32
+    {
         if options.printDemoScene {
             output.line(DemoScene.json)
             output.flush()
             return 0
         }
         if options.listDevices { return try listDevices(output: output) }
+        if options.listApps { return listApps(options, output: output) }
+        if options.attach { return try attach(options, output: output, diagnostics: diagnostics) }
         let scene = try loadScene(options)
         if options.focusDebug || options.conflicts {
             let (layout, _) = try layout(options)
             let session = TraceSession(scene: scene, layout: layout, rightToLeft: options.rightToLeft) { _ in }
             session.start(input: "none", layout: layout.name)
-            var status: Int32 = 0
-            if options.focusDebug {
-                output.line("scene \"\(scene.name)\", layout \(layout.name)".escapingControlCharacters())
-                output.line(session.focusSystem.debugGroupTree)
-                output.line(session.focusSystem.debugTabLoop)
-            }
-            if options.conflicts {
-                status = conflictReport(session, scene: scene, allFocus: options.allFocus, output: output)
-            }
-            output.flush()
-            return status
+            return report(session, scene: scene, layout: layout.name, options: options, output: output)
         }
         let json = options.format == .json
         let onEvent: (TraceEvent) -> Void = { event in
@@ -476,6 +517,25 @@ public enum Keytrace {
         )
         output.flush()
         return 0
+    }
+
+    /// `--focus-debug` and `--conflicts` on a session whose focus is set.
+    ///
+    /// - Returns: The exit status: 1 when `--conflicts` found conflicts.
+    static func report(
+        _ session: TraceSession, scene: Scene, layout: String, options: KeytraceOptions, output: OutputBuffer
+    ) -> Int32 {
+        var status: Int32 = 0
+        if options.focusDebug {
+            output.line("scene \"\(scene.name)\", layout \(layout)".escapingControlCharacters())
+            output.line(session.focusSystem.debugGroupTree)
+            output.line(session.focusSystem.debugTabLoop)
+        }
+        if options.conflicts {
+            status = conflictReport(session, scene: scene, allFocus: options.allFocus, output: output)
+        }
+        output.flush()
+        return status
     }
 
     static func conflictReport(_ session: TraceSession, scene: Scene, allFocus: Bool, output: OutputBuffer) -> Int32 {

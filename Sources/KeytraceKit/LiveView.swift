@@ -23,6 +23,9 @@ public final class LiveView {
     public var inputNote: String
     /// The layout's name, for the status line.
     public var layoutName: String
+    /// Whether the status line shows the keys held and the modifiers: off for a mirror of a
+    /// running app (`keytrace --attach`), whose dispatcher is never given a key.
+    public var showsKeyboardState = true
 
     /// Creates a view.
     ///
@@ -302,9 +305,13 @@ public final class LiveView {
         let first =
             "focus \(session.focusedID ?? "none") │ first responder \(session.firstResponderID ?? "none")"
             + " │ group \(session.focusedGroup ?? "none")"
+        let keyboard =
+            showsKeyboardState
+            ? "held \(held.isEmpty ? "-" : held.joined(separator: " ")) │ modifiers \(modifiers.isEmpty ? "-" : modifiers) │ "
+            : ""
         let second =
-            "held \(held.isEmpty ? "-" : held.joined(separator: " ")) │ modifiers \(modifiers.isEmpty ? "-" : modifiers)"
-            + " │ layout \(layoutName) │ \(inputNote) │ F2 tab loop\(showsTabLoop ? " (on)" : "") F3 groups\(showsGroups ? " (on)" : "") Ctrl-C quit"
+            keyboard
+            + "layout \(layoutName) │ \(inputNote) │ F2 tab loop\(showsTabLoop ? " (on)" : "") F3 groups\(showsGroups ? " (on)" : "") Ctrl-C quit"
         canvas.text(first, 0, row, .heading, limit: canvas.columns)
         canvas.text(second, 0, row + 1, .plain, limit: canvas.columns)
     }

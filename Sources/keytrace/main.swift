@@ -22,14 +22,27 @@ struct KeytraceCommand: ParsableCommand {
             Files: a scene may be up to 4 MiB and a recording up to 64 MiB; a FIFO or pipe (such as <(cat file)) \
             is read with the same bounds, and one that sends nothing for 10 s is an error.
 
-            Exit status: 0 when done; 1 when --conflicts found conflicts; 2 for bad input: a scene, recording or \
-            key sequence that is malformed or cannot be read, an unknown layout, variant, model, option or rules, \
-            or keyboards that cannot be read; 64 for a usage error: an unknown flag, a missing or empty value, or \
+            Exit status: 0 when done (or the attached app exited); 1 when --conflicts found conflicts; 2 for bad \
+            input: a scene, recording or key sequence that is malformed or cannot be read, an unknown layout, \
+            variant, model, option or rules, keyboards that cannot be read, no app (or several) to attach to, an \
+            app that refused keytrace or sent a malformed line; 64 for a usage error: an unknown flag, a missing or empty value, or \
             flags that do not go together; 74 when the output cannot be written (a full disk, a closed output; \
             quietly when the reader of a pipe went away).
 
             --record leaves out the keys typed into a secure text field, with a comment line that says where and \
             how many; the rest still replays, every key released.
+
+            A running app: every KeyboardApp serves an inspection socket in $XDG_RUNTIME_DIR/responderchain \
+            (/tmp/responderchain-UID when it is unset) that only its user and root may read. \
+            keytrace --list-apps lists the apps running (pid, name, input, watchers); \
+            keytrace --attach [PID|NAME] watches one (by pid, or by name: exact, else a unique prefix; \
+            without either, the one app running): its own tree in the live view (F2, F3 and Ctrl-C are the only \
+            keys read; nothing typed reaches the app), or its lines with --plain or --json (the lines as the app \
+            sent them). --conflicts and --focus-debug report on its tree as it is now. When the app exits, keytrace \
+            says so and exits 0. As root, keytrace also finds the apps of every user (ssh kiosk keytrace --attach). \
+            Nothing found: run keytrace as the app's user or as root, with the app's XDG_RUNTIME_DIR; \
+            RESPONDERCHAIN_INSPECT=0 in the app's environment, or its configuration, turns its socket off. \
+            --attach takes no input, scene or layout flag: it watches the app's own.
             """)
 
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
@@ -115,6 +128,19 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .customLong("print-demo-scene"), help: "Print the built-in demo scene and exit.")
     var printDemoScene = false
 
+    @Flag(
+        name: .long,
+        help: "Watch a running app (its pid or name as the argument; the one running without it) instead of a scene.")
+    var attach = false
+
+    @Flag(
+        name: .customLong("list-apps"),
+        help: "List the running apps that keytrace can attach to (pid, name, input, watchers) and exit.")
+    var listApps = false
+
+    @Argument(help: ArgumentHelp("With --attach: the app's pid or name.", valueName: "pid-or-name"))
+    var target: String?
+
     /// The command line as ``KeytraceOptions``.
     var options: KeytraceOptions {
         var options = KeytraceOptions()
@@ -136,6 +162,9 @@ struct KeytraceCommand: ParsableCommand {
         options.recordPath = record
         options.listDevices = listDevices
         options.printDemoScene = printDemoScene
+        options.attach = attach
+        options.attachTarget = target
+        options.listApps = listApps
         return options
     }
 

@@ -1,0 +1,193 @@
+public import Inspection
+internal import LinuxSystem
+
+/// keytrace's end of an app's inspection socket: it connects, sends its one request line, and
+/// reads the app's lines back as ``InspectionMessage``s, split by `InspectionLineReader` with
+/// the protocol's bound. It never writes again: keytrace sends nothing into the app.
+///
+/// Reads never block: ``nextMessage(receiving:)`` returns what is there now, for an event loop
+/// that watches ``fileDescriptor``; ``nextMessage(timeout:)`` waits, for a report or a probe.
+/// Not `Sendable`: it belongs to the thread that reads it.
+public final class InspectionConnection {
+    /// The socket connected to.
+    public let socket: AppSocket
+    /// The connection (non-blocking), for an event loop to watch.
+    public let fileDescriptor: Int32
+    /// The app's `hello`, once it came: its name and pid then name the app in messages.
+    public private(set) var hello: InspectionMessage.Hello?
+    /// How many lines were read.
+    public private(set) var lineCount = 0
+    /// How many bytes were received.
+    public private(set) var bytesReceived = 0
+    private var lines = InspectionLineReader(maximumLength: InspectionProtocol.maximumLineLength)
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var isClosed = false
+    private var reachedEnd = false
+
+    /// Why a connection failed: the message names the app, the cause and the fix.
+    public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The message.
+        public var description: String
+        /// Whether nobody listens on the socket: it was left by an app that ended.
+        public var isStale = false
+
+        /// Creates a failure.
+        ///
+        /// - Parameter description: The message.
+        public init(_ description: String) {
+            self.description = description
+        }
+    }
+
+    /// What the socket holds now.
+    public enum Reading {
+        /// A whole line, as received (without its newline), and what it says.
+        case message([UInt8], InspectionMessage)
+        /// Nothing whole yet: wait until the socket is readable.
+        case wouldBlock
+        /// The app closed the connection (it exited, or it refused this user).
+        case end
+    }
+
+    /// Connects and sends the request.
+    ///
+    /// - Parameters:
+    ///   - socket: The app's socket.
+    ///   - request: What to ask for: `watch` (everything until either side goes) or `hello`.
+    /// - Throws: ``Failure`` when nobody listens (``Failure/isStale``) or the socket cannot be
+    ///   opened or written. Uses `connect` and `send`.
+    public init(to socket: AppSocket, request: InspectionRequest) throws(Failure) {
+        self.socket = socket
+        switch UnixSocket.connect(path: socket.path) {
+        case .success(let fd): fileDescriptor = fd
+        case .failure(let error):
+            throw Self.connectFailure(socket, error.code)
+        }
+        Syscalls.makeNonBlocking(fileDescriptor)
+        let line = request.line
+        // A connected socket takes a line this short at once; a peer gone already says so here.
+        let sent = line.withUnsafeBytes { UnixSocket.send(fileDescriptor, $0) }
+        guard case .success(let count) = sent, count == line.count else {
+            Syscalls.close(fileDescriptor)
+            throw Failure(Self.closedAtOnce(socket.description))
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Closes the connection (idempotent); the app sees its watcher go.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        Syscalls.close(fileDescriptor)
+    }
+
+    /// The app as messages name it: `kiosk-example (pid 4242)`, from its hello once it came.
+    public var appDescription: String {
+        hello.map { "\($0.app) (pid \($0.pid))" } ?? socket.description
+    }
+
+    /// Why an app closed the connection with nothing sent: it serves only its own user and root.
+    /// (The message names nothing the app would have sent.)
+    public var closedAtOnce: String { Self.closedAtOnce(appDescription) }
+
+    private static func closedAtOnce(_ app: String) -> String {
+        "\(app) closed the connection without a word: an app serves only its own user and root; "
+            + "run keytrace as the app's user, or as root"
+    }
+
+    private static func connectFailure(_ socket: AppSocket, _ code: Int32) -> Failure {
+        let reason = Syscalls.message(code)
+        if code == ConnectErrors.refused || code == Syscalls.noEntry {
+            var failure = Failure(
+                "\(socket) is not running: nobody listens on \(socket.path) (\(reason)); "
+                    + "it was left by a process that ended, and the next app of that name removes it")
+            failure.isStale = true
+            return failure
+        }
+        let fix =
+            code == Syscalls.accessDenied
+            ? " (run keytrace as the app's user, or as root)"
+            : ""
+        return Failure("cannot connect to \(socket) at \(socket.path): \(reason)\(fix)")
+    }
+
+    /// The next line, if a whole one is held or arrives without waiting.
+    ///
+    /// - Parameter receiving: Whether to read the socket when no whole line is held; `false`
+    ///   hands on only what was read already (a reader that keeps its terminal responsive stops
+    ///   receiving after a budget, and the loop wakes it again).
+    /// - Returns: The line and its message, ``Reading/wouldBlock``, or ``Reading/end``.
+    /// - Throws: ``Failure`` naming the line for a line that is not an inspection line or is
+    ///   longer than `InspectionProtocol.maximumLineLength`, or for a failed read.
+    public func nextMessage(receiving: Bool = true) throws(Failure) -> Reading {
+        while true {
+            let held: [UInt8]?
+            do { held = try lines.nextLine() } catch {
+                throw Failure(
+                    "line \(lineCount + 1) from \(appDescription) is longer than "
+                        + "\(InspectionProtocol.maximumLineLength) bytes, the protocol's limit: "
+                        + "is \(socket.path) an app's inspection socket, of this release?")
+            }
+            if let held { return .message(held, try decode(held)) }
+            guard !reachedEnd, !isClosed else { return .end }
+            guard receiving else { return .wouldBlock }
+            let received = buffer.withUnsafeMutableBytes { UnixSocket.receive(fileDescriptor, into: $0) }
+            switch received {
+            case .success(nil):
+                return .wouldBlock
+            case .success(0?):
+                reachedEnd = true
+            case .success(let count?):
+                bytesReceived += count
+                lines.append(buffer[0..<count])
+            case .failure(let error) where error.code == ConnectErrors.reset:
+                reachedEnd = true
+            case .failure(let error):
+                throw Failure("reading \(appDescription)'s socket failed: \(Syscalls.message(error.code))")
+            }
+        }
+    }
+
+    /// The next line, waiting for it.
+    ///
+    /// - Parameter timeout: The longest wait, in seconds.
+    /// - Returns: The line and its message, or `nil` when the app closed the connection.
+    /// - Throws: ``Failure`` as ``nextMessage(receiving:)`` does, or when nothing came in time.
+    public func nextMessage(timeout: Double) throws(Failure) -> ([UInt8], InspectionMessage)? {
+        let deadline = Syscalls.monotonicNow() + timeout
+        while true {
+            switch try nextMessage() {
+            case .message(let line, let message): return (line, message)
+            case .end: return nil
+            case .wouldBlock:
+                let left = deadline - Syscalls.monotonicNow()
+                guard left > 0 else {
+                    throw Failure(
+                        "\(appDescription) sent no line for \(Self.seconds(timeout)) s "
+                            + "(it sends its hello and tree at once when it runs)")
+                }
+                _ = Syscalls.waitReadable(fileDescriptor, milliseconds: Int32(min(left * 1000, 60_000).rounded(.up)))
+            }
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))" : "\(value)"
+    }
+
+    private func decode(_ line: [UInt8]) throws(Failure) -> InspectionMessage {
+        lineCount += 1
+        let message: InspectionMessage
+        do { message = try InspectionMessage(jsonLine: line) } catch {
+            let start = String(decoding: line.prefix(120), as: UTF8.self)
+            throw Failure(
+                "line \(lineCount) from \(appDescription) is not an inspection line: \(error.message): "
+                    + "\(start)\(line.count > 120 ? "…" : "")")
+        }
+        if case .hello(let hello) = message, self.hello == nil { self.hello = hello }
+        return message
+    }
+}

@@ -1,0 +1,93 @@
+internal import Inspection
+internal import LinuxKeyboard
+import TerminalCanvas
+
+extension Keytrace {
+    /// keytrace's own window while attached: it takes the keys typed into keytrace's terminal
+    /// (F2, F3 and Ctrl-C are reserved above it) and has nothing to move focus to, so no key
+    /// reaches the mirror or the app.
+    static let attachedWindowJSON = """
+        {"name": "keytrace", "root": {"id": "keytrace", "frame": [0, 0, 1, 1], "firstResponder": true}}
+        """
+
+    /// The live view on a mirror of the app, drawn on the terminal by an `Application` on keytrace's
+    /// own window, whose loop also reads the socket; until the app exits or Ctrl-C.
+    static func watchLive(_ connection: InspectionConnection, explain: Bool, output: OutputBuffer)
+        throws(KeytraceError) -> AttachEnd
+    {
+        let mirror = AttachMirror(explain: explain)
+        let app = try makeAttachedApplication(mirror)
+        var end = AttachEnd.interrupted
+        var failure: KeytraceError?
+        // A batch reads at most 1 MiB from the socket, so that F2 and Ctrl-C stay quick under a
+        // flood; the loop comes back for the rest.
+        let watched = app.loop.watch(connection.fileDescriptor) { [unowned app] _ in
+            do throws(KeytraceError) {
+                let ended = try pump(connection, budget: 1 << 20) { (_, message) throws(KeytraceError) in
+                    do { try mirror.apply(message) } catch {
+                        throw KeytraceError("the tree \(connection.appDescription) sent cannot be rebuilt: \(error)")
+                    }
+                }
+                if ended {
+                    end = .exited
+                    app.stop()
+                }
+            } catch {
+                failure = error
+                app.stop()
+            }
+        }
+        guard let token = watched else {
+            throw KeytraceError("cannot watch the connection to \(connection.appDescription) on keytrace's event loop")
+        }
+        var drawn = -1
+        var shown: Canvas?
+        func draw(force: Bool) {
+            guard let terminal = app.terminal, force || mirror.generation != drawn else { return }
+            drawn = mirror.generation
+            let size = terminal.size ?? (80, 24)
+            let canvas = mirror.canvas(columns: size.columns, rows: size.rows)
+            terminal.write(canvas.frame(replacing: shown))
+            shown = canvas
+        }
+        app.onChange = { change in
+            guard case .resized = change else { return }
+            shown = nil
+            draw(force: true)
+        }
+        // Once per batch of the loop, however many lines it read.
+        app.onFrame = { draw(force: false) }
+        output.isMuted = true
+        defer { output.isMuted = false }
+        do { try app.run() } catch { throw KeytraceError("\(error)") }
+        app.loop.unwatch(token)
+        if let failure { throw failure }
+        return end
+    }
+
+    /// The application that reads keytrace's terminal: F2 and F3 toggle the mirror's overlays,
+    /// Ctrl-C quits; the terminal is taken whole (the alternate screen) and given back on exit.
+    static func makeAttachedApplication(_ mirror: AttachMirror) throws(KeytraceError) -> Application {
+        let window: Scene
+        do { window = try Scene(json: attachedWindowJSON, file: "keytrace") } catch {
+            throw KeytraceError("keytrace's own window is broken: \(error)")
+        }
+        var configuration = Application.Configuration()
+        configuration.readsTerminal = true
+        configuration.fullScreen = true
+        configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
+        let app: Application
+        do { app = try Application(window: window.window, root: window.root, configuration: configuration) } catch {
+            throw KeytraceError("\(error)")
+        }
+        app.dispatcher.reserve(
+            ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
+                mirror.showsTabLoop.toggle()
+            })
+        app.dispatcher.reserve(
+            ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
+                mirror.showsGroups.toggle()
+            })
+        return app
+    }
+}
