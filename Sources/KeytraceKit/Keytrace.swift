@@ -394,6 +394,8 @@ public enum Keytrace {
         configuration.keymap = options.keymap
         configuration.usesTerminalForOutput = live
         configuration.fullScreen = live
+        // keytrace shows its own dispatch already; it is the watcher, not an app to attach to.
+        configuration.inspection.isEnabled = false
         configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
         if options.rightToLeft { scene.window.layoutDirection = .rightToLeft }
         let app: KeyboardApp

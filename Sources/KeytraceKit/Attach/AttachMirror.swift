@@ -125,6 +125,8 @@ public final class AttachMirror {
         early = []
         let view = LiveView(session: session, scene: scene, input: statusNote, layout: hello?.layout ?? "none")
         view.showsKeyboardState = false
+        // The replaced scene's session stops following its dispatcher before it goes.
+        self.view?.session.stop()
         self.view = view
         self.scene = scene
         self.snapshot = snapshot

@@ -75,6 +75,8 @@ extension Keytrace {
         var configuration = Application.Configuration()
         configuration.readsTerminal = true
         configuration.fullScreen = true
+        // keytrace is the watcher: nothing to watch in it.
+        configuration.inspection.isEnabled = false
         configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
         let app: Application
         do { app = try Application(window: window.window, root: window.root, configuration: configuration) } catch {
