@@ -5,7 +5,7 @@ internal import ResponderChain
 /// only the socket sends (`hello`, `snapshot`, `dropped`) and `refused`.
 ///
 /// Every line is one JSON object with `t` (seconds on the app's trace clock) and `event` first,
-/// as trace events are (``TraceEvent/writeJSON(to:)``); ``writeJSON(to:)`` writes one and
+/// as trace events are (`TraceEvent.writeJSON(to:)` in DispatchTrace); ``writeJSON(to:)`` writes one and
 /// ``init(jsonLine:)`` reads one back.
 public enum InspectionMessage: Hashable, Sendable {
     /// Who the app is: the first line on every connection.

@@ -26,7 +26,7 @@ public struct TreeSnapshot: Hashable, Sendable {
     public var tabLoop: [String]
     /// How many environments the tree has.
     public var itemCount: Int
-    /// The tree in the scene format (<doc:SceneFormat> in ResponderChain), as UTF-8 JSON.
+    /// The tree in the scene format (ResponderChain's article "The scene format"), as UTF-8 JSON.
     public var sceneJSON: [UInt8]
 
     /// Creates a snapshot from its parts.
