@@ -377,6 +377,8 @@ public final class Application {
         var clamped = options
         clamped.bufferSize = max(options.bufferSize, 16 << 10)
         clamped.maximumWatchers = max(options.maximumWatchers, 1)
+        let timeout = options.requestTimeout
+        clamped.requestTimeout = timeout.isFinite ? min(max(timeout, 0.01), 3600) : 5
         let name = options.name ?? Self.programName
         do {
             let server = try InspectionServer(

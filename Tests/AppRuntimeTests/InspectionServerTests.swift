@@ -4,6 +4,7 @@ import Foundation
 import Inspection
 import LinuxSystem
 import ResponderChain
+import Synchronization
 import Testing
 
 /// A watcher on a real Unix socket, read while the app's loop runs in the same thread.
@@ -63,11 +64,20 @@ func event(_ line: String) -> String? {
 }
 
 @MainActor @Suite struct InspectionServerTests {
+    /// The directories this suite made, removed (with the sockets left in them) when it ends.
+    nonisolated static let made = Mutex<[String]>([])
+
     /// A private directory for the sockets, as the runtime directory would be.
     static func makeDirectory() -> String {
         var template = Array("/tmp/inspection-test-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         #expect(made != nil)
+        _ = removeDirectoriesAtExit
+        defer {
+            Self.made.withLock {
+                $0.append(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            }
+        }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -254,7 +264,7 @@ func event(_ line: String) -> String? {
         #expect(silent.allSatisfy { !$0.closed } && app.inspectionWatchers == 2)
     }
 
-    @Test("a watcher that does not read loses lines, never more than its buffer; it is told how many, then the tree")
+    @Test("a watcher that does not read loses lines, all of them counted; it is told how many, then the tree")
     func slowWatcherDrops() throws {
         let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
         try app.start()
@@ -346,23 +356,6 @@ func event(_ line: String) -> String? {
         #expect(second.inspectionPath == "\(directory)/tester-2.\(getpid()).sock", "two apps in one process")
     }
 
-    @Test("RESPONDERCHAIN_INSPECT turns the socket off or on whatever the configuration says")
-    func environmentVariable() throws {
-        defer { unsetenv("RESPONDERCHAIN_INSPECT") }
-        setenv("RESPONDERCHAIN_INSPECT", "0", 1)
-        let off = try Self.makeApp(directory: Self.makeDirectory())
-        try off.start()
-        #expect(off.inspectionPath == nil && off.inspectionNote == nil)
-        setenv("RESPONDERCHAIN_INSPECT", "on", 1)
-        let on = try Self.makeApp(directory: Self.makeDirectory()) { $0.isEnabled = false }
-        try on.start()
-        #expect(on.inspectionPath != nil)
-        unsetenv("RESPONDERCHAIN_INSPECT")
-        let configured = try Self.makeApp(directory: Self.makeDirectory()) { $0.isEnabled = false }
-        try configured.start()
-        #expect(configured.inspectionPath == nil)
-    }
-
     @Test("a watcher that vanishes with lines queued is closed; the others and the app go on")
     func vanishingWatcher() throws {
         let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
@@ -381,4 +374,49 @@ func event(_ line: String) -> String? {
         let lines = stays.read(app) { $0.contains { event($0) == "unhandled" || $0.contains("\"event\":\"key\"") } }
         #expect(app.inspectionWatchers == 1 && !lines.isEmpty)
     }
+
+    @Test("one slow watcher's drops and fresh tree go to it alone: a watcher that reads gets every event, in order")
+    func slowWatcherAmongOthers() throws {
+        let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
+        try app.start()
+        let path = try #require(app.inspectionPath)
+        let slow = try SocketPeer(path: path)
+        slow.send(InspectionRequest.watch.line)
+        _ = slow.read(app) { $0.count >= 3 }
+        let reader = try SocketPeer(path: path)
+        reader.send(InspectionRequest.watch.line)
+        _ = reader.read(app) { $0.count >= 3 }
+        var made = 0
+        let counter = TraceSession(
+            name: "counter", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
+            explain: true
+        ) { _ in made += 1 }
+        counter.join(t: 0)
+        // The reader reads after every key; the slow one not at all, then everything at once,
+        // while more keys go in (its drop is reported in the middle of the flow).
+        var lines: [String] = []
+        for index in 0..<2000 {
+            Self.press(app, index % 2 == 0 ? .tab : .a, at: Double(index))
+            if index % 20 == 0 { app.loop.runOnce(timeout: 0) }
+            if index == 1500 { _ = slow.take() }
+            lines += reader.take()
+        }
+        counter.stop()
+        lines += reader.read(app, for: 0.5) { _ in false }
+        let names = lines.compactMap(event)
+        #expect(!names.contains("dropped"), "the reader lost nothing and is told of no drop")
+        #expect(!names.contains("snapshot"), "no tree went to the reader: its tree did not change")
+        #expect(names.count == made, "every event, exactly once (\(names.count) of \(made))")
+        let slowLines = slow.read(app, for: 0.5) { _ in false }
+        #expect(slowLines.contains { event($0) == "dropped" }, "the slow watcher is told")
+    }
 }
+
+/// Removes the suite's directories once the process is done with them.
+private let removeDirectoriesAtExit: Void = {
+    atexit {
+        for directory in InspectionServerTests.made.withLock({ $0 }) {
+            _ = try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+}()

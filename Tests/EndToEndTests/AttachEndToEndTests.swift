@@ -123,6 +123,7 @@ import Testing
         #expect(Array(events.prefix(3)) == ["hello", "session", "snapshot"])
         #expect(events.contains("key") && events.contains("stage") && events.contains("focus"))
         let hello = try #require(Self.lines(text).first)
+        let kioskPID = try #require(try kiosk.childPID(process: "kiosk-example"))
         #expect(hello["app"] as? String == "kiosk-example")
         #expect(hello["input"] as? String == "terminal")
 
@@ -140,7 +141,7 @@ import Testing
         try kiosk.send("C-c")
         try kiosk.waitFor("EXITED 0")
         try again.waitFor("EXITED 0")
-        #expect(!FileManager.default.fileExists(atPath: runtime.sockets + "/kiosk-example.\(watcher).sock"))
+        #expect(!FileManager.default.fileExists(atPath: runtime.sockets + "/kiosk-example.\(kioskPID).sock"))
         let left = (try? FileManager.default.contentsOfDirectory(atPath: runtime.sockets)) ?? []
         #expect(left.isEmpty, "the kiosk removed its socket on exit: \(left)")
     }
@@ -183,9 +184,12 @@ import Testing
     func otherUserRefused() throws {
         let user = "responderchain-peer"
         let tmux = TmuxSession()
-        if try tmux.run(["id", "-u", user]).isEmpty {
+        let existed = !(try tmux.run(["id", "-u", user]).isEmpty)
+        if !existed {
             _ = try tmux.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", user])
         }
+        // The user is the test's own: it goes when the test does.
+        defer { if !existed { _ = try? tmux.run(["userdel", user]) } }
         let uid = try #require(Int32(try tmux.run(["id", "-u", user]).trimmingCharacters(in: .whitespacesAndNewlines)))
         #expect(uid != 0)
         let runtime = try RuntimeDirectory()
@@ -303,8 +307,10 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: socketPath))
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        var original = limit
         limit.rlim_cur = min(limit.rlim_max, 4096)
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        defer { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
 
         // keytrace attached, then stopped: it reads nothing while the keys go in.
         let output = runtime.path + "/stopped.txt"
@@ -346,7 +352,9 @@ import Testing
         #expect(Self.closedByPeer(noise, seconds: 5), "random bytes close their connection")
         #expect(Self.closedByPeer(half, seconds: 10), "a half line is closed after the request timeout")
         let after = Self.residentKilobytes(kioskPID)
-        #expect(after - before < 16 * 1024, "memory stays bounded: \(before) kB before, \(after) kB after")
+        // Two watchers' buffers (256 KiB each) and the waiting peers' requests at most; the rest
+        // is the allocator's noise (Tools/attach-perf gates the same flood at 2 MB).
+        #expect(after - before < 4 * 1024, "memory stays bounded: \(before) kB before, \(after) kB after")
 
         kill(watcher, SIGCONT)
         let text = Self.waitFor("dropped", in: output, seconds: 20)
@@ -354,5 +362,31 @@ import Testing
         try kiosk.send("Right")
         try kiosk.waitFor("focus tile-hours")
         Self.waitFor("tile-hours", in: output, seconds: 20)
+    }
+
+    @Test("RESPONDERCHAIN_INSPECT=0 turns an app's socket off; =1 turns it on where the configuration had it off")
+    func environmentVariable() throws {
+        let runtime = try RuntimeDirectory()
+        defer { runtime.remove() }
+        let kiosk = try Self.startKiosk(runtime, extra: "RESPONDERCHAIN_INSPECT=0")
+        defer { kiosk.stop() }
+        let kioskPID = try #require(try kiosk.childPID(process: "kiosk-example"))
+        // keytrace's own live demo has the socket off in its configuration; the variable wins.
+        let demo = TmuxSession()
+        defer { demo.stop() }
+        try demo.start(
+            columns: 120, rows: 40,
+            binary: "\(runtime.assignment) RESPONDERCHAIN_INSPECT=1 \(KeytraceBinary.path)", arguments: "--terminal")
+        try demo.waitFor("focus")
+        let demoPID = try #require(try demo.childPID(process: "keytrace"))
+        var listed = try KeytraceBinary.run(["--list-apps"], environment: ["XDG_RUNTIME_DIR": runtime.path])
+        for _ in 0..<50 where !listed.stdout.contains("\(demoPID)") {
+            usleep(100_000)
+            listed = try KeytraceBinary.run(["--list-apps"], environment: ["XDG_RUNTIME_DIR": runtime.path])
+        }
+        #expect(listed.stdout.contains("\(demoPID)") && listed.stdout.contains("keytrace"), "\(listed.stdout)")
+        #expect(!listed.stdout.contains("\(kioskPID)"), "the kiosk listens on no socket:\n\(listed.stdout)")
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: runtime.sockets)) ?? []
+        #expect(files == ["keytrace.\(demoPID).sock"], "\(files)")
     }
 }

@@ -176,11 +176,14 @@ import Testing
         directory.leaveStaleSocket(name: "gone", pid: 4003)
         run = try KeytraceRun(options, in: directory)
         #expect(run.status == 0)
+        let user = String(getuid())
+        let pad = String(repeating: " ", count: max(4, user.count) - user.count + 2)
+        let header = "USER" + String(repeating: " ", count: max(4, user.count) - 4 + 2)
         #expect(
             run.stdout.split(separator: "\n") == [
-                "PID   NAME           INPUT     WATCHERS",
-                "4001  kiosk-example  terminal  0 of 4",
-                "4002  lobby          terminal  0 of 4",
+                "PID   \(header)NAME           INPUT     WATCHERS",
+                "4001  \(user)\(pad)kiosk-example  terminal  0 of 4",
+                "4002  \(user)\(pad)lobby          terminal  0 of 4",
             ], "\(run.stdout)")
         let hello = String(decoding: InspectionRequest.hello.line.dropLast(), as: UTF8.self)
         #expect(kiosk.requests.withLock { $0 } == [hello])

@@ -76,6 +76,8 @@ final class InspectionServer {
         var watchesWritability = false
         var droppedSinceReport = 0
         var droppedTotal = 0
+        /// Its peer went away during dispatch; closed at the frame.
+        var failed = false
 
         init(fd: Int32, token: UInt64, capacity: Int) {
             self.fd = fd
@@ -132,7 +134,10 @@ final class InspectionServer {
         let pid = ProcessCalls.processID
         var chosen = directory + "/" + InspectionEndpoint.fileName(name: name, pid: pid)
         var suffix = 2
-        while Self.pathsInUse.contains(chosen) {
+        Self.removeStaleSockets(in: directory)
+        // Another app may have this name and pid (one in another pid namespace sharing the
+        // directory, or in this process): take the next name rather than its socket.
+        while Self.pathsInUse.contains(chosen) || Self.isTaken(chosen) {
             chosen = directory + "/" + InspectionEndpoint.fileName(name: "\(name)-\(suffix)", pid: pid)
             suffix += 1
         }
@@ -142,9 +147,6 @@ final class InspectionServer {
                 message: "the socket's path \(path) is longer than the \(InspectionEndpoint.maximumPathLength) bytes "
                     + "a socket may have: set XDG_RUNTIME_DIR to a shorter directory, or choose a shorter name")
         }
-        Self.removeStaleSockets(in: directory)
-        // A socket of this pid is a stale one from an earlier process (pids are reused).
-        if case .success(let status) = ProcessCalls.status(path), status.isSocket { ProcessCalls.unlink(path) }
         switch UnixSocket.listen(path: path, backlog: 16) {
         case .success(let fd): listener = fd
         case .failure(let error):
@@ -192,14 +194,29 @@ final class InspectionServer {
         }
     }
 
-    /// Sockets left by apps that were killed: their pid is gone.
+    /// Sockets left by apps that were killed. A socket is stale when nobody listens on it (a
+    /// connect is refused), not when its pid looks gone: apps in other pid namespaces (containers
+    /// sharing the runtime directory) have pids this process cannot see.
     private static func removeStaleSockets(in directory: String) {
-        for file in ProcessCalls.listDirectory(directory) ?? [] {
-            guard let (_, pid) = InspectionEndpoint.parse(fileName: file), !ProcessCalls.isAlive(pid) else {
-                continue
-            }
-            let path = directory + "/" + file
-            if case .success(let status) = ProcessCalls.status(path), status.isSocket { ProcessCalls.unlink(path) }
+        for file in ProcessCalls.listDirectory(directory) ?? [] where InspectionEndpoint.parse(fileName: file) != nil {
+            _ = isTaken(directory + "/" + file)
+        }
+    }
+
+    /// Whether something other than a stale socket is at `path`: a socket somebody listens on,
+    /// or a file that is not a socket (left alone). A stale socket is removed.
+    private static func isTaken(_ path: String) -> Bool {
+        guard case .success(let status) = ProcessCalls.status(path) else { return false }
+        guard status.isSocket else { return true }
+        switch UnixSocket.connect(path: path, timeout: 0.05) {
+        case .success(let fd):
+            Syscalls.close(fd)
+            return true
+        case .failure(let error) where error.code == UnixSocket.connectionRefused:
+            ProcessCalls.unlink(path)
+            return false
+        case .failure(let error):
+            return error.code != Syscalls.noEntry
         }
     }
 
@@ -211,7 +228,9 @@ final class InspectionServer {
     private func acceptAll() {
         if let until = acceptPausedUntil, EventLoop.monotonicNow < until { return }
         acceptPausedUntil = nil
-        while listener >= 0 {
+        // At most 64 per turn: a flood of connections must not keep the loop from the keys; the
+        // listener stays readable and the next turn takes the rest.
+        for _ in 0..<64 where listener >= 0 {
             switch UnixSocket.accept(listener) {
             case .success(let fd):
                 admit(fd)
@@ -320,7 +339,7 @@ final class InspectionServer {
                 .writeJSON(to: &scratch)
             InspectionMessage.snapshot(snapshot()).writeJSON(to: &scratch)
             _ = scratch.withBytes { watcher.enqueue($0) }
-            flush(watcher)
+            flush(watcher, resynchronizes: true)
         }
     }
 
@@ -377,7 +396,7 @@ final class InspectionServer {
                 return
             }
         }
-        if readiness.writable { flush(watcher) }
+        if readiness.writable { flush(watcher, resynchronizes: true) }
     }
 
     private func close(_ watcher: Watcher) {
@@ -397,23 +416,29 @@ final class InspectionServer {
         guard !watchers.isEmpty else { return }
         scratch.removeAll()
         message.writeJSON(to: &scratch)
-        for watcher in watchers {
+        for watcher in watchers where !watcher.failed {
             _ = scratch.withBytes { watcher.enqueue($0) }
-            // Half full within one batch (a flood of keys): send now rather than drop.
-            if watcher.queued > watcher.capacity / 2 { flush(watcher) }
+            // Half full within one batch (a flood of keys): send now rather than drop. Called
+            // from inside dispatch: no snapshot is taken and no watcher closed here (see flush).
+            if watcher.queued > watcher.capacity / 2 { flush(watcher, resynchronizes: false) }
         }
     }
 
-    /// Sends what the socket takes; asks for writability while something is left. A watcher
-    /// that lost lines gets `dropped` and a fresh snapshot once its buffer is empty.
-    private func flush(_ watcher: Watcher) {
-        while watcher.queued > 0 {
+    /// Sends what the socket takes; asks for writability while something is left.
+    ///
+    /// With `resynchronizes` (between batches: the frame, the socket writable again), a watcher
+    /// that lost lines gets `dropped` and a fresh snapshot once its buffer is empty, and one
+    /// whose peer went away is closed. Without it (inside dispatch, where the tree must not be
+    /// walked and `scratch` holds the line being broadcast), both wait for the frame.
+    private func flush(_ watcher: Watcher, resynchronizes: Bool) {
+        while watcher.queued > 0 && !watcher.failed {
             let result = watcher.buffer.withUnsafeBytes { raw in
                 UnixSocket.send(watcher.fd, UnsafeRawBufferPointer(rebasing: raw[watcher.sent...]))
             }
             switch result {
             case .failure:
-                close(watcher)
+                watcher.failed = true
+                if resynchronizes { close(watcher) }
                 return
             case .success(0):
                 if !watcher.watchesWritability {
@@ -427,7 +452,7 @@ final class InspectionServer {
             if watcher.queued == 0 {
                 watcher.buffer.removeAll(keepingCapacity: true)
                 watcher.sent = 0
-                if watcher.droppedSinceReport > 0 { resynchronize(watcher) }
+                if resynchronizes && watcher.droppedSinceReport > 0 { resynchronize(watcher) }
             }
         }
         if watcher.watchesWritability {
@@ -440,12 +465,12 @@ final class InspectionServer {
     private func resynchronize(_ watcher: Watcher) {
         let drop = InspectionMessage.Drop(t: now, count: watcher.droppedSinceReport, total: watcher.droppedTotal)
         watcher.droppedSinceReport = 0
-        // Called with the buffer empty: the two go in as one piece.
-        scratch.removeAll()
-        InspectionMessage.dropped(drop).writeJSON(to: &scratch)
+        // Called with the buffer empty: the two go in as one piece, through a writer of their own.
+        var lines = ByteWriter(capacity: 4096)
+        InspectionMessage.dropped(drop).writeJSON(to: &lines)
         TreeSnapshot(name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
-            .writeJSON(to: &scratch)
-        _ = scratch.withBytes { watcher.enqueue($0) }
+            .writeJSON(to: &lines)
+        _ = lines.withBytes { watcher.enqueue($0) }
     }
 
     /// After each frame: a snapshot when the tree changed, then everything queued goes out.
@@ -455,11 +480,14 @@ final class InspectionServer {
         if let last = snapshotKey, last.0 != key.0 || last.1 != key.1 || last.2 != key.2 {
             broadcast(.snapshot(snapshot()))
         }
+        for watcher in watchers where watcher.failed {
+            close(watcher)
+        }
         for watcher in watchers where watcher.queued > 0 || watcher.droppedSinceReport > 0 {
-            flush(watcher)
-            if watcher.queued == 0, watcher.droppedSinceReport > 0 {
+            flush(watcher, resynchronizes: true)
+            if watcher.queued == 0, watcher.droppedSinceReport > 0, !watcher.failed {
                 resynchronize(watcher)
-                flush(watcher)
+                flush(watcher, resynchronizes: true)
             }
         }
     }

@@ -10,6 +10,9 @@ public struct AppSocket: Hashable, Sendable, CustomStringConvertible {
     public var pid: Int32
     /// The socket's path.
     public var path: String
+    /// The user whose folder holds the socket: the only user (the kernel says, `SO_PEERCRED`)
+    /// keytrace accepts at the other end, checked before it sends anything.
+    public var owner: UInt32
 
     /// Describes a socket.
     ///
@@ -17,10 +20,12 @@ public struct AppSocket: Hashable, Sendable, CustomStringConvertible {
     ///   - name: The app's file-safe name.
     ///   - pid: Its process id.
     ///   - path: The socket's path.
-    public init(name: String, pid: Int32, path: String) {
+    ///   - owner: The user whose folder holds it (keytrace's own user by default).
+    public init(name: String, pid: Int32, path: String, owner: UInt32? = nil) {
         self.name = name
         self.pid = pid
         self.path = path
+        self.owner = owner ?? ProcessCalls.userID
     }
 
     /// `kiosk-example (pid 4242)`.
@@ -97,12 +102,18 @@ public struct AppDirectories: Hashable, Sendable {
                 paths: [InspectionEndpoint.directory(runtimeDirectory: runtimeDirectory, userID: userID)])
         }
         let own = InspectionEndpoint.directory(runtimeDirectory: environment, userID: userID)
-        guard userID == 0 else { return AppDirectories(paths: [own]) }
-        var paths = [own]
+        // An app started without XDG_RUNTIME_DIR (a system service) uses /tmp/responderchain-UID,
+        // while an SSH login of the same user has one: search both.
+        let fallback = InspectionEndpoint.directory(runtimeDirectory: nil, userID: userID)
+        guard userID == 0 else {
+            return AppDirectories(paths: own == fallback ? [own] : [own, fallback])
+        }
+        var paths = [own, fallback]
         for user in ProcessCalls.listDirectory("/run/user") ?? [] {
             paths.append("/run/user/\(user)/responderchain")
         }
-        for name in ProcessCalls.listDirectory("/tmp") ?? [] where name.hasPrefix("responderchain-") {
+        for name in ProcessCalls.listDirectory("/tmp") ?? []
+        where name.hasPrefix("responderchain-") && UInt32(name.dropFirst("responderchain-".count)) != nil {
             paths.append("/tmp/\(name)")
         }
         var seen: Set<String> = []
@@ -130,21 +141,32 @@ public struct AppDirectories: Hashable, Sendable {
     /// - Returns: The sockets.
     public func sockets() -> [AppSocket] {
         var found: [AppSocket] = []
-        for directory in paths where Self.isTrusted(directory) {
+        for directory in paths {
+            guard let owner = Self.trustedOwner(directory) else { continue }
             for file in ProcessCalls.listDirectory(directory) ?? [] {
                 guard let (name, pid) = InspectionEndpoint.parse(fileName: file) else { continue }
                 let path = directory + "/" + file
                 guard case .success(let status) = ProcessCalls.status(path), status.isSocket else { continue }
-                found.append(AppSocket(name: name, pid: pid, path: path))
+                found.append(AppSocket(name: name, pid: pid, path: path, owner: owner))
             }
         }
         return found
     }
 
-    /// Whether a folder is a directory (not a link to one) owned by the user its name gives.
+    /// Whether a folder is a directory (not a link to one), closed to everybody but its owner
+    /// (mode 0700, as apps make it), and owned by the user its name gives, or by keytrace's own
+    /// user for another name (a runtime directory given to keytrace).
     static func isTrusted(_ directory: String) -> Bool {
-        guard case .success(let status) = ProcessCalls.status(directory), status.isDirectory else { return false }
-        return owner(impliedBy: directory).map { $0 == status.owner } ?? true
+        trustedOwner(directory) != nil
+    }
+
+    /// The owner of a trusted folder (``isTrusted(_:)``), or `nil` for one keytrace passes over.
+    static func trustedOwner(_ directory: String) -> UInt32? {
+        guard case .success(let status) = ProcessCalls.status(directory), status.isDirectory,
+            status.mode & 0o077 == 0
+        else { return nil }
+        let expected = owner(impliedBy: directory) ?? ProcessCalls.userID
+        return status.owner == expected ? status.owner : nil
     }
 
     /// The user a folder's name says it belongs to: `/tmp/responderchain-UID`,

@@ -63,6 +63,16 @@ public final class InspectionConnection {
         case .failure(let error):
             throw Self.connectFailure(socket, error.code)
         }
+        // Before a byte goes out: the process at the other end must be the folder's owner's, as
+        // the kernel says. A socket file swapped for a link to another service's socket, or
+        // another user's listener posing as this app, gets nothing.
+        guard let peer = UnixSocket.peerCredentials(fileDescriptor), peer.uid == socket.owner else {
+            let who = UnixSocket.peerCredentials(fileDescriptor).map { "user \($0.uid)" } ?? "an unknown user"
+            Syscalls.close(fileDescriptor)
+            throw Failure(
+                "\(socket.path) is served by \(who), not by user \(socket.owner) whose folder holds it; "
+                    + "keytrace does not talk to it")
+        }
         Syscalls.makeNonBlocking(fileDescriptor)
         let line = request.line
         // A connected socket takes a line this short at once; a peer gone already says so here.

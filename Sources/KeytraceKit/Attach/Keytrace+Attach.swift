@@ -36,24 +36,30 @@ extension Keytrace {
         }
     }
 
-    /// `PID NAME INPUT WATCHERS`, aligned, one row per app.
+    /// `PID USER NAME INPUT WATCHERS`, aligned, one row per app. The pid and the user are the
+    /// socket's (its file's name, its folder's owner, checked against the kernel's word before
+    /// anything was sent); what the app says of itself is escaped, so it cannot forge a row.
     static func appTable(_ apps: [(AppSocket, AppSocket.Probe)]) -> [String] {
-        var rows = [["PID", "NAME", "INPUT", "WATCHERS"]]
+        var rows = [["PID", "USER", "NAME", "INPUT", "WATCHERS"]]
         for (socket, probe) in apps {
+            let head = ["\(socket.pid)", "\(socket.owner)"]
             switch probe {
             case .running(let hello):
-                rows.append(["\(hello.pid)", hello.app, hello.input, "\(hello.watchers) of \(hello.maximumWatchers)"])
+                rows.append(head + [hello.app, hello.input, "\(hello.watchers) of \(hello.maximumWatchers)"])
             case .refused(let reason):
-                rows.append(["\(socket.pid)", socket.name, "-", "refused: \(reason)"])
+                rows.append(head + [socket.name, "-", "refused: \(reason)"])
             case .failed(let reason):
-                rows.append(["\(socket.pid)", socket.name, "-", reason])
+                rows.append(head + [socket.name, "-", reason])
             case .stale:
                 continue
             }
         }
-        let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        rows = rows.map { row in row.map { $0.escapingControlCharacters(keepingNewlines: false) } }
+        let columns = rows[0].count
+        let widths = (0..<columns - 1).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
-            (0..<3).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count + 2) }.joined() + row[3]
+            (0..<columns - 1).map { row[$0] + String(repeating: " ", count: widths[$0] - row[$0].count + 2) }.joined()
+                + row[columns - 1]
         }
     }
 

@@ -19,7 +19,9 @@ package enum UnixSocket {
     }
 
     /// Creates a socket bound at `path` and listening; non-blocking and close-on-exec. The
-    /// socket file gets mode 0600 (the process's umask tightened for the bind).
+    /// socket file gets mode 0600 (set right after the bind; the directory it is made in is
+    /// private, so nobody else can reach it in between, and the process-wide umask is left
+    /// alone for other threads).
     ///
     /// - Parameters:
     ///   - path: Where to bind; at most ``maximumPathLength`` bytes; must not exist.
@@ -30,17 +32,21 @@ package enum UnixSocket {
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
-        let previous = umask(0o177)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        let bindError = errno
-        umask(previous)
         guard bound == 0 else {
+            let code = errno
             Glibc.close(fd)
-            return .failure(Syscalls.Errno(code: bindError))
+            return .failure(Syscalls.Errno(code: code))
+        }
+        guard chmod(path, 0o600) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            Glibc.unlink(path)
+            return .failure(Syscalls.Errno(code: code))
         }
         guard Glibc.listen(fd, backlog) == 0 else {
             let code = errno
@@ -68,25 +74,44 @@ package enum UnixSocket {
         }
     }
 
-    /// Connects to the socket at `path` (a blocking connect: a local socket answers at once or
-    /// refuses). The descriptor is close-on-exec and blocking.
+    /// `ECONNREFUSED`: nobody listens on the socket (a stale one).
+    package static let connectionRefused = ECONNREFUSED
+    /// `EAGAIN`: the listener's queue of waiting connections stayed full until the deadline.
+    package static let busy = EAGAIN
+
+    /// Connects to the socket at `path`, waiting at most `timeout` seconds: a Unix socket whose
+    /// queue of waiting connections is full would otherwise block a connect without end. The
+    /// descriptor is close-on-exec and blocking once connected.
     ///
-    /// - Parameter path: The socket's path.
-    /// - Returns: The connection, or the errno (`ECONNREFUSED` for a socket nobody listens on,
-    ///   `ENOENT` when there is none, `EACCES` for one the user may not open).
-    package static func connect(path: String) -> Result<Int32, Syscalls.Errno> {
+    /// - Parameters:
+    ///   - path: The socket's path.
+    ///   - timeout: The longest wait for room in the listener's queue.
+    /// - Returns: The connection, or the errno (``connectionRefused`` for a socket nobody listens
+    ///   on, `ENOENT` when there is none, `EACCES` for one the user may not open, ``busy`` when
+    ///   the listener did not take it in time).
+    package static func connect(path: String, timeout: Double = 1) -> Result<Int32, Syscalls.Errno> {
         guard var address = makeAddress(path) else { return .failure(Syscalls.Errno(code: ENAMETOOLONG)) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        let deadline = Syscalls.monotonicNow() + max(0, timeout.isFinite ? timeout : 0)
         while true {
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
-            if result == 0 { return .success(fd) }
-            if errno == EINTR { continue }
+            if result == 0 {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                return .success(fd)
+            }
             let code = errno
+            if code == EINTR { continue }
+            // A full queue: a Unix socket says EAGAIN at once rather than EINPROGRESS; try again.
+            if code == EAGAIN, Syscalls.monotonicNow() < deadline {
+                usleep(10_000)
+                continue
+            }
             Glibc.close(fd)
             return .failure(Syscalls.Errno(code: code))
         }
