@@ -270,6 +270,8 @@ struct MessageFields {
         guard case .number(let t, _) = value.kind, t.magnitude <= TraceEvent.maximumTime else {
             throw InspectionError("field \"t\" is \(value.typeName); it holds seconds, at most 2^33")
         }
-        return t
+        // Kept to the microsecond, as it is written (as TraceEvent(jsonLine:) keeps it): a
+        // message read and written again reads back the same.
+        return (t * 1_000_000).rounded() / 1_000_000
     }
 }
