@@ -34,7 +34,7 @@ struct KeytraceCommand: ParsableCommand {
 
             A running app: every KeyboardApp serves an inspection socket in $XDG_RUNTIME_DIR/responderchain \
             (/tmp/responderchain-UID when it is unset) that only its user and root may read. \
-            keytrace --list-apps lists the apps running (pid, name, input, watchers); \
+            keytrace --list-apps lists the apps running (pid, user, name, input, watchers); \
             keytrace --attach [PID|NAME] watches one (by pid, or by name: exact, else a unique prefix; \
             without either, the one app running): its own tree in the live view (F2, F3 and Ctrl-C are the only \
             keys read; nothing typed reaches the app), or its lines with --plain or --json (the lines as the app \
@@ -135,7 +135,7 @@ struct KeytraceCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("list-apps"),
-        help: "List the running apps that keytrace can attach to (pid, name, input, watchers) and exit.")
+        help: "List the running apps that keytrace can attach to (pid, user, name, input, watchers) and exit.")
     var listApps = false
 
     @Argument(help: ArgumentHelp("With --attach: the app's pid or name.", valueName: "pid-or-name"))
