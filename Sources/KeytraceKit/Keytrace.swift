@@ -470,14 +470,9 @@ public enum Keytrace {
             app.keyboards?.record(keyboard.id, to: recorder)
         }
         if let view {
-            app.dispatcher.reserve(
-                ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
-                    view.showsTabLoop.toggle()
-                })
-            app.dispatcher.reserve(
-                ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
-                    view.showsGroups.toggle()
-                })
+            reserveOverlayKeys(on: app.dispatcher, tabLoop: { view.showsTabLoop.toggle() }) {
+                view.showsGroups.toggle()
+            }
         }
         app.onFrame = { draw(force: false) }
         draw(force: true)

@@ -82,14 +82,24 @@ extension Keytrace {
         do { app = try Application(window: window.window, root: window.root, configuration: configuration) } catch {
             throw KeytraceError("\(error)")
         }
-        app.dispatcher.reserve(
-            ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
-                mirror.showsTabLoop.toggle()
-            })
-        app.dispatcher.reserve(
-            ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
-                mirror.showsGroups.toggle()
-            })
+        reserveOverlayKeys(on: app.dispatcher, tabLoop: { mirror.showsTabLoop.toggle() }) {
+            mirror.showsGroups.toggle()
+        }
         return app
+    }
+
+    /// F2 (the tab-loop overlay) and F3 (the group overlay), reserved above everything: in the
+    /// live view of the demo, a scene or an attached app.
+    static func reserveOverlayKeys(
+        on dispatcher: Dispatcher, tabLoop: @escaping () -> Void, groups: @escaping () -> Void
+    ) {
+        dispatcher.reserve(
+            ReservedShortcut(KeyCommand(.f2, action: "tabLoopOverlay", title: "keytrace: tab loop overlay")) { _ in
+                tabLoop()
+            })
+        dispatcher.reserve(
+            ReservedShortcut(KeyCommand(.f3, action: "groupOverlay", title: "keytrace: group overlay")) { _ in
+                groups()
+            })
     }
 }
