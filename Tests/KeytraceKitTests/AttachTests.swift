@@ -160,6 +160,20 @@ import Testing
         #expect(run.stderr.contains("line 2 from kiosk-example (pid 4001) is longer than"), "\(run.stderr)")
     }
 
+    @Test("--list-apps escapes what an app says of itself: a name with a newline cannot forge a row")
+    func listAppsEscapes() throws {
+        let directory = try RuntimeDirectory()
+        let forger = try ScriptedInspectionServer(
+            in: directory, name: "kiosk\n9999  0     bank-terminal  keyboards  0 of 8", pid: 4005, script: [])
+        defer { forger.stop() }
+        var options = KeytraceOptions()
+        options.listApps = true
+        let run = try KeytraceRun(options, in: directory)
+        let rows = run.stdout.split(separator: "\n")
+        #expect(rows.count == 2, "one header and one app:\n\(run.stdout)")
+        #expect(rows.last?.hasPrefix("4005") == true && rows.last?.contains("kiosk\\n9999") == true, "\(run.stdout)")
+    }
+
     @Test("--list-apps lists every app that answers, and skips a socket left by a process that ended")
     func listApps() throws {
         let directory = try RuntimeDirectory()
