@@ -43,6 +43,13 @@ let package = Package(
         .executableTarget(
             name: "fuzz-request",
             dependencies: ["FuzzSupport", .product(name: "Inspection", package: "ResponderChain")]),
+        // The keymap a Wayland compositor sends.
+        .executableTarget(
+            name: "fuzz-keymap",
+            dependencies: [
+                "FuzzSupport", .product(name: "XKBKeymap", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

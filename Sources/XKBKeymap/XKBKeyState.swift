@@ -30,6 +30,9 @@ public final class XKBKeyState: KeyStateTracker {
     /// The dead keys (and Compose key) of the sequence in progress.
     private var composing: [xkb_keysym_t] = []
     private var scrollLock = false
+    /// Whether a compositor's serialized modifiers are the truth (``updateModifiers(_:)``): keys
+    /// then only say what they type.
+    private var followsSerializedModifiers = false
 
     /// The state after the keys applied so far.
     public var state: TrackedKeyState { current }
@@ -94,6 +97,8 @@ public final class XKBKeyState: KeyStateTracker {
                 }
             }
         }
+        // Under a compositor its modifiers event is the truth; a client does not apply keys.
+        if followsSerializedModifiers { return text }
         let scrollLit = isLit(scrollLED)
         xkb_state_update_key(xkbState, keycode, XKB_KEY_DOWN)
         // Usual keymaps bind no modifier to Scroll Lock: its key toggles the lock here instead.
@@ -108,7 +113,20 @@ public final class XKBKeyState: KeyStateTracker {
     ///
     /// - Parameter code: The key.
     public func keyUp(_ code: KeyCode) {
+        if followsSerializedModifiers { return }
         xkb_state_update_key(xkbState, UInt32(code.rawValue) + 8, XKB_KEY_UP)
+        refresh()
+    }
+
+    /// Takes a compositor's serialized modifiers, locks and layout group (`wl_keyboard.modifiers`,
+    /// through `xkb_state_update_mask`) as the truth: from now on key-downs and key-ups only say
+    /// what a key types, as xkbcommon asks of a Wayland client.
+    ///
+    /// - Parameter modifiers: The masks, for this tracker's keymap.
+    public func updateModifiers(_ modifiers: SerializedModifiers) {
+        followsSerializedModifiers = true
+        xkb_state_update_mask(
+            xkbState, modifiers.depressed, modifiers.latched, modifiers.locked, 0, 0, modifiers.group)
         refresh()
     }
 

@@ -66,9 +66,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     ///     `C.UTF-8` uses the `en_US.UTF-8` table), or `nil` for none: dead keys then type
     ///     nothing. A locale without a table also means none.
     /// - Throws: ``KeymapError``.
-    public init(_ names: KeymapNames, composeLocale: String?) throws(KeymapError) {
-        self.names = names
-        self.composeLocale = composeLocale
+    public convenience init(_ names: KeymapNames, composeLocale: String?) throws(KeymapError) {
         guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
             throw KeymapError(names: names, message: "xkbcommon could not create a context (out of memory?)")
         }
@@ -104,6 +102,111 @@ public final class XKBKeyboardLayout: KeyboardLayout {
             xkb_context_unref(context)
             throw KeymapError(names: names, message: problem)
         }
+        try self.init(compiled: compiled, context: context, names: names, composeLocale: composeLocale)
+    }
+
+    /// The longest keymap a compositor may send, in bytes (a full desktop keymap is 50–100 KiB).
+    public static let maximumKeymapSize = 1 << 20
+
+    /// Compiles the keymap a compositor sent (`wl_keyboard.keymap`, format `xkb_v1`): its text,
+    /// not names. Its layouts' names (from the keymap) make ``names``.
+    ///
+    /// - Parameters:
+    ///   - keymapText: The keymap's text, as the compositor's file holds it (a trailing NUL is
+    ///     allowed); at most ``maximumKeymapSize`` bytes.
+    ///   - composeLocale: The locale whose compose table to use, as for ``init(_:composeLocale:)``.
+    /// - Throws: ``KeymapError`` for a keymap that is too large, empty or that xkbcommon cannot
+    ///   compile, naming the size or the problem. Uses `xkb_keymap_new_from_buffer`.
+    public convenience init(keymapText: UnsafeRawBufferPointer, composeLocale: String?) throws(KeymapError) {
+        let unnamed = KeymapNames(layout: "compositor keymap")
+        guard keymapText.count <= Self.maximumKeymapSize else {
+            throw KeymapError(
+                names: unnamed,
+                message:
+                    "the compositor's keymap is \(keymapText.count) bytes; at most \(Self.maximumKeymapSize) are read")
+        }
+        var length = keymapText.count
+        while length > 0 && keymapText[length - 1] == 0 { length -= 1 }
+        guard length > 0, let base = keymapText.baseAddress else {
+            throw KeymapError(names: unnamed, message: "the compositor's keymap is empty")
+        }
+        if let problem = Self.knownCrash(in: UnsafeRawBufferPointer(rebasing: keymapText[0..<length])) {
+            throw KeymapError(names: unnamed, message: "the compositor's keymap is malformed: \(problem)")
+        }
+        guard let context = xkb_context_new(XKB_CONTEXT_NO_FLAGS) else {
+            throw KeymapError(names: unnamed, message: "xkbcommon could not create a context (out of memory?)")
+        }
+        xkb_context_set_log_level(context, XKB_LOG_LEVEL_CRITICAL)
+        guard
+            let compiled = xkb_keymap_new_from_buffer(
+                context, base.assumingMemoryBound(to: CChar.self), length, XKB_KEYMAP_FORMAT_TEXT_V1,
+                XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else {
+            xkb_context_unref(context)
+            throw KeymapError(
+                names: unnamed,
+                message: "xkbcommon cannot compile the compositor's keymap (\(length) bytes of xkb_v1 text): "
+                    + "the compositor sent a malformed keymap")
+        }
+        var layouts: [String] = []
+        for index in 0..<min(xkb_keymap_num_layouts(compiled), 4) {
+            if let name = xkb_keymap_layout_get_name(compiled, index) { layouts.append(String(cString: name)) }
+        }
+        let names = KeymapNames(layout: layouts.isEmpty ? "compositor keymap" : layouts.joined(separator: ","))
+        try self.init(compiled: compiled, context: context, names: names, composeLocale: composeLocale)
+    }
+
+    /// Syntax that crashes the parser of the xkbcommon releases in use (1.5 in Debian 12) instead
+    /// of failing: an empty element in a list (`key <SPC> {, [space] }`, fixed in xkbcommon 1.7,
+    /// libxkbcommon#423) and an empty bracket list (`vmods = []`, libxkbcommon#608). Neither means
+    /// anything, and no keymap a compositor writes holds one; they are refused before xkbcommon
+    /// sees them. `fuzz-keymap` found the first; each new one found gets a guard here and a
+    /// regression input.
+    ///
+    /// - Parameter text: The keymap's text.
+    /// - Returns: What is wrong, or `nil`.
+    static func knownCrash(in text: UnsafeRawBufferPointer) -> String? {
+        var last: UInt8 = 0
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                // A string: to its closing quote (a backslash escapes the next byte).
+                index += 1
+                while index < text.count && text[index] != UInt8(ascii: "\"") {
+                    index += text[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                last = UInt8(ascii: "\"")
+            case UInt8(ascii: "#"):
+                while index < text.count && text[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: "/") where index + 1 < text.count && text[index + 1] == UInt8(ascii: "/"):
+                while index < text.count && text[index] != UInt8(ascii: "\n") { index += 1 }
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                break
+            case UInt8(ascii: ","):
+                if last == UInt8(ascii: "{") || last == UInt8(ascii: "[") || last == UInt8(ascii: ",") {
+                    return
+                        "an empty element in a list (a comma after \(Character(Unicode.Scalar(last)))) at byte \(index)"
+                }
+                last = byte
+            case UInt8(ascii: "]"):
+                if last == UInt8(ascii: "[") { return "an empty bracket list ([]) at byte \(index)" }
+                last = byte
+            default:
+                last = byte
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Takes a compiled keymap and its context (released on failure).
+    private init(compiled: OpaquePointer, context: OpaquePointer, names: KeymapNames, composeLocale: String?)
+        throws(KeymapError)
+    {
+        self.names = names
+        self.composeLocale = composeLocale
         guard let state = xkb_state_new(compiled) else {
             xkb_keymap_unref(compiled)
             xkb_context_unref(context)

@@ -19,7 +19,7 @@ import Testing
         return names.sorted().map { directory.appendingPathComponent($0) }
     }
 
-    @Test("the regression inputs are there", arguments: ["scene", "evemu", "terminal", "keys", "trace"])
+    @Test("the regression inputs are there", arguments: ["scene", "evemu", "terminal", "keys", "trace", "keymap"])
     func present(target: String) {
         #expect(!Self.inputs(target).isEmpty, "Fuzz/Regressions/\(target) is empty")
     }
@@ -104,6 +104,25 @@ import Testing
                 if case .snapshot(let snapshot) = message, let scene = try? snapshot.makeScene() {
                     _ = scene.makeDispatcher()
                 }
+            }
+        }
+    }
+
+    @Test("keymap inputs compile or fail with an error; the ones that crashed xkbcommon 1.5 are refused before it")
+    func keymaps() throws {
+        for url in Self.inputs("keymap") + Self.corpus("keymap") {
+            let bytes = try [UInt8](Data(contentsOf: url))
+            let result = bytes.withUnsafeBytes { raw in
+                Result { () throws(KeymapError) in try XKBKeyboardLayout(keymapText: raw, composeLocale: nil) }
+            }
+            if Self.inputs("keymap").contains(url) {
+                guard case .failure(let error) = result else {
+                    Issue.record("\(url.lastPathComponent) compiled")
+                    continue
+                }
+                #expect(error.message.contains("malformed"), "\(url.lastPathComponent): \(error.message)")
+            } else if case .failure(let error) = result {
+                Issue.record("the seed \(url.lastPathComponent) does not compile: \(error.message)")
             }
         }
     }

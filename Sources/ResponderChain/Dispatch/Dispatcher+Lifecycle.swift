@@ -185,6 +185,14 @@ extension Dispatcher {
         if state.layoutState != before { modifiersDidChange(except: nil) }
     }
 
+    func processModifiers(_ modifiers: SerializedModifiers) {
+        guard let tracker else { return }
+        let before = state.layoutState
+        tracker.updateModifiers(modifiers)
+        state.adopt(tracker.state)
+        if state.layoutState != before { modifiersDidChange(except: nil) }
+    }
+
     func processKeyboardLost() {
         trace(.keyboardLost)
         let before = state.layoutState

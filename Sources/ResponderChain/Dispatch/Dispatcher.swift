@@ -69,6 +69,7 @@ public final class Dispatcher {
         case deviceRemoved(DeviceID, Double)
         case keyboardLost(Double)
         case insertText(String, Double)
+        case modifiers(SerializedModifiers, DeviceID, Double)
         case switchWindow(Window, Double)
         case reconcile
     }
@@ -275,6 +276,20 @@ public final class Dispatcher {
         submit(.keyboardLost(timestamp))
     }
 
+    /// Takes a compositor's modifiers, locks and layout group for its keymap
+    /// (`wl_keyboard.modifiers`) as the truth: the layout's key-state tracker adopts them
+    /// (``KeyStateTracker/updateModifiers(_:)``), and held presses get `changed` when the
+    /// modifiers they see change. Without a tracker (a layout with no serialized form) nothing
+    /// happens.
+    ///
+    /// - Parameters:
+    ///   - modifiers: The masks, for the keymap the layout was made from.
+    ///   - device: The keyboard.
+    ///   - timestamp: When they arrived, in seconds.
+    public func updateModifiers(_ modifiers: SerializedModifiers, device: DeviceID, timestamp: Double) {
+        submit(.modifiers(modifiers, device, timestamp))
+    }
+
     /// Inserts text that did not come from key presses (a terminal's bracketed paste, an input
     /// method's commit) into the first responder, when it is a ``TextInputResponder``; otherwise
     /// the text is dropped. The trace records how many characters went where, never the text.
@@ -443,6 +458,9 @@ public final class Dispatcher {
         case .keyboardLost(let timestamp):
             beginInput(timestamp)
             processKeyboardLost()
+        case .modifiers(let modifiers, _, let timestamp):
+            beginInput(timestamp)
+            processModifiers(modifiers)
         case .insertText(let text, let timestamp):
             beginInput(timestamp)
             let target = window.firstResponder?.asTextInputResponder

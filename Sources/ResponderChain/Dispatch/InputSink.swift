@@ -29,6 +29,9 @@ public enum InputEvent: Hashable, Sendable {
     /// the trace records how many characters went where, never the text. Text a key typed
     /// travels with its key instead, as ``KeyEvent/text``.
     case text(String, device: DeviceID, timestamp: Double)
+    /// A compositor's modifiers, locks and layout group for its keymap (`wl_keyboard.modifiers`):
+    /// the truth for them from now on (``Dispatcher/updateModifiers(_:device:timestamp:)``).
+    case modifiers(SerializedModifiers, device: DeviceID, timestamp: Double)
 }
 
 /// Where an input source's input goes: the one direction of the path from device to
@@ -45,7 +48,8 @@ public protocol InputSink: AnyObject {
 extension Dispatcher: InputSink {
     /// Dispatches the input: ``handle(_:)``, ``cancelKey(_:on:timestamp:)``,
     /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)``,
-    /// ``keyboardLost(timestamp:)`` or, for text, ``insertText(_:timestamp:)``.
+    /// ``keyboardLost(timestamp:)``, ``updateModifiers(_:device:timestamp:)`` or, for text,
+    /// ``insertText(_:timestamp:)``.
     ///
     /// - Parameter input: The input.
     public func receive(_ input: InputEvent) {
@@ -57,6 +61,8 @@ extension Dispatcher: InputSink {
         case .deviceRemoved(let device, let timestamp): deviceRemoved(device, timestamp: timestamp)
         case .keyboardLost(let timestamp): keyboardLost(timestamp: timestamp)
         case .text(let text, _, let timestamp): insertText(text, timestamp: timestamp)
+        case .modifiers(let modifiers, let device, let timestamp):
+            updateModifiers(modifiers, device: device, timestamp: timestamp)
         }
     }
 }

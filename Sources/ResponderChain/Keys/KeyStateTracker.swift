@@ -67,4 +67,47 @@ public protocol KeyStateTracker: AnyObject {
     /// Every key is up (the keyboard was lost) and any composition is dropped; locks and the
     /// active layout stay.
     func reset()
+
+    /// Takes the modifiers, locks and layout group a compositor serialized for this keymap
+    /// (`wl_keyboard.modifiers`): from then on they are the truth, and key-downs and key-ups
+    /// only say what a key types, as xkbcommon asks of a client (`xkb_state_update_mask`). A
+    /// tracker whose keymap has no serialized form ignores it (the default).
+    ///
+    /// - Parameter modifiers: The masks.
+    func updateModifiers(_ modifiers: SerializedModifiers)
+}
+
+extension KeyStateTracker {
+    /// Ignores serialized modifiers: a tracker without a serialized form.
+    ///
+    /// - Parameter modifiers: The masks.
+    public func updateModifiers(_ modifiers: SerializedModifiers) {}
+}
+
+/// Modifiers, locks and the layout group as a compositor serializes them for the keymap it sent
+/// (`wl_keyboard.modifiers`): bit masks of the keymap's own modifier indices, meaningful only to
+/// a tracker of that keymap (``KeyStateTracker/updateModifiers(_:)``).
+public struct SerializedModifiers: Hashable, Sendable {
+    /// Modifiers held down.
+    public var depressed: UInt32
+    /// Modifiers latched (sticky keys: on for the next key).
+    public var latched: UInt32
+    /// Modifiers locked (Caps Lock, Num Lock).
+    public var locked: UInt32
+    /// The active layout group.
+    public var group: UInt32
+
+    /// Creates masks.
+    ///
+    /// - Parameters:
+    ///   - depressed: Modifiers held down.
+    ///   - latched: Modifiers latched.
+    ///   - locked: Modifiers locked.
+    ///   - group: The active layout group.
+    public init(depressed: UInt32, latched: UInt32 = 0, locked: UInt32 = 0, group: UInt32 = 0) {
+        self.depressed = depressed
+        self.latched = latched
+        self.locked = locked
+        self.group = group
+    }
 }

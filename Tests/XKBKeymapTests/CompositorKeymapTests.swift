@@ -1,0 +1,122 @@
+import CXKBCommon
+import Glibc
+import ResponderChain
+import Testing
+
+@testable import XKBKeymap
+
+/// The keymap a Wayland compositor sends (its text, not names) and the modifiers it serializes for
+/// it (`wl_keyboard.modifiers`): the truth for what keys type and which modifiers are on.
+@MainActor @Suite struct CompositorKeymapTests {
+    /// A keymap's text as a compositor sends it (xkbcommon writes it; a trailing NUL, as in the
+    /// compositor's file).
+    static func keymapText(layout: String) throws -> [UInt8] {
+        let context = try #require(xkb_context_new(XKB_CONTEXT_NO_FLAGS))
+        defer { xkb_context_unref(context) }
+        var names = xkb_rule_names(rules: nil, model: nil, layout: nil, variant: nil, options: nil)
+        let keymap = try layout.withCString { layoutName in
+            names.layout = layoutName
+            return try #require(xkb_keymap_new_from_names(context, &names, XKB_KEYMAP_COMPILE_NO_FLAGS))
+        }
+        defer { xkb_keymap_unref(keymap) }
+        let text = try #require(xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1))
+        defer { free(text) }
+        return Array(String(cString: text).utf8) + [0]
+    }
+
+    static func layout(_ text: [UInt8]) throws(KeymapError) -> XKBKeyboardLayout {
+        let result = text.withUnsafeBytes { raw in
+            Result { () throws(KeymapError) in try XKBKeyboardLayout(keymapText: raw, composeLocale: nil) }
+        }
+        return try result.get()
+    }
+
+    /// The keymap's bit for a modifier.
+    static func mask(_ name: String, in text: [UInt8]) throws -> UInt32 {
+        let context = try #require(xkb_context_new(XKB_CONTEXT_NO_FLAGS))
+        defer { xkb_context_unref(context) }
+        let keymap = try text.withUnsafeBytes { raw in
+            try #require(
+                xkb_keymap_new_from_buffer(
+                    context, raw.baseAddress!.assumingMemoryBound(to: CChar.self), raw.count - 1,
+                    XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS))
+        }
+        defer { xkb_keymap_unref(keymap) }
+        return 1 << xkb_keymap_mod_get_index(keymap, name)
+    }
+
+    @Test("a compositor's keymap text drives the keys: de's text types z at KEY_Y, named by its layout")
+    func keymapFromText() throws {
+        let german = try Self.layout(Self.keymapText(layout: "de"))
+        #expect(german.characters(for: .y, in: LayoutState()) == "z")
+        #expect(german.names.layout?.contains("German") == true, "\(german.names)")
+        let us = try Self.layout(Self.keymapText(layout: "us"))
+        #expect(us.characters(for: .y, in: LayoutState()) == "y")
+    }
+
+    @Test("a keymap too large, empty, not xkb_v1 text or crashing xkbcommon 1.5 is an error, never a trap")
+    func badKeymaps() throws {
+        let tooLarge = [UInt8](repeating: 0x20, count: XKBKeyboardLayout.maximumKeymapSize + 1)
+        for (bytes, words) in [
+            (tooLarge, "at most 1048576 are read"), ([UInt8](repeating: 0, count: 8), "is empty"),
+            (Array("xkb_keymap { garbage".utf8), "cannot compile the compositor's keymap"),
+            // Syntax that crashes xkbcommon 1.5's parser: refused before it sees it.
+            (Array("xkb_keymap { xkb_symbols { key <SPC> {, [ space ] }; }; };".utf8), "an empty element"),
+            (Array("xkb_keymap { xkb_symbols { key <SPC> { vmods = [ ] }; }; };".utf8), "an empty bracket list"),
+        ] {
+            do {
+                _ = try Self.layout(bytes)
+                Issue.record("\(words): no error")
+            } catch {
+                #expect(error.message.contains(words), "\(error.message)")
+            }
+        }
+    }
+
+    @Test("serialized modifiers are the truth: Shift and Caps Lock from the masks, keys no longer apply")
+    func serializedModifiers() throws {
+        let text = try Self.keymapText(layout: "us")
+        let layout = try Self.layout(text)
+        let window = Window(identifier: "w")
+        let dispatcher = Dispatcher(window: window, layout: layout)
+        var typed: [String] = []
+        _ = dispatcher.addTraceObserver { record in
+            if case .input(_, let key, .pressed) = record.kind { typed.append(key.characters) }
+        }
+        let shift = try Self.mask("Shift", in: text)
+        let lock = try Self.mask("Lock", in: text)
+        dispatcher.receive(.modifiers(SerializedModifiers(depressed: shift), device: .primary, timestamp: 1))
+        #expect(dispatcher.keyboardState.modifierFlags.contains(.shift))
+        dispatcher.handle(KeyEvent(.a, .down, timestamp: 1.1))
+        dispatcher.handle(KeyEvent(.a, .up, timestamp: 1.2))
+        dispatcher.receive(.modifiers(SerializedModifiers(depressed: 0, locked: lock), device: .primary, timestamp: 2))
+        #expect(!dispatcher.keyboardState.modifierFlags.contains(.shift))
+        #expect(dispatcher.keyboardState.locks.contains(.capsLock))
+        // A Shift key-down is not applied by the client: only the compositor's masks count.
+        dispatcher.handle(KeyEvent(.leftShift, .down, timestamp: 2.1))
+        dispatcher.handle(KeyEvent(.b, .down, timestamp: 2.2))
+        dispatcher.handle(KeyEvent(.b, .up, timestamp: 2.3))
+        dispatcher.handle(KeyEvent(.leftShift, .up, timestamp: 2.4))
+        #expect(typed == ["A", "", "B"], "\(typed)")
+    }
+
+    @Test("a held key's press gets changed when the compositor's modifiers change")
+    func heldPressChanges() throws {
+        let text = try Self.keymapText(layout: "us")
+        let window = Window(identifier: "w")
+        let dispatcher = Dispatcher(window: window, layout: try Self.layout(text))
+        var phases: [String] = []
+        _ = dispatcher.addTraceObserver { record in
+            switch record.kind {
+            case .press(let press, _), .pressOwned(let press, _, _): phases.append("\(press.phase)")
+            default: break
+            }
+        }
+        dispatcher.handle(KeyEvent(.a, .down, timestamp: 1))
+        dispatcher.receive(
+            .modifiers(
+                SerializedModifiers(depressed: try Self.mask("Control", in: text)), device: .primary, timestamp: 2))
+        dispatcher.handle(KeyEvent(.a, .up, timestamp: 3))
+        #expect(phases.contains("changed"), "\(phases)")
+    }
+}
