@@ -8,7 +8,7 @@ public import Seat
 ///
 /// It finds the devices through udev (and follows hot-plug), opens them through libseat when a
 /// seat manager can be reached (else directly), watches each descriptor on the loop, decodes
-/// frames into `InputEvent` values (through the ``SoftwareRepeater`` when repeats are made in
+/// frames into `InputEvent` values (through the `SoftwareRepeater` when repeats are made in
 /// software) and keeps the lock LEDs of every keyboard in step with the dispatcher's lock state.
 ///
 /// ```swift
@@ -78,7 +78,7 @@ public final class EvdevSource {
     public enum RepeatSource: Hashable, Sendable {
         /// The kernel's `EV_REP` repeats.
         case kernel
-        /// The source's ``SoftwareRepeater``.
+        /// The source's `SoftwareRepeater`.
         case software
         /// None.
         case none

@@ -2,7 +2,7 @@ internal import LinuxSystem
 public import ResponderChain
 
 /// Turns one device's raw evdev events into `InputEvent` values, frame by frame, and hands them
-/// to a `InputSink` (the dispatcher, or a ``SoftwareRepeater`` in front of it): the
+/// to a `InputSink` (the dispatcher, or a `SoftwareRepeater` in front of it): the
 /// decoding path shared by live devices and recording replays. Input runs one way: the decoder
 /// reads nothing back from where it sends.
 ///
@@ -20,7 +20,7 @@ public import ResponderChain
 ///   reports up are removed. Either way the result is an `InputEvent.resynchronize`:
 ///   a key found released ends `cancelled`, and a key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
-///   ``SoftwareRepeater`` then makes the repeats instead (never both).
+///   `SoftwareRepeater` then makes the repeats instead (never both).
 @MainActor
 public final class EvdevDecoder {
     /// `EV_SYN`.

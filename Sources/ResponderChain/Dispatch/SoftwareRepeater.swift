@@ -1,6 +1,3 @@
-internal import LinuxSystem
-public import ResponderChain
-
 /// How long a key is held before it repeats, and how often it repeats then.
 public struct RepeatTiming: Hashable, Sendable {
     /// Seconds from the key-down to the first repeat.
@@ -22,25 +19,13 @@ public struct RepeatTiming: Hashable, Sendable {
     public static let standard = RepeatTiming(delay: 0.4, interval: 0.04)
 }
 
-/// Where auto-repeats come from. A device never gets both kernel and software repeats.
-public enum RepeatMode: Hashable, Sendable {
-    /// The kernel's repeats (`EV_KEY` value 2) for devices that declare `EV_REP` (most
-    /// keyboards), software repeats with this timing for devices that do not (uinput devices,
-    /// some remotes).
-    case automatic(RepeatTiming)
-    /// Software repeats with this timing on every device; the kernel's repeats are dropped.
-    /// What libinput-based compositors do, so every keyboard repeats alike.
-    case software(RepeatTiming)
-    /// No repeats at all; the kernel's are dropped.
-    case off
-}
-
 /// Makes auto-repeat in software, the way xkbcommon-based compositors do: the most recently
 /// pressed non-modifier key repeats while it is held; pressing another key moves the repeat to
 /// that key; releasing it, a resync that finds it released, removing its device or losing the
 /// keyboard stops it.
 ///
-/// A `InputSink` between the decoders and the dispatcher: it watches the input it passes
+/// An ``InputSink`` between a source's decoder and the dispatcher (evdev keyboards without kernel
+/// repeat, a Wayland seat, whose compositor only announces the rate): it watches the input it passes
 /// on to ``next`` and adds `.repeat` key events when they are due. It only keeps time: the
 /// owner asks ``nextDeadline`` how long it may sleep and calls ``fire(now:)`` when it wakes.
 /// After a stall it delivers one repeat, not a burst. Not `Sendable`: it belongs to the event
