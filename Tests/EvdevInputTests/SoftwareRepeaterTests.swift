@@ -131,4 +131,23 @@ import Testing
         #expect(timing.interval == 0.005)
         #expect(RepeatTiming.standard == RepeatTiming(delay: 0.4, interval: 0.04))
     }
+
+    @Test("a compositor's announced timing: rate per second and delay in ms; a rate of 0 turns repeat off")
+    func announcedTiming() {
+        #expect(RepeatTiming.announced(rate: 25, delay: 600) == RepeatTiming(delay: 0.6, interval: 0.04))
+        #expect(RepeatTiming.announced(rate: 0, delay: 600) == nil)
+        #expect(RepeatTiming.announced(rate: -1, delay: 600) == nil)
+        frame(.a, 1, at: 10)
+        #expect(repeater.nextDeadline == 10.5)
+        repeater.isEnabled = false
+        #expect(repeater.nextDeadline == nil, "turning it off stops the key repeating now")
+        frame(.a, 0, at: 10.1)
+        frame(.b, 1, at: 11)
+        #expect(repeater.nextDeadline == nil && !repeater.fire(now: 20), "no key starts repeating while off")
+        frame(.b, 0, at: 20.1)
+        #expect(phases(.b) == [.began, .ended])
+        repeater.isEnabled = true
+        frame(.c, 1, at: 30)
+        #expect(repeater.nextDeadline == 30.5)
+    }
 }

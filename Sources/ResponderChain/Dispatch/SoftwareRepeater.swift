@@ -17,6 +17,18 @@ public struct RepeatTiming: Hashable, Sendable {
 
     /// 400 ms, then 25 repeats a second: Weston's and GNOME's defaults.
     public static let standard = RepeatTiming(delay: 0.4, interval: 0.04)
+
+    /// The timing a Wayland compositor announces (`wl_keyboard.repeat_info`): `rate` repeats a
+    /// second after `delay` milliseconds; `nil` when the rate is 0 or less, which turns repeat off.
+    ///
+    /// - Parameters:
+    ///   - rate: Repeats per second.
+    ///   - delay: Milliseconds before the first repeat.
+    /// - Returns: The timing, or `nil` for no repeat.
+    public static func announced(rate: Int32, delay: Int32) -> RepeatTiming? {
+        guard rate > 0 else { return nil }
+        return RepeatTiming(delay: Double(max(delay, 0)) / 1000, interval: 1 / Double(rate))
+    }
 }
 
 /// Makes auto-repeat in software, the way xkbcommon-based compositors do: the most recently
@@ -34,6 +46,11 @@ public struct RepeatTiming: Hashable, Sendable {
 public final class SoftwareRepeater: InputSink {
     /// The timing.
     public var timing: RepeatTiming
+    /// Whether keys repeat: `false` stops the key repeating now and passes input on untouched
+    /// (a compositor that announced a rate of 0).
+    public var isEnabled = true {
+        didSet { if !isEnabled { current = nil } }
+    }
     /// Where input and repeats go (the dispatcher).
     public let next: any InputSink
     private var current: (key: KeyCode, device: DeviceID, next: Double)?
@@ -67,7 +84,7 @@ public final class SoftwareRepeater: InputSink {
         switch input {
         case .key(let event):
             switch event.action {
-            case .down where !event.code.isModifier:
+            case .down where !event.code.isModifier && isEnabled:
                 current = (event.code, event.device, event.timestamp + timing.delay)
             case .up:
                 stop(event.code, on: event.device)
