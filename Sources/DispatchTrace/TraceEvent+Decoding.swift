@@ -14,7 +14,7 @@ extension TraceEvent {
     /// The `event` names this reader knows, in the README's order.
     public static let eventNames = [
         "session", "key", "stage", "keyCommand", "keyCommandPassedOver", "press", "focus", "focusVetoed",
-        "firstResponder", "unhandled", "device", "paste",
+        "firstResponder", "unhandled", "device", "paste", "pointer",
     ]
 
     /// Reads one JSON line as ``writeJSON(to:)`` writes it (what `keytrace --json` and an app's
@@ -159,6 +159,20 @@ private struct Fields {
         "\"" + (text.utf8.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
     }
 
+    /// A coordinate: a number within ±2^33, kept to the microsecond as it is written, or `null`
+    /// (redacted).
+    func coordinate(_ name: String) throws(TraceDecodingError) -> Double? {
+        let expected = "a number, or null when redacted"
+        guard let value = value(name) else { throw missing(name, expected) }
+        switch value.kind {
+        case .null: return nil
+        case .number(let number, let text):
+            guard number.magnitude <= TraceEvent.maximumTime else { throw invalid(name, text, expected) }
+            return (number * 1_000_000).rounded() / 1_000_000
+        default: throw wrongType(name, value, expected)
+        }
+    }
+
     /// `t`: a number of seconds, kept to the microsecond as it is written.
     func time() throws(TraceDecodingError) -> Double {
         let expected = "a number of seconds"
@@ -216,6 +230,24 @@ private struct Fields {
         case "paste":
             let count = try integer("characters", in: 0...Int64(Int.max), "a count of characters from 0")
             return .paste(characters: Int(count), responder: try optionalString("responder"))
+        case "pointer":
+            let contact = try integer("contact", in: -1...Int64(Int32.max), "a contact id from -1")
+            let x = try coordinate("x")
+            let y = try coordinate("y")
+            let position: TraceEvent.Redactable<Point>
+            switch (x, y) {
+            case (let x?, let y?): position = .value(Point(x: x, y: y))
+            case (nil, nil): position = .redacted
+            default: throw invalid("y", "null beside a number", "both x and y numbers, or both null (redacted)")
+            }
+            func redactable(_ name: String) throws(TraceDecodingError) -> TraceEvent.Redactable<String>? {
+                try optionalString(name).map { $0 == "•" ? .redacted : .value($0) }
+            }
+            return .pointer(
+                TraceEvent.Pointer(
+                    phase: try named("phase", PointerEvent.Phase.self), kind: try named("kind", PointerEvent.Kind.self),
+                    contact: Int(contact), position: position, device: try string("device"),
+                    item: try redactable("item"), outcome: try redactable("outcome")))
         default:
             throw TraceDecodingError(
                 .unknownEvent, field: "event", expected: "one of " + TraceEvent.eventNames.joined(separator: ", "),

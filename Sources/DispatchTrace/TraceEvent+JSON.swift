@@ -101,6 +101,24 @@ extension TraceEvent {
             out.append(",\"event\":\"paste\",\"characters\":")
             out.append(decimal: count)
             Self.field(&out, ",\"responder\":", responder)
+        case .pointer(let pointer):
+            out.append(",\"event\":\"pointer\"")
+            Self.field(&out, ",\"phase\":", pointer.phase.rawValue)
+            Self.field(&out, ",\"kind\":", pointer.kind.rawValue)
+            out.append(",\"contact\":")
+            out.append(decimal: pointer.contact)
+            switch pointer.position {
+            case .value(let point):
+                out.append(",\"x\":")
+                out.append(seconds: point.x)
+                out.append(",\"y\":")
+                out.append(seconds: point.y)
+            case .redacted:
+                out.append(",\"x\":null,\"y\":null")
+            }
+            Self.field(&out, ",\"device\":", pointer.device)
+            Self.field(&out, ",\"item\":", pointer.item)
+            Self.field(&out, ",\"outcome\":", pointer.outcome)
         }
         out.append("}\n")
     }
@@ -118,6 +136,16 @@ extension TraceEvent {
         case .value(let value): out.appendJSONString(value)
         case .redacted: out.append("\"•\"")
         }
+    }
+
+    @inline(__always)
+    private static func field(_ out: inout ByteWriter, _ key: StaticString, _ value: Redactable<String>?) {
+        guard let value else {
+            out.append(key)
+            out.append("null")
+            return
+        }
+        field(&out, key, value)
     }
 
     @inline(__always)

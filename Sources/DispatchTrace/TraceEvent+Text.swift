@@ -62,7 +62,28 @@ extension TraceEvent {
             return "\(change.rawValue) \"\(name)\"" + (path.map { " \($0)" } ?? "") + (detail.map { ": \($0)" } ?? "")
         case .paste(let count, let responder):
             return "\(count) characters " + (responder.map { "into \($0)" } ?? "dropped (no text input)")
+        case .pointer(let pointer):
+            let place: String
+            switch pointer.position {
+            case .value(let point): place = "(\(Self.formatCoordinate(point.x)), \(Self.formatCoordinate(point.y)))"
+            case .redacted: place = "•"
+            }
+            return "\(pointer.kind.rawValue) \(pointer.contact) \(pointer.phase.rawValue) at \(place) on "
+                + (pointer.item?.text ?? "nothing") + " (\(pointer.device))"
+                + (pointer.outcome.map { ": " + $0.text } ?? "")
         }
+    }
+
+    /// A coordinate as the plain line shows it: at most two decimals, trailing zeros dropped.
+    static func formatCoordinate(_ value: Double) -> String {
+        let hundredths = (value * 100).rounded()
+        guard hundredths.magnitude < 1e15 else { return "\(value)" }
+        let whole = Int(hundredths) / 100
+        let fraction = abs(Int(hundredths)) % 100
+        let sign = hundredths < 0 && whole == 0 ? "-" : ""
+        if fraction == 0 { return sign + "\(whole)" }
+        return sign + "\(whole)."
+            + (fraction % 10 == 0 ? "\(fraction / 10)" : (fraction < 10 ? "0\(fraction)" : "\(fraction)"))
     }
 
     /// Characters worth printing: control characters (Tab, Return, Escape) are left out.

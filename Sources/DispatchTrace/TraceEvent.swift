@@ -44,6 +44,41 @@ public struct TraceEvent: Hashable, Sendable {
         case device(DeviceChange, name: String, path: String?, detail: String?)
         /// Text was pasted: how many characters, and the text input they went to (`nil`: dropped).
         case paste(characters: Int, responder: String?)
+        /// A click or a touch went down, came up or was cancelled, and what it hit and did.
+        case pointer(Pointer)
+    }
+
+    /// A click or a touch as a `pointer` event shows it. During secure entry its position, item
+    /// and outcome are ``Redactable/redacted`` (an on-screen PIN pad's items are the PIN).
+    public struct Pointer: Hashable, Sendable {
+        /// What the contact did: `down`, `up` or `cancel` (moves are not traced).
+        public var phase: PointerEvent.Phase
+        /// `mouse` or `touch`.
+        public var kind: PointerEvent.Kind
+        /// The contact's id (-1 for a mouse button).
+        public var contact: Int
+        /// Where, in the window's coordinate space.
+        public var position: Redactable<Point>
+        /// The device's name.
+        public var device: String
+        /// The item under it (`nil` for none).
+        public var item: Redactable<String>?
+        /// What it did when it came up or was cancelled (`nil` on `down`).
+        public var outcome: Redactable<String>?
+
+        /// Creates a pointer event's details.
+        public init(
+            phase: PointerEvent.Phase, kind: PointerEvent.Kind, contact: Int, position: Redactable<Point>,
+            device: String, item: Redactable<String>?, outcome: Redactable<String>?
+        ) {
+            self.phase = phase
+            self.kind = kind
+            self.contact = contact
+            self.position = position
+            self.device = device
+            self.item = item
+            self.outcome = outcome
+        }
     }
 
     /// A value a trace shows, or that it hides because it was typed into a secure text input
@@ -140,6 +175,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .unhandled: return "unhandled"
         case .device: return "device"
         case .paste: return "paste"
+        case .pointer: return "pointer"
         }
     }
 }

@@ -223,6 +223,23 @@ public final class TraceSession {
             emit(TraceEvent(t: t, .device(.keyboardLost, name: "all keyboards", path: nil, detail: nil)))
         case .textInserted(let count, let target):
             emit(TraceEvent(t: t, .paste(characters: count, responder: target?.name)))
+        case .pointer(let event, let item, let outcome):
+            // Finite and readable back (a source's coordinate beyond ±2^33 is clamped).
+            func clamp(_ value: Double) -> Double {
+                value.isFinite ? min(max(value, -TraceEvent.maximumTime), TraceEvent.maximumTime) : 0
+            }
+            let position: TraceEvent.Redactable<Point> =
+                secure ? .redacted : .value(Point(x: clamp(event.point.x), y: clamp(event.point.y)))
+            func shown(_ text: String?) -> TraceEvent.Redactable<String>? {
+                text.map { secure ? .redacted : .value($0) }
+            }
+            emit(
+                TraceEvent(
+                    t: t,
+                    .pointer(
+                        TraceEvent.Pointer(
+                            phase: event.phase, kind: event.kind, contact: event.contact, position: position,
+                            device: deviceName(event.device), item: shown(item), outcome: shown(outcome)))))
         }
     }
 

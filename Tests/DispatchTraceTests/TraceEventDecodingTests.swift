@@ -98,14 +98,32 @@ struct TraceEventGenerator {
             kind = .device(
                 TraceEvent.DeviceChange.allCases.randomElement(using: &random)!, name: string(), path: optional(),
                 detail: optional())
-        default: kind = .paste(characters: Int.random(in: 0...Int.max, using: &random), responder: optional())
+        case 11: kind = .paste(characters: Int.random(in: 0...Int.max, using: &random), responder: optional())
+        default:
+            // `•` alone reads back as redacted, so a shown item or outcome is never just `•`.
+            func shown() -> TraceEvent.Redactable<String>? {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: return nil
+                case 1: return .redacted
+                default:
+                    let text = string()
+                    return .value(text == "•" ? "item •" : text)
+                }
+            }
+            kind = .pointer(
+                TraceEvent.Pointer(
+                    phase: PointerEvent.Phase.allCases.randomElement(using: &random)!,
+                    kind: PointerEvent.Kind.allCases.randomElement(using: &random)!,
+                    contact: Int.random(in: -1...Int(Int32.max), using: &random),
+                    position: bool() ? .redacted : .value(Point(x: time(), y: time())), device: string(),
+                    item: shown(), outcome: shown()))
         }
         return TraceEvent(t: time(), kind)
     }
 }
 
 @Suite struct TraceEventDecodingTests {
-    @Test("every event kind, with random values, reads back equal from its JSON line", arguments: 0..<12)
+    @Test("every event kind, with random values, reads back equal from its JSON line", arguments: 0..<13)
     func roundTrip(kind: Int) throws {
         var generator = TraceEventGenerator(random: TraceRandom(state: UInt64(kind) &* 7919))
         for _ in 0..<400 {
@@ -268,6 +286,37 @@ struct TraceEventGenerator {
             _ = try TraceEvent(jsonLine: #"{"t":0,"event":"bogus\u001b[2J"}"#)
         } throws: { error in
             "\(error)".contains(#"unknown event "bogus\u{1B}[2J""#) && !"\(error)".contains("\u{1B}")
+        }
+    }
+
+    @Test("a pointer event's line and plain text: position, item and outcome, or • for each during secure entry")
+    func pointerLines() throws {
+        let shown = TraceEvent(
+            t: 1.5,
+            .pointer(
+                TraceEvent.Pointer(
+                    phase: .up, kind: .touch, contact: 0, position: .value(Point(x: 12.5, y: 3)), device: "touch",
+                    item: .value("tile-checkin"), outcome: .value("kiosk performed open of tile-checkin"))))
+        #expect(
+            shown.json
+                == #"{"t":1.500000,"event":"pointer","phase":"up","kind":"touch","contact":0,"x":12.500000,"y":3.000000,"device":"touch","item":"tile-checkin","outcome":"kiosk performed open of tile-checkin"}"#
+        )
+        #expect(
+            shown.plainDetail == "touch 0 up at (12.5, 3) on tile-checkin (touch): kiosk performed open of tile-checkin"
+        )
+        let hidden = TraceEvent(
+            t: 2,
+            .pointer(
+                TraceEvent.Pointer(
+                    phase: .down, kind: .mouse, contact: -1, position: .redacted, device: "mouse", item: .redacted,
+                    outcome: nil)))
+        #expect(hidden.json.contains(#""x":null,"y":null,"device":"mouse","item":"•","outcome":null"#))
+        #expect(hidden.plainDetail == "mouse -1 down at • on • (mouse)")
+        #expect(try TraceEvent(jsonLine: hidden.json) == hidden)
+        #expect(throws: TraceDecodingError.self) {
+            try TraceEvent(
+                jsonLine:
+                    #"{"t":1,"event":"pointer","phase":"up","kind":"touch","contact":0,"x":1,"y":null,"device":"d"}"#)
         }
     }
 }

@@ -97,4 +97,31 @@ import Testing
         #expect(lines.count == count, "nothing after stop")
         #expect(running.focusedID == "a", "the window went on")
     }
+
+    @Test("a tap through the dispatcher is a pointer event with the device's name, the item and what it did")
+    func tapIsPointerEvent() throws {
+        let json = """
+            {"root": {"id": "screen", "frame": [0, 0, 100, 50], "children": [
+              {"id": "open", "frame": [0, 0, 40, 20], "focusable": true, "primaryAction": "open", "actions": ["open"]}]}}
+            """
+        let scene = try Scene(json: json, file: "tap.json")
+        var lines: [String] = []
+        let session = TraceSession(scene: scene, layout: USKeyboardLayout()) { lines.append($0.json) }
+        session.deviceNames[DeviceID(rawValue: 9)] = "touchscreen"
+        session.start(input: "wayland", layout: "us")
+        for (phase, time) in [(PointerEvent.Phase.down, 1.0), (.up, 1.1)] {
+            session.dispatcher.receive(
+                .pointer(
+                    PointerEvent(
+                        phase, .touch, contact: 0, at: Point(x: 5, y: 5), device: DeviceID(rawValue: 9), timestamp: time
+                    )))
+        }
+        let pointer = lines.filter { $0.contains(#""event":"pointer""#) }
+        #expect(pointer.count == 2, "\(lines)")
+        #expect(
+            pointer.last?.contains(
+                #""phase":"up","kind":"touch","contact":0,"x":5.000000,"y":5.000000,"device":"touchscreen","item":"open""#
+            ) == true, "\(pointer)")
+        #expect(pointer.last?.contains("performed open of open") == true)
+    }
 }

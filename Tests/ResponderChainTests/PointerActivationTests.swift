@@ -112,4 +112,57 @@ import Testing
         taps.up(PointerActivationTracker.pointerID, at: Point(x: 5, y: 5))
         #expect(performed == 2)
     }
+
+    @Test("pointer events go through the dispatcher: traced with the item and what the tap did, moves untraced")
+    func throughDispatcher() throws {
+        let scene = try Scene(json: Self.json, file: "pointer.json")
+        let (dispatcher, focus) = scene.makeDispatcher()
+        focus.updateFocusIfNeeded()
+        var performed = 0
+        scene.nodes["open"]?.onAction = { _, _ in performed += 1 }
+        var records: [String] = []
+        _ = dispatcher.addTraceObserver { record in
+            if case .pointer = record.kind { records.append(record.description) }
+        }
+        dispatcher.receive(.pointer(PointerEvent(.down, .touch, contact: 3, at: Point(x: 5, y: 5), timestamp: 1)))
+        dispatcher.receive(.pointer(PointerEvent(.move, .touch, contact: 3, at: Point(x: 6, y: 5), timestamp: 1.1)))
+        dispatcher.receive(.pointer(PointerEvent(.up, .touch, contact: 3, at: Point(x: 6, y: 5), timestamp: 1.2)))
+        #expect(performed == 1)
+        #expect(records.count == 2, "down and up; the move is not traced: \(records)")
+        #expect(records.first?.contains("touch 3 down at (5.0, 5.0) on open") == true, "\(records)")
+        #expect(records.last?.contains("performed open of open") == true, "\(records)")
+        dispatcher.receive(.pointer(PointerEvent(.down, .mouse, at: Point(x: 5, y: 5), timestamp: 2)))
+        dispatcher.receive(.pointer(PointerEvent(.cancel, .mouse, at: Point(x: 5, y: 5), timestamp: 2.1)))
+        dispatcher.receive(.pointer(PointerEvent(.up, .mouse, at: Point(x: 5, y: 5), timestamp: 2.2)))
+        #expect(performed == 1, "a cancelled click activates nothing")
+        #expect(records.contains { $0.contains("cancelled: nothing is activated") })
+    }
+
+    @Test("during secure entry a pointer record shows no position, item or outcome: an on-screen PIN pad's are the PIN")
+    func secureEntryRedacts() throws {
+        let json = """
+            {"root": {"id": "pad", "frame": [0, 0, 30, 30], "children": [
+              {"id": "pin", "kind": "textInput", "secure": true, "frame": [0, 0, 30, 5], "firstResponder": true},
+              {"id": "digit4", "frame": [0, 10, 10, 10], "focusable": true, "primaryAction": "four",
+               "actions": ["four"]}]}}
+            """
+        let scene = try Scene(json: json, file: "pad.json")
+        let (dispatcher, focus) = scene.makeDispatcher()
+        focus.updateFocusIfNeeded()
+        _ = scene.nodes["pin"]?.becomeFirstResponder()
+        #expect(dispatcher.isSecureEntry)
+        var records: [DispatchRecord] = []
+        _ = dispatcher.addTraceObserver { record in
+            if case .pointer = record.kind { records.append(record) }
+        }
+        dispatcher.receive(.pointer(PointerEvent(.down, .touch, contact: 0, at: Point(x: 5, y: 15), timestamp: 1)))
+        dispatcher.receive(.pointer(PointerEvent(.up, .touch, contact: 0, at: Point(x: 5, y: 15), timestamp: 1.1)))
+        #expect(records.count == 2 && records.allSatisfy(\.isSecureEntry))
+        for record in records {
+            #expect(!record.description.contains("digit4") && !record.description.contains("15"), "\(record)")
+            if case .pointer(let event, let item, _) = record.kind {
+                #expect(event.point == Point(x: 0, y: 0) && item == "•")
+            }
+        }
+    }
 }

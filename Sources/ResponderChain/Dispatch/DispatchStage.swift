@@ -105,6 +105,9 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         /// Text arrived without key presses (a paste): how many characters, and the text input
         /// they went to (`nil`: no text input was first responder, and the text was dropped).
         case textInserted(characters: Int, into: ResponderReference?)
+        /// A click or a touch went down, came up or was cancelled: the item under it (`nil` for
+        /// none) and, when it came up, what it activated.
+        case pointer(PointerEvent, item: String?, outcome: String?)
     }
 
     /// The number of the input event this decision belongs to (1 for the first event).
@@ -153,6 +156,11 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case .unhandled:
             guard context else { return }
             kind = .unhandled(.redacted)
+        case .pointer(var event, let item, let outcome):
+            guard context else { return }
+            // An on-screen PIN pad: where the finger went and what it hit are the PIN.
+            event.point = Point(x: 0, y: 0)
+            kind = .pointer(event, item: item.map { _ in "•" }, outcome: outcome.map { _ in "•" })
         case .stage, .keyCommand, .keyCommandPassedOver, .firstResponder, .focus, .focusVetoed, .deviceRemoved,
             .keyboardLost, .textInserted:
             guard context else { return }
@@ -210,6 +218,10 @@ public struct DispatchRecord: Sendable, CustomStringConvertible {
         case .textInserted(let count, let target):
             return "text inserted: \(count) characters "
                 + (target.map { "into " + $0.name } ?? "dropped (no text input)")
+        case .pointer(let event, let item, let outcome):
+            let place = isSecureEntry ? "•" : event.point.description
+            return "\(event.kind.rawValue) \(event.contact) \(event.phase.rawValue) at \(place) on \(item ?? "nothing")"
+                + (outcome.map { ": " + $0 } ?? "")
         }
     }
 }

@@ -185,6 +185,32 @@ extension Dispatcher {
         if state.layoutState != before { modifiersDidChange(except: nil) }
     }
 
+    func processPointer(_ event: PointerEvent) {
+        secureContext = isSecureEntry
+        guard let focusSystem = window.focusSystem else {
+            trace(.pointer(event, item: nil, outcome: "the window has no focus system: nothing to hit"))
+            return
+        }
+        if pointerTracker?.focusSystem !== focusSystem {
+            pointerTracker = PointerActivationTracker(focusSystem: focusSystem)
+        }
+        guard let tracker = pointerTracker else { return }
+        switch event.phase {
+        case .down:
+            tracker.down(event.contact, at: event.point)
+            trace(.pointer(event, item: focusSystem.item(at: event.point)?.focusDebugName, outcome: nil))
+        case .move:
+            tracker.move(event.contact, to: event.point)
+        case .up:
+            let item = focusSystem.item(at: event.point)?.focusDebugName
+            let outcome = tracker.up(event.contact, at: event.point)
+            trace(.pointer(event, item: item, outcome: outcome.description))
+        case .cancel:
+            tracker.cancelAll()
+            trace(.pointer(event, item: nil, outcome: "cancelled: nothing is activated"))
+        }
+    }
+
     func processModifiers(_ modifiers: SerializedModifiers) {
         guard let tracker else { return }
         let before = state.layoutState

@@ -70,6 +70,7 @@ public final class Dispatcher {
         case keyboardLost(Double)
         case insertText(String, Double)
         case modifiers(SerializedModifiers, DeviceID, Double)
+        case pointer(PointerEvent)
         case switchWindow(Window, Double)
         case reconcile
     }
@@ -189,6 +190,8 @@ public final class Dispatcher {
     /// Whether the key being dispatched goes to a secure text input: records made for it are
     /// redacted (see ``DispatchRecord/isSecureEntry``).
     @exclusivity(unchecked) var secureContext = false
+    /// Clicks and taps in progress, made with the window's focus system on the first pointer event.
+    var pointerTracker: PointerActivationTracker?
     /// The next id ``makeDeviceID()`` hands out (0 is ``DeviceID/primary``).
     private var nextDeviceID: UInt32 = 1
 
@@ -288,6 +291,18 @@ public final class Dispatcher {
     ///   - timestamp: When they arrived, in seconds.
     public func updateModifiers(_ modifiers: SerializedModifiers, device: DeviceID, timestamp: Double) {
         submit(.modifiers(modifiers, device, timestamp))
+    }
+
+    /// Handles a click or a touch: it hits the focus tree by frame (the window's focus system,
+    /// ``FocusSystem/item(at:)``), and a contact that lifts on the item it went down on, alone,
+    /// activates it (``PointerActivationTracker``): a text input takes focus and becomes first
+    /// responder, another item's primary action is sent. Moves and cancellations activate
+    /// nothing. Traced as a `pointer` record (its position and item redacted during secure entry,
+    /// since an on-screen PIN pad's item names are the PIN). Without a focus system, nothing is hit.
+    ///
+    /// - Parameter event: The event.
+    public func handlePointer(_ event: PointerEvent) {
+        submit(.pointer(event))
     }
 
     /// Inserts text that did not come from key presses (a terminal's bracketed paste, an input
@@ -461,6 +476,9 @@ public final class Dispatcher {
         case .modifiers(let modifiers, _, let timestamp):
             beginInput(timestamp)
             processModifiers(modifiers)
+        case .pointer(let event):
+            beginInput(event.timestamp)
+            processPointer(event)
         case .insertText(let text, let timestamp):
             beginInput(timestamp)
             let target = window.firstResponder?.asTextInputResponder

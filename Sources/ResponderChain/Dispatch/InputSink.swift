@@ -32,6 +32,68 @@ public enum InputEvent: Hashable, Sendable {
     /// A compositor's modifiers, locks and layout group for its keymap (`wl_keyboard.modifiers`):
     /// the truth for them from now on (``Dispatcher/updateModifiers(_:device:timestamp:)``).
     case modifiers(SerializedModifiers, device: DeviceID, timestamp: Double)
+    /// A pointer button or a touch contact went down, moved, came up or was cancelled: it hits
+    /// the focus tree by frame, and a click or a tap activates what it lands on
+    /// (``PointerActivationTracker``).
+    case pointer(PointerEvent)
+}
+
+/// A pointer button or a touch contact, in the window's coordinate space (a source maps its
+/// surface's pixels to the frames' units).
+public struct PointerEvent: Hashable, Sendable {
+    /// What the contact did.
+    public enum Phase: String, Hashable, Sendable, CaseIterable {
+        /// A button or a finger went down.
+        case down
+        /// It moved while down (hovering is not reported: it moves nothing).
+        case move
+        /// It came up.
+        case up
+        /// Every contact was cancelled (the compositor took the touch, the device went away).
+        case cancel
+    }
+
+    /// What made it.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// A mouse, touchpad or tablet button.
+        case mouse
+        /// A finger on a touch screen.
+        case touch
+    }
+
+    /// What the contact did.
+    public var phase: Phase
+    /// What made it.
+    public var kind: Kind
+    /// The contact: a touch point's id, or ``PointerActivationTracker/pointerID`` for a button.
+    public var contact: Int
+    /// Where, in the window's coordinate space.
+    public var point: Point
+    /// The device.
+    public var device: DeviceID
+    /// When, in seconds.
+    public var timestamp: Double
+
+    /// Creates an event.
+    ///
+    /// - Parameters:
+    ///   - phase: What the contact did.
+    ///   - kind: What made it.
+    ///   - contact: The contact's id (``PointerActivationTracker/pointerID`` for a button).
+    ///   - point: Where, in the window's coordinate space.
+    ///   - device: The device.
+    ///   - timestamp: When, in seconds.
+    public init(
+        _ phase: Phase, _ kind: Kind, contact: Int = PointerActivationTracker.pointerID, at point: Point,
+        device: DeviceID = .primary, timestamp: Double
+    ) {
+        self.phase = phase
+        self.kind = kind
+        self.contact = contact
+        self.point = point
+        self.device = device
+        self.timestamp = timestamp
+    }
 }
 
 /// Where an input source's input goes: the one direction of the path from device to
@@ -48,7 +110,8 @@ public protocol InputSink: AnyObject {
 extension Dispatcher: InputSink {
     /// Dispatches the input: ``handle(_:)``, ``cancelKey(_:on:timestamp:)``,
     /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)``,
-    /// ``keyboardLost(timestamp:)``, ``updateModifiers(_:device:timestamp:)`` or, for text,
+    /// ``keyboardLost(timestamp:)``, ``updateModifiers(_:device:timestamp:)``,
+    /// ``handlePointer(_:)`` or, for text,
     /// ``insertText(_:timestamp:)``.
     ///
     /// - Parameter input: The input.
@@ -63,6 +126,7 @@ extension Dispatcher: InputSink {
         case .text(let text, _, let timestamp): insertText(text, timestamp: timestamp)
         case .modifiers(let modifiers, let device, let timestamp):
             updateModifiers(modifiers, device: device, timestamp: timestamp)
+        case .pointer(let event): handlePointer(event)
         }
     }
 }

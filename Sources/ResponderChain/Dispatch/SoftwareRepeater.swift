@@ -99,7 +99,7 @@ public final class SoftwareRepeater: InputSink {
             if current?.device == device { current = nil }
         case .keyboardLost:
             current = nil
-        case .text, .modifiers:
+        case .text, .modifiers, .pointer:
             break  // text typed no key: a key held through a paste keeps repeating
         }
         next.receive(input)

@@ -116,7 +116,7 @@ public final class PointerActivationTracker {
     private var isMultiTouch = false
 
     /// The contact id a mouse button uses.
-    public static let pointerID = -1
+    public nonisolated static let pointerID = -1
 
     /// Creates a tracker.
     ///
