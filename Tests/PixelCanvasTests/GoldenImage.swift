@@ -30,9 +30,10 @@ enum GoldenImage {
         if !failures.isEmpty {
             let got = FileManager.default.temporaryDirectory.appendingPathComponent("got-\(name)").path
             try? image.writePNG(to: got)
-            Issue.record(
+            let message: String =
                 "\(name): \(failures.count) cells differ (rendered image in \(got); UPDATE_GOLDEN=1 rewrites golden "
-                    + "images):\n" + failures.prefix(10).joined(separator: "\n"), sourceLocation: sourceLocation)
+                + "images):\n" + failures.prefix(10).joined(separator: "\n")
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
     }
 
