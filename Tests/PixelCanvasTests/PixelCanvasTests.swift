@@ -16,6 +16,12 @@ struct CellInk {
     var coverage: Double
     /// The ink's centre of mass, as fractions of the cell's width and height (0.5, 0.5 when no ink).
     var centroid: (x: Double, y: Double)
+    /// Each pixel's ink weight, row by row.
+    var weights: [Double]
+    /// The cell's width and height in pixels.
+    var size: (width: Int, height: Int)
+    /// The colour farthest from the background: the text's colour (the background when no ink).
+    var ink: PixelColor
 
     static let threshold = 40
 
@@ -29,6 +35,8 @@ struct CellInk {
         for y in ys { for x in xs { counts[image.color(x, y), default: 0] += 1 } }
         background = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key.argb < $1.key.argb) }!.key
         var (pixels, weight, sumX, sumY) = (0, 0.0, 0.0, 0.0)
+        var weights: [Double] = []
+        var (ink, strongest) = (background, 0)
         for y in ys {
             for x in xs {
                 let color = image.color(x, y)
@@ -36,13 +44,19 @@ struct CellInk {
                     abs(Int(color.red) - Int(background.red)), abs(Int(color.green) - Int(background.green)),
                     abs(Int(color.blue) - Int(background.blue)))
                 if difference > Self.threshold { pixels += 1 }
+                if difference > strongest { (ink, strongest) = (color, difference) }
                 let w = Double(difference) / 255
+                let (dx, dy) = (x - xs.lowerBound, y - ys.lowerBound)
                 weight += w
-                sumX += w * (Double(x - xs.lowerBound) + 0.5)
-                sumY += w * (Double(y - ys.lowerBound) + 0.5)
+                sumX += w * (Double(dx) + 0.5)
+                sumY += w * (Double(dy) + 0.5)
+                weights.append(w)
             }
         }
         self.pixels = pixels
+        self.ink = ink
+        self.weights = weights
+        size = (cellWidth, cellHeight)
         coverage = weight / Double(cellWidth * cellHeight)
         centroid = weight > 0 ? (sumX / weight / Double(cellWidth), sumY / weight / Double(cellHeight)) : (0.5, 0.5)
     }
