@@ -79,8 +79,10 @@ public final class PixelRenderer {
         previous: Canvas?
     ) -> [Range<Int>] {
         precondition(width > 0 && height > 0, "a \(width)x\(height) buffer has no pixels")
-        precondition(stride >= width * 4 && stride % 4 == 0, "stride \(stride) is not a multiple of 4 of at least \(width * 4)")
-        precondition(buffer.count >= stride * height, "a \(buffer.count)-byte buffer is smaller than \(stride) x \(height)")
+        precondition(
+            stride >= width * 4 && stride % 4 == 0, "stride \(stride) is not a multiple of 4 of at least \(width * 4)")
+        precondition(
+            buffer.count >= stride * height, "a \(buffer.count)-byte buffer is smaller than \(stride) x \(height)")
         let full = previous.map { $0.columns != canvas.columns || $0.rows != canvas.rows } ?? true
         let rows = (0..<canvas.rows).filter { row in
             row * cellSize.height < height && (full || !Self.row(row, of: canvas, equals: previous!))
@@ -129,7 +131,8 @@ public final class PixelRenderer {
             }
             if style.underline {
                 let top = (y + font.baseline + font.underlinePosition).rounded()
-                painter.fill(x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
+                painter.fill(
+                    x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
                     colors.foreground)
             }
             column += span

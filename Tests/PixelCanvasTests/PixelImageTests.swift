@@ -21,13 +21,17 @@ extension PixelCanvasTests {
             #expect {
                 _ = try PixelImage(contentsOfPNG: "/nonexistent/golden.png")
             } throws: { error in
-                (error as? PixelCanvasError).map { $0.code == .pngRead && $0.message.contains("/nonexistent/golden.png") }
+                (error as? PixelCanvasError).map {
+                    $0.code == .pngRead && $0.message.contains("/nonexistent/golden.png")
+                }
                     ?? false
             }
             #expect {
                 try PixelImage(width: 2, height: 2).writePNG(to: "/nonexistent/out.png")
             } throws: { error in
-                (error as? PixelCanvasError).map { $0.code == .pngWrite && $0.description.contains("/nonexistent/out.png") }
+                (error as? PixelCanvasError).map {
+                    $0.code == .pngWrite && $0.description.contains("/nonexistent/out.png")
+                }
                     ?? false
             }
         }

@@ -27,7 +27,10 @@ extension PixelCanvasTests {
             #expect(palette.colors(for: .overlay) == (black, yellow))
             #expect(palette.colors(for: .faint).foreground == PixelColor(red: 114, green: 114, blue: 114))
             let both = CellStyle(dim: true, inverse: true, foreground: .red, background: .blue)
-            #expect(palette.colors(for: both) == (palette.color(.blue).halfway(to: palette.color(.red)), palette.color(.red)))
+            #expect(
+                palette.colors(for: both) == (
+                    palette.color(.blue).halfway(to: palette.color(.red)), palette.color(.red)
+                ))
         }
 
         @Test("a palette given fewer than eight colours fills the rest with black, and keeps eight of more")

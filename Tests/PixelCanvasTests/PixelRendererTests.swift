@@ -66,19 +66,23 @@ extension PixelCanvasTests {
             var pixels = [UInt8](repeating: 0, count: width * 4 * height)
             let cellHeight = renderer.cellSize.height
             pixels.withUnsafeMutableBytes { buffer in
-                let full = renderer.render(before, into: buffer, width: width, height: height, stride: width * 4, previous: nil)
+                let full = renderer.render(
+                    before, into: buffer, width: width, height: height, stride: width * 4, previous: nil)
                 #expect(full == [0..<height])
-                let none = renderer.render(before, into: buffer, width: width, height: height, stride: width * 4, previous: before)
+                let none = renderer.render(
+                    before, into: buffer, width: width, height: height, stride: width * 4, previous: before)
                 #expect(none.isEmpty)
             }
             let drawnBefore = pixels
             pixels.withUnsafeMutableBytes { buffer in
-                let damage = renderer.render(after, into: buffer, width: width, height: height, stride: width * 4, previous: before)
+                let damage = renderer.render(
+                    after, into: buffer, width: width, height: height, stride: width * 4, previous: before)
                 #expect(damage == [(2 * cellHeight)..<(3 * cellHeight)])
             }
             let rowBytes = width * 4
             for y in 0..<height where !(2 * cellHeight..<3 * cellHeight).contains(y) {
-                #expect(pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == drawnBefore[(y * rowBytes)..<((y + 1) * rowBytes)])
+                #expect(
+                    pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == drawnBefore[(y * rowBytes)..<((y + 1) * rowBytes)])
             }
             #expect(pixels == renderer.image(of: after).pixels, "drawing the damage alone gives the whole frame")
             // Adjacent changed rows are one range; a canvas of another size is drawn whole.
@@ -86,7 +90,8 @@ extension PixelCanvasTests {
             twoRows.text("x", 5, 0, .plain)
             twoRows.text("y", 5, 1, .plain)
             pixels.withUnsafeMutableBytes { buffer in
-                let damage = renderer.render(twoRows, into: buffer, width: width, height: height, stride: width * 4, previous: before)
+                let damage = renderer.render(
+                    twoRows, into: buffer, width: width, height: height, stride: width * 4, previous: before)
                 #expect(damage == [0..<(2 * cellHeight)])
                 let resized = renderer.render(
                     Canvas(columns: 9, rows: 4), into: buffer, width: width, height: height, stride: width * 4,
@@ -182,7 +187,8 @@ extension PixelCanvasTests {
             var second = Canvas(columns: 80, rows: 24)
             for row in 0..<24 {
                 first.text("Row \(row): ┌─┐ The quick brown fox ═══ 😀 jumps", 0, row, row % 2 == 0 ? .plain : .heading)
-                second.text("Row \(row): └─┘ THE LAZY DOG ━━━ sleeps \(row * 7)", 2, row, row % 3 == 0 ? .focused : .group)
+                second.text(
+                    "Row \(row): └─┘ THE LAZY DOG ━━━ sleeps \(row * 7)", 2, row, row % 3 == 0 ? .focused : .group)
             }
             let (width, height) = (80 * renderer.cellSize.width, 24 * renderer.cellSize.height)
             var pixels = [UInt8](repeating: 0, count: width * 4 * height)

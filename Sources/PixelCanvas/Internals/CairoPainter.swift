@@ -15,7 +15,8 @@ struct CairoPainter: ~Copyable {
         _ buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int, font: PangoFont
     ) {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-        surface = cairo_image_surface_create_for_data(base, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
+        surface = cairo_image_surface_create_for_data(
+            base, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))
         precondition(
             cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
             "cairo refused a \(width)x\(height) buffer with stride \(stride): the stride must be a multiple of 4")
