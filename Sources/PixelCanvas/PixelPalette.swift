@@ -1,6 +1,6 @@
 public import TerminalCanvas
 
-/// The colours a ``CellStyle`` is drawn in: the eight terminal colours, and the default foreground and
+/// The colours a `CellStyle` is drawn in: the eight terminal colours, and the default foreground and
 /// background that a terminal uses for `nil`.
 ///
 /// ``standard`` is xterm's palette (the colours `TerminalOutput`'s SGR escapes select on xterm): so the
@@ -9,7 +9,7 @@ public import TerminalCanvas
 /// foreground halfway to the background. Bold draws the bold face and does not brighten the colour
 /// (as most terminals do by default today).
 public struct PixelPalette: Hashable, Sendable {
-    /// The eight colours, indexed by ``CellStyle/Color/rawValue`` (black, red, green, yellow, blue,
+    /// The eight colours, indexed by `CellStyle.Color.rawValue` (black, red, green, yellow, blue,
     /// magenta, cyan, white).
     public var colors: [PixelColor]
     /// The text colour for a `nil` foreground.

@@ -1,6 +1,6 @@
 public import TerminalCanvas
 
-/// Renders a ``TerminalCanvas/Canvas`` into ARGB8888 pixels with a real font: the one renderer a
+/// Renders a `Canvas` (TerminalCanvas) into ARGB8888 pixels with a real font: the one renderer a
 /// Wayland window's `wl_shm` buffers and a DRM display's dumb buffers share.
 ///
 /// Text is shaped and rasterized by Pango with Cairo, and fontconfig finds the face (DejaVu Sans
