@@ -34,6 +34,43 @@ extension PixelCanvasTests {
             }
         }
 
+        @Test("the renderer keeps what it was made with; family names match whatever their case")
+        func properties() throws {
+            #expect(renderer.fontFamily == "DejaVu Sans Mono" && renderer.pixelSize == 16 && renderer.scale == 1)
+            let lowercase = try PixelRenderer(fontFamily: "dejavu sans mono", pixelSize: 16)
+            #expect(lowercase.cellSize == renderer.cellSize)
+            let clamped = try PixelRenderer(pixelSize: 16, scale: 0)
+            #expect(clamped.scale == 1)
+        }
+
+        @Test("cells take their colours from the renderer's palette")
+        func palette() throws {
+            let navy = PixelColor(red: 0, green: 0, blue: 128)
+            let amber = PixelColor(red: 255, green: 176, blue: 0)
+            let custom = PixelPalette(colors: PixelPalette.standard.colors, foreground: amber, background: navy)
+            let renderer = try PixelRenderer(pixelSize: 16, palette: custom)
+            var canvas = Canvas(columns: 2, rows: 1)
+            canvas.put("W", 0, 0, .plain)
+            canvas.put(" ", 1, 0, .focused)
+            let grid = CellInk.grid(renderer.image(of: canvas), columns: 2, rows: 1)[0]
+            #expect(grid[0].background == navy && grid[0].ink == amber)
+            #expect(grid[1].background == amber)
+        }
+
+        @Test("more distinct characters than the renderer keeps laid out still draw the same")
+        func manyCharacters() {
+            var canvas = Canvas(columns: 64, rows: 24)
+            for index in 0..<(64 * 24) {
+                let scalar = Unicode.Scalar(UInt32(0x100 + index))!
+                canvas.put(Character(scalar), index % 64, index / 64, index % 3 == 0 ? .heading : .plain)
+            }
+            let first = renderer.image(of: canvas)
+            #expect(renderer.image(of: canvas) == first)
+            var ink = 0
+            for row in 0..<24 { ink += CellInk(first, column: 5, row: row, columns: 64, rows: 24).pixels }
+            #expect(ink > 0)
+        }
+
         @Test("text puts ink in its own cells and none anywhere else")
         func inkInTheRightCells() {
             var canvas = Canvas(columns: 8, rows: 3)
