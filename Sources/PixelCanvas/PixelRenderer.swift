@@ -83,9 +83,12 @@ public final class PixelRenderer {
             stride >= width * 4 && stride % 4 == 0, "stride \(stride) is not a multiple of 4 of at least \(width * 4)")
         precondition(
             buffer.count >= stride * height, "a \(buffer.count)-byte buffer is smaller than \(stride) x \(height)")
-        let full = previous.map { $0.columns != canvas.columns || $0.rows != canvas.rows } ?? true
+        let shown = previous.flatMap { $0.columns == canvas.columns && $0.rows == canvas.rows ? $0 : nil }
+        let full = shown == nil
         let rows = (0..<canvas.rows).filter { row in
-            row * cellSize.height < height && (full || !Self.row(row, of: canvas, equals: previous!))
+            guard row * cellSize.height < height else { return false }
+            guard let shown else { return true }
+            return !Self.row(row, of: canvas, equals: shown)
         }
         guard full || !rows.isEmpty else { return [] }
         let painter = CairoPainter(buffer, width: width, height: height, stride: stride, font: font)
