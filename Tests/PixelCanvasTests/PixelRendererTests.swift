@@ -243,8 +243,11 @@ extension PixelCanvasTests {
             let before = try Self.residentBytes()
             renderLoop(100)
             let grown = try Self.residentBytes() - before
-            // A layout, surface or context kept per frame or per cell would add megabytes.
-            #expect(grown < 1 << 20, "resident memory grew by \(grown) bytes over 100 frames")
+            // A layout, surface or context kept per frame or per cell would add megabytes (a layout not
+            // released per cell: 58 MB). Under AddressSanitizer freed memory is held in quarantine and
+            // under ThreadSanitizer shadowed, so resident memory grows either way: Tools/test's plain run checks.
+            let sanitized = ["__asan_init", "__tsan_init"].contains { (name: String) in dlsym(nil, name) != nil }
+            #expect(sanitized || grown < 1 << 20, "resident memory grew by \(grown) bytes over 100 frames")
         }
     }
 }
