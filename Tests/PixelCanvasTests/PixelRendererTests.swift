@@ -122,6 +122,15 @@ extension PixelCanvasTests {
                     pixels[(y * rowBytes)..<((y + 1) * rowBytes)] == drawnBefore[(y * rowBytes)..<((y + 1) * rowBytes)])
             }
             #expect(pixels == renderer.image(of: after).pixels, "drawing the damage alone gives the whole frame")
+            // A style changed alone is a change too.
+            var restyled = after
+            restyled.text("one", 0, 0, .focused)
+            pixels.withUnsafeMutableBytes { buffer in
+                let damage = renderer.render(
+                    restyled, into: buffer, width: width, height: height, stride: width * 4, previous: after)
+                #expect(damage == [0..<cellHeight])
+            }
+            #expect(pixels == renderer.image(of: restyled).pixels)
             // Adjacent changed rows are one range; a canvas of another size is drawn whole.
             var twoRows = before
             twoRows.text("x", 5, 0, .plain)
