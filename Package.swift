@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "TerminalIO", targets: ["TerminalIO"]),
         // A grid of styled cells drawn to a terminal: keytrace's live view and the kiosk example.
         .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
+        // The same canvas as pixels (Pango and Cairo): for a Wayland window and, later, a DRM display.
+        .library(name: "PixelCanvas", targets: ["PixelCanvas"]),
         // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
         .library(name: "DispatchTrace", targets: ["DispatchTrace"]),
         // The inspection protocol: what an app's socket sends and keytrace --attach reads.
@@ -74,6 +76,12 @@ let package = Package(
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
+        // Pango with Cairo: text shaped and rasterized by the libraries made for it, faces found by fontconfig.
+        .systemLibrary(
+            name: "CPangoCairo", pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "fonts-dejavu-core"])]),
+        // A canvas rendered into ARGB8888 pixels with a real font; only changed rows are drawn.
+        .target(name: "PixelCanvas", dependencies: ["TerminalCanvas", "CPangoCairo"]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),
@@ -132,6 +140,7 @@ let package = Package(
             dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
+        .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),

@@ -1,0 +1,166 @@
+public import TerminalCanvas
+
+/// Renders a `Canvas` (TerminalCanvas) into ARGB8888 pixels with a real font: the one renderer a
+/// Wayland window's `wl_shm` buffers and a DRM display's dumb buffers share.
+///
+/// Text is shaped and rasterized by Pango with Cairo, and fontconfig finds the face (DejaVu Sans
+/// Mono, from `fonts-dejavu-core`, by default); a character the face lacks comes from a fallback face
+/// fontconfig picks. Each cell is a ``cellSize`` rectangle: its background filled in the style's
+/// colour (see ``PixelPalette``), its character drawn on the face's baseline and clipped to the cell,
+/// a wide character centred across two cells. Characters the canvas replaced (control characters,
+/// lone bidi controls and zero-width characters) are `�` in the canvas, and so in pixels.
+///
+/// Only rows whose cells differ from the previous canvas are drawn, and their pixel rows returned:
+/// the damage to report to the compositor.
+///
+/// ```swift
+/// let renderer = try PixelRenderer(pixelSize: 16)
+/// let canvas = Canvas(columns: width / renderer.cellSize.width, rows: height / renderer.cellSize.height)
+/// let damage = renderer.render(canvas, into: buffer, width: width, height: height, stride: width * 4,
+///                              previous: canvasInThatBuffer)
+/// ```
+///
+/// Not thread-safe: use one renderer from one thread (Pango's objects are confined to it).
+public final class PixelRenderer {
+    /// A cell's width and height in pixels (device pixels: ``scale`` applied), from the font's metrics.
+    public let cellSize: (width: Int, height: Int)
+    /// The font family fontconfig found.
+    public let fontFamily: String
+    /// The em size in logical pixels.
+    public let pixelSize: Double
+    /// Device pixels per logical pixel (a HiDPI output's buffer scale).
+    public let scale: Int
+    /// The colours styles are drawn in.
+    public let palette: PixelPalette
+
+    private let font: PangoFont
+
+    /// Finds the font and measures its cell.
+    ///
+    /// - Parameters:
+    ///   - fontFamily: A family fontconfig knows (`fc-list : family`); a monospaced one keeps text on the grid.
+    ///   - pixelSize: The em size in logical pixels (16 gives DejaVu Sans Mono cells of about 10x19).
+    ///   - scale: Device pixels per logical pixel, at least 1.
+    ///   - palette: The colours.
+    /// - Throws: ``PixelCanvasError`` (``PixelCanvasError/Code/fontNotFound``) naming fontconfig and the
+    ///   package to install when no such family is installed.
+    public init(
+        fontFamily: String = "DejaVu Sans Mono", pixelSize: Double, scale: Int = 1,
+        palette: PixelPalette = .standard
+    ) throws {
+        self.fontFamily = fontFamily
+        self.pixelSize = max(1, pixelSize)
+        self.scale = max(1, scale)
+        self.palette = palette
+        font = try PangoFont(family: fontFamily, pixelSize: self.pixelSize * Double(self.scale))
+        cellSize = (font.cellWidth, font.cellHeight)
+    }
+
+    /// Draws the rows of a canvas that differ from `previous` into a buffer, and returns the pixel rows it
+    /// changed (adjacent rows merged, top to bottom).
+    ///
+    /// With no previous canvas, or one of another size, everything is drawn: every cell, and the
+    /// margin right of and below the grid in the palette's background. Cells outside the buffer are
+    /// clipped. For double buffering, `previous` is the canvas *this* buffer last showed, not the
+    /// last one rendered.
+    ///
+    /// - Parameters:
+    ///   - canvas: What to show.
+    ///   - buffer: ARGB8888 premultiplied, little-endian (wl_shm's `ARGB8888` and `XRGB8888`, a DRM dumb
+    ///     buffer's `XR24`): at least `stride * height` bytes.
+    ///   - width: The buffer's width in pixels.
+    ///   - height: The buffer's height in pixels.
+    ///   - stride: The bytes from one row to the next: at least `width * 4`, a multiple of 4.
+    ///   - previous: The canvas the buffer shows now, or `nil` when unknown.
+    /// - Returns: The ranges of pixel rows drawn; empty when nothing changed.
+    @discardableResult
+    public func render(
+        _ canvas: Canvas, into buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int,
+        previous: Canvas?
+    ) -> [Range<Int>] {
+        precondition(width > 0 && height > 0, "a \(width)x\(height) buffer has no pixels")
+        precondition(
+            stride >= width * 4 && stride % 4 == 0, "stride \(stride) is not a multiple of 4 of at least \(width * 4)")
+        precondition(
+            buffer.count >= stride * height, "a \(buffer.count)-byte buffer is smaller than \(stride) x \(height)")
+        let shown = previous.flatMap { $0.columns == canvas.columns && $0.rows == canvas.rows ? $0 : nil }
+        let full = shown == nil
+        let rows = (0..<canvas.rows).filter { row in
+            guard row * cellSize.height < height else { return false }
+            guard let shown else { return true }
+            return !Self.row(row, of: canvas, equals: shown)
+        }
+        guard full || !rows.isEmpty else { return [] }
+        let painter = CairoPainter(buffer, width: width, height: height, stride: stride, font: font)
+        if full {
+            painter.fill(x: 0, y: 0, width: Double(width), height: Double(height), palette.background)
+        }
+        for row in rows { draw(row, of: canvas, with: painter) }
+        painter.finish()
+        if full { return [0..<height] }
+        return Self.merged(rows.map { ($0 * cellSize.height)..<min(($0 + 1) * cellSize.height, height) })
+    }
+
+    /// Renders a whole canvas into a new image of exactly its size (``cellSize`` times its columns and rows).
+    ///
+    /// - Parameter canvas: What to show.
+    /// - Returns: The pixels.
+    public func image(of canvas: Canvas) -> PixelImage {
+        var image = PixelImage(width: canvas.columns * cellSize.width, height: canvas.rows * cellSize.height)
+        let (width, height, stride) = (image.width, image.height, image.stride)
+        image.pixels.withUnsafeMutableBytes { buffer in
+            _ = render(canvas, into: buffer, width: width, height: height, stride: stride, previous: nil)
+        }
+        return image
+    }
+
+    /// One row: each cell's background, then its character and underline.
+    private func draw(_ row: Int, of canvas: Canvas, with painter: borrowing CairoPainter) {
+        let (cellWidth, cellHeight) = (Double(cellSize.width), Double(cellSize.height))
+        let y = Double(row * cellSize.height)
+        var column = 0
+        while column < canvas.columns {
+            let character = canvas.character(column, row)
+            let style = canvas.style(column, row)
+            // A wide character's second column holds nothing of its own (the canvas keeps it blank).
+            let span = Canvas.width(of: character) == 2 && column + 1 < canvas.columns ? 2 : 1
+            let colors = palette.colors(for: style)
+            let x = Double(column) * cellWidth
+            let width = cellWidth * Double(span)
+            painter.fill(x: x, y: y, width: width, height: cellHeight, colors.background)
+            if character != " " {
+                painter.character(
+                    character, bold: style.bold, x: x, y: y, width: width, height: cellHeight, colors.foreground)
+            }
+            if style.underline {
+                let top = (y + font.baseline + font.underlinePosition).rounded()
+                painter.fill(
+                    x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
+                    colors.foreground)
+            }
+            column += span
+        }
+    }
+
+    private static func row(_ row: Int, of canvas: Canvas, equals other: Canvas) -> Bool {
+        for column in 0..<canvas.columns
+        where canvas.character(column, row) != other.character(column, row)
+            || canvas.style(column, row) != other.style(column, row)
+        {
+            return false
+        }
+        return true
+    }
+
+    private static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        for range in ranges {
+            if let last = result.last, last.upperBound == range.lowerBound {
+                result[result.count - 1] = last.lowerBound..<range.upperBound
+            } else {
+                result.append(range)
+            }
+        }
+        return result
+    }
+}
