@@ -1,1 +1,131 @@
+import EventLoop
+import Foundation
 import Testing
+import WaylandClient
+
+/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held.
+@MainActor
+func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) -> Bool {
+    let deadline = EventLoop.monotonicNow + seconds
+    while !condition() {
+        let left = deadline - EventLoop.monotonicNow
+        if left <= 0 { return false }
+        loop.runOnce(timeout: min(left, 0.05))
+    }
+    return true
+}
+
+@MainActor
+func makeLoop() throws -> EventLoop {
+    var options = EventLoop.Options()
+    options.drainsMainQueue = false
+    return try EventLoop(options: options)
+}
+
+@Suite("WaylandConnection against sway headless", .serialized)
+@MainActor
+struct WaylandConnectionTests {
+    @Test("connects to sway and binds its globals; the seat's capabilities follow a keyboard appearing")
+    func connectsAndBindsGlobals() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        #expect(connection.socketPath == sway.directory + "/wayland-0")
+        #expect(connection.seatName == "seat0")
+        #expect(connection.disconnectError == nil)
+        // WLR_LIBINPUT_NO_DEVICES: no keyboard until a virtual one is held.
+        #expect(!connection.seatCapabilities.contains(.keyboard))
+        var reported: [SeatCapabilities] = []
+        connection.onSeatCapabilitiesChange = { reported.append($0) }
+        try sway.run(["wtype", "-s", "3600000"], background: true)
+        #expect(run(loop, upTo: 5) { connection.seatCapabilities.contains(.keyboard) })
+        #expect(reported.last?.contains(.keyboard) == true)
+    }
+
+    @Test("WAYLAND_DISPLAY unset: the error names the variable and the fix")
+    func displayUnset() throws {
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: nil, runtimeDirectory: "/run/user/0")
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        #expect(error?.message.contains("WAYLAND_DISPLAY is not set") == true)
+        #expect(error?.message.contains("run the app under a compositor (cage, sway, weston)") == true)
+    }
+
+    @Test("a socket that is not there: the error names the path tried and XDG_RUNTIME_DIR")
+    func socketMissing() throws {
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: "wayland-none", runtimeDirectory: "/tmp/no-such-runtime-dir")
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        let message = error?.message ?? ""
+        #expect(message.contains("/tmp/no-such-runtime-dir/wayland-none"))
+        #expect(message.contains("XDG_RUNTIME_DIR=/tmp/no-such-runtime-dir"))
+        #expect(message.contains("is the compositor running"))
+        #expect(error?.errno == ENOENT)
+    }
+
+    @Test("a socket nobody listens on: the error says the compositor refused")
+    func socketRefused() throws {
+        let directory = NSTemporaryDirectory() + "rcwayland-refused-\(getpid())"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A bound socket that never listens: connect(2) is refused, as with a compositor's stale socket.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = directory + "/wayland-stale"
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: "wayland-stale", runtimeDirectory: directory)
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        #expect(error?.message.contains(path) == true)
+        #expect(error?.message.contains("refused") == true)
+        #expect(error?.errno == ECONNREFUSED)
+    }
+
+    @Test("WAYLAND_DISPLAY relative without XDG_RUNTIME_DIR: the error names XDG_RUNTIME_DIR")
+    func runtimeDirectoryUnset() throws {
+        let loop = try makeLoop()
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(
+                loop: loop, environment: WaylandEnvironment(display: "wayland-0", runtimeDirectory: nil))
+        }
+        #expect(error?.message.contains("XDG_RUNTIME_DIR is not set") == true)
+    }
+
+    @Test("killing the compositor reports the disconnect once, and nothing traps afterwards")
+    func disconnectReportedOnce() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Test", appID: "rc.test"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        var reports: [WaylandError] = []
+        connection.onDisconnect = { reports.append($0) }
+        sway.kill()
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        _ = run(loop, upTo: 0.3) { false }
+        #expect(reports.count == 1)
+        #expect(reports.first?.message.contains("compositor") == true)
+        #expect(connection.disconnectError == reports.first)
+        #expect(window.present { _ in [] } == false)
+        #expect(throws: WaylandError.self) { try connection.roundtrip() }
+        #expect(reports.count == 1)
+    }
+}

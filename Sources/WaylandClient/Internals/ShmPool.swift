@@ -26,9 +26,14 @@ final class ShmBuffer {
         wl_buffer_add_listener(buffer, bufferListener, userdata.pointer)
     }
 
-    /// Brings the buffer up to what `front` shows (copying the rows it missed) and returns its pixels.
+    /// Brings the buffer up to what `front` shows (copying the rows it missed, or all of it when it was never
+    /// drawn) and returns its pixels.
     func prepare(front: ShmBuffer?, stride: Int) -> UnsafeMutableRawBufferPointer {
-        if !needsFullRedraw, let front, front !== self {
+        if needsFullRedraw, let front, front !== self {
+            // Never drawn, but the other buffer shows a frame of this size: start from it.
+            pixels.copyMemory(from: UnsafeRawBufferPointer(front.pixels))
+            needsFullRedraw = false
+        } else if !needsFullRedraw, let front, front !== self {
             for rows in staleRows {
                 let offset = rows.lowerBound * stride
                 let count = rows.count * stride

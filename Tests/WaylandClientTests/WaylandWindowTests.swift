@@ -1,0 +1,157 @@
+import EventLoop
+import Foundation
+import Testing
+import WaylandClient
+
+@Suite("WaylandWindow against sway headless", .serialized)
+@MainActor
+struct WaylandWindowTests {
+    static let red: UInt32 = 0xFF_FF_00_00
+    static let blue: UInt32 = 0xFF_00_00_FF
+
+    @Test("a full-screen window is configured 800x600 and a committed red buffer shows in grim's screenshot")
+    func redBufferShows() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Red", appID: "rc.red", defaultWidth: 320, defaultHeight: 200)
+        )
+        var configures: [[Int]] = []
+        window.onConfigure = { configures.append([$0, $1]) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(window.width == 800 && window.height == 600)
+        #expect(configures.last == [800, 600])
+        var drawn: (Int, Int, Int, Bool)?
+        let committed = window.present { buffer in
+            drawn = (buffer.width, buffer.height, buffer.stride, buffer.needsFullRedraw)
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(committed)
+        #expect(drawn?.0 == 800 && drawn?.1 == 600 && drawn?.2 == 3200 && drawn?.3 == true)
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        let shot = try sway.screenshot()
+        #expect(shot.width == 800 && shot.height == 600)
+        #expect(shot.pixel(400, 300) == [255, 0, 0])
+        #expect(shot.pixel(0, 0) == [255, 0, 0])
+        #expect(shot.pixel(799, 599) == [255, 0, 0])
+    }
+
+    @Test("a present before the frame callback is deferred, not dropped; the next buffer carries the last frame's rows")
+    func framesPacePresents() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Frames", appID: "rc.frames"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 0..<buffer.height, color: Self.red)
+                return [0..<buffer.height]
+            })
+        #expect(window.isFramePending)
+        // Before the callback: kept, in order, and drawn into one frame when it comes.
+        var order: [String] = []
+        let second = window.present { buffer in
+            order.append("blue")
+            #expect(!buffer.needsFullRedraw)  // started from the red frame
+            buffer.fill(rows: 0..<300, color: Self.blue)
+            return [0..<300]
+        }
+        let third = window.present { _ in
+            order.append("nothing")
+            return []
+        }
+        #expect(!second && !third)
+        #expect(window.deferredDrawCount == 2)
+        #expect(window.framesCommitted == 1)
+        #expect(run(loop, upTo: 5) { window.framesCommitted == 2 })
+        #expect(order == ["blue", "nothing"])
+        #expect(window.deferredDrawCount == 0)
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        // A frame that draws nothing but damages every row shows the buffer as it was handed over:
+        // the top half blue from the last frame, the bottom red from the one before.
+        let fourth = window.present { _ in [0..<600] }
+        #expect(run(loop, upTo: 5) { window.framesDone == 3 })
+        _ = fourth
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(400, 100) == [0, 0, 255])
+        #expect(shot.pixel(400, 500) == [255, 0, 0])
+    }
+
+    @Test("a resize from the compositor is acknowledged and reported")
+    func resizeReported() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Resize", appID: "rc.resize"))
+        var resizes: [[Int]] = []
+        window.onResize = { resizes.append([$0, $1]) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "resolution", "640x480"])
+        #expect(run(loop, upTo: 5) { window.width == 640 })
+        #expect(window.height == 480)
+        #expect(resizes.last == [640, 480])
+        var fullRedraw = false
+        window.present { buffer in
+            fullRedraw = buffer.needsFullRedraw && buffer.width == 640
+            buffer.fill(rows: 0..<buffer.height, color: Self.blue)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        #expect(fullRedraw)
+        let shot = try sway.screenshot()
+        #expect(shot.width == 640)
+        #expect(shot.pixel(320, 240) == [0, 0, 255])
+    }
+
+    @Test("the compositor's close request reaches onClose")
+    func closeRequestReported() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Close", appID: "rc.close"))
+        var closes = 0
+        window.onClose = { closes += 1 }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        try sway.run(["swaymsg", "[app_id=rc.close]", "kill"])
+        #expect(run(loop, upTo: 5) { closes == 1 })
+    }
+
+    @Test("idle: the loop does not wake when nothing happens")
+    func idleWakesNever() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Idle", appID: "rc.idle"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        _ = run(loop, upTo: 0.3) { false }  // whatever the compositor still sends after the frame
+        let end = EventLoop.monotonicNow + 0.5
+        var wakeups = 0
+        loop.afterBatch = { if EventLoop.monotonicNow < end - 0.005 { wakeups += 1 } }
+        while EventLoop.monotonicNow < end { loop.runOnce(timeout: end - EventLoop.monotonicNow) }
+        #expect(wakeups == 0)
+        #expect(connection.disconnectError == nil)
+    }
+}
