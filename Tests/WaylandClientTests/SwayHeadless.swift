@@ -64,17 +64,23 @@ final class SwayHeadless {
         let handle = FileHandle(forWritingAtPath: log)
         process.standardOutput = handle
         process.standardError = handle
-        socketName = "wayland-0"
         try process.run()
+        // The socket's name is read from the directory: sway 1.7 picks wayland-1 even in an empty one.
         let deadline = Date().addingTimeInterval(5)
-        while !FileManager.default.fileExists(atPath: directory + "/" + socketName) {
+        var socket: String?
+        while socket == nil {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            socket = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+            if socket != nil { break }
             guard Date() < deadline, process.isRunning else {
                 let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                socketName = ""
                 stop()
                 throw Failure(description: "sway did not start: \(text.suffix(2000))")
             }
             usleep(20_000)
         }
+        socketName = socket ?? ""
     }
 
     deinit { stop() }

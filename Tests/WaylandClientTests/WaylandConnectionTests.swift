@@ -31,7 +31,7 @@ struct WaylandConnectionTests {
         defer { sway.stop() }
         let loop = try makeLoop()
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
-        #expect(connection.socketPath == sway.directory + "/wayland-0")
+        #expect(connection.socketPath == sway.directory + "/" + sway.socketName)
         #expect(connection.seatName == "seat0")
         #expect(connection.disconnectError == nil)
         // WLR_LIBINPUT_NO_DEVICES: no keyboard until a virtual one is held.

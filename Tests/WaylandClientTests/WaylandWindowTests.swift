@@ -20,18 +20,25 @@ struct WaylandWindowTests {
         )
         var configures: [[Int]] = []
         window.onConfigure = { configures.append([$0, $1]) }
-        #expect(run(loop, upTo: 5) { window.isConfigured })
-        #expect(window.width == 800 && window.height == 600)
-        #expect(configures.last == [800, 600])
-        var drawn: (Int, Int, Int, Bool)?
-        let committed = window.present { buffer in
-            drawn = (buffer.width, buffer.height, buffer.stride, buffer.needsFullRedraw)
+        var drawn: [[Int]] = []
+        var fullRedraws: [Bool] = []
+        let drawRed = { (buffer: PixelBuffer) -> [Range<Int>] in
+            drawn.append([buffer.width, buffer.height, buffer.stride])
+            fullRedraws.append(buffer.needsFullRedraw)
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
             return [0..<buffer.height]
         }
-        #expect(committed)
-        #expect(drawn?.0 == 800 && drawn?.1 == 600 && drawn?.2 == 3200 && drawn?.3 == true)
-        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        window.onResize = { _, _ in window.present(draw: drawRed) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        // sway's first configure (0x0) leaves the size to the app: the default, until the window is mapped.
+        #expect(configures.first == [320, 200])
+        #expect(window.present(draw: drawRed))
+        // Mapped by that commit, the window is made full screen: 800x600, redrawn from onResize.
+        #expect(run(loop, upTo: 5) { window.width == 800 && window.framesDone >= 1 && drawn.count == 2 })
+        #expect(configures.last == [800, 600])
+        #expect(drawn == [[320, 200, 1280], [800, 600, 3200]])
+        #expect(fullRedraws == [true, true])
+        #expect(run(loop, upTo: 5) { window.framesDone == window.framesCommitted })
         let shot = try sway.screenshot()
         #expect(shot.width == 800 && shot.height == 600)
         #expect(shot.pixel(400, 300) == [255, 0, 0])
