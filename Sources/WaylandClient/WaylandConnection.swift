@@ -1,6 +1,6 @@
 public import EventLoop
 
-/// A connection to the Wayland compositor on the app's one ``EventLoop``: the display's socket is
+/// A connection to the Wayland compositor on the app's one `EventLoop`: the display's socket is
 /// watched by the loop (`wl_display_prepare_read`, `wl_display_read_events`,
 /// `wl_display_dispatch_pending`), requests are flushed at the end of every batch, so an idle app
 /// wakes 0 times a second.
