@@ -43,6 +43,41 @@ struct WaylandConnectionTests {
         #expect(reported.last?.contains(.keyboard) == true)
     }
 
+    @Test("WAYLAND_SOCKET: a connected socket handed over is used before WAYLAND_DISPLAY")
+    func connectsThroughWaylandSocket() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = sway.directory + "/" + sway.socketName
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(connected == 0)
+        let loop = try makeLoop()
+        // libwayland owns the descriptor from here. WAYLAND_DISPLAY names nothing: only the socket can work.
+        let environment = WaylandEnvironment(display: "wayland-none", socket: "\(fd)", runtimeDirectory: "/nowhere")
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        #expect(connection.socketPath == nil)
+        #expect(connection.seatName == "seat0")
+    }
+
+    @Test("WAYLAND_SOCKET that is not a number: the error names it and the fix")
+    func waylandSocketInvalid() throws {
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: "wayland-0", socket: "three", runtimeDirectory: "/run/user/0")
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        #expect(error?.message.contains("WAYLAND_SOCKET is \"three\", not a descriptor number") == true)
+    }
+
     @Test("WAYLAND_DISPLAY unset: the error names the variable and the fix")
     func displayUnset() throws {
         let loop = try makeLoop()
@@ -122,7 +157,7 @@ struct WaylandConnectionTests {
         #expect(run(loop, upTo: 5) { !reports.isEmpty })
         _ = run(loop, upTo: 0.3) { false }
         #expect(reports.count == 1)
-        #expect(reports.first?.message.contains("compositor") == true)
+        #expect(reports.first?.message.contains("the Wayland compositor at \(sway.directory)/") == true)
         #expect(connection.disconnectError == reports.first)
         #expect(window.present { _ in [] } == false)
         #expect(throws: WaylandError.self) { try connection.roundtrip() }

@@ -89,6 +89,32 @@ struct WaylandWindowTests {
         #expect(shot.pixel(400, 500) == [255, 0, 0])
     }
 
+    @Test("an ARGB8888 window shows its opaque pixels")
+    func argbWindow() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Green", appID: "rc.green", format: .argb8888))
+        var formats: [WaylandWindow.PixelFormat] = []
+        let drawGreen = { (buffer: PixelBuffer) -> [Range<Int>] in
+            formats.append(buffer.format)
+            buffer.fill(rows: 0..<buffer.height, color: 0xFF_00_FF_00)
+            return [0..<buffer.height]
+        }
+        window.onResize = { _, _ in window.present(draw: drawGreen) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present(draw: drawGreen)
+        // The default size is the output's: full screen after mapping changes nothing, so no redraw.
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(window.width == 800 && window.height == 600)
+        #expect(formats == [.argb8888])
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(400, 300) == [0, 255, 0])
+    }
+
     @Test("a resize from the compositor is acknowledged and reported")
     func resizeReported() throws {
         let sway = try SwayHeadless()
