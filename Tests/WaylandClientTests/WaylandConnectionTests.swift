@@ -78,6 +78,15 @@ struct WaylandConnectionTests {
         #expect(error?.message.contains("WAYLAND_SOCKET is \"three\", not a descriptor number") == true)
     }
 
+    @Test("WaylandEnvironment.current reads the process's variables")
+    func currentEnvironment() {
+        let variables = ProcessInfo.processInfo.environment
+        let current = WaylandEnvironment.current
+        #expect(current.display == variables["WAYLAND_DISPLAY"])
+        #expect(current.socket == variables["WAYLAND_SOCKET"])
+        #expect(current.runtimeDirectory == variables["XDG_RUNTIME_DIR"])
+    }
+
     @Test("WAYLAND_DISPLAY unset: the error names the variable and the fix")
     func displayUnset() throws {
         let loop = try makeLoop()
