@@ -73,6 +73,9 @@ public final class WaylandConnection {
         try core.roundtrip()
     }
 
+    /// Whether a flush found the socket full and the loop waits for it to take output again (tests).
+    package var isWaitingForWritability: Bool { core.watchingWritability }
+
     /// Sends the requests made so far now, rather than at the end of the loop's batch.
     ///
     /// Uses `wl_display_flush`.

@@ -22,9 +22,14 @@ final class FakeCompositor: @unchecked Sendable {
     private var requests: [Request] = []
     private var boundObjects: [String: UInt32] = [:]
     private let finished = DispatchSemaphore(value: 0)
+    private let resumed = DispatchSemaphore(value: 0)
+    private let pausesAfterBinding: Bool
 
-    init(globals: [(String, UInt32)]) throws {
+    /// - Parameter pausesAfterBinding: Whether the server stops reading after the client's second
+    ///   roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
+    init(globals: [(String, UInt32)], pausesAfterBinding: Bool = false) throws {
         self.globals = globals
+        self.pausesAfterBinding = pausesAfterBinding
         directory = NSTemporaryDirectory() + "rcwayland-fake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -50,6 +55,9 @@ final class FakeCompositor: @unchecked Sendable {
     /// The object id the client gave a bound interface.
     func object(of interface: String) -> UInt32? { lock.withLock { boundObjects[interface] } }
 
+    /// Reads again after a pause.
+    func resume() { resumed.signal() }
+
     /// Waits for the client to hang up (up to 5 s), then removes the directory.
     func stop() {
         _ = finished.wait(timeout: .now() + 5)
@@ -65,6 +73,7 @@ final class FakeCompositor: @unchecked Sendable {
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         var registry: UInt32 = 0
+        var syncs = 0
         while true {
             let count = read(client, &chunk, chunk.count)
             if count <= 0 { return }
@@ -88,6 +97,7 @@ final class FakeCompositor: @unchecked Sendable {
                 case (1, 0):  // wl_display.sync(new id): wl_callback.done, then wl_display.delete_id
                     let callback = word(request.arguments, 0)
                     reply += event(callback, 0, uint(0)) + event(1, 1, uint(callback))
+                    syncs += 1
                 case (registry, 0):  // wl_registry.bind(name, interface, version, new id)
                     let length = Int(word(request.arguments, 4))
                     let interface = String(decoding: request.arguments[8..<(8 + length - 1)], as: UTF8.self)
@@ -100,6 +110,9 @@ final class FakeCompositor: @unchecked Sendable {
                     break
                 }
                 if !reply.isEmpty { _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
+                if pausesAfterBinding && syncs == 2 && request.object == 1 && request.opcode == 0 {
+                    _ = resumed.wait(timeout: .now() + 10)
+                }
             }
         }
     }

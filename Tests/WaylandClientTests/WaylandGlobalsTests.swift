@@ -52,4 +52,37 @@ struct WaylandGlobalsTests {
             #expect(server.received.contains(pong))
         }
     }
+
+    @Test("a full socket: the loop waits for it to take output again, and then everything is sent")
+    func fullSocketWaitsForWritability() throws {
+        let server = try FakeCompositor(globals: Self.all, pausesAfterBinding: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        // Each window's requests (a 3,000-byte title) fit libwayland's 4 KB buffer; each batch's end
+        // flushes them, until the socket the server no longer reads is full.
+        var windows: [WaylandWindow] = []
+        let title = String(repeating: "t", count: 3000)
+        while !connection.isWaitingForWritability && windows.count < 2000 {
+            windows.append(try WaylandWindow(connection: connection, options: .init(title: title, appID: "rc.full")))
+            loop.runOnce(timeout: 0)
+        }
+        #expect(connection.isWaitingForWritability)
+        #expect(connection.disconnectError == nil)
+        let requestsBefore = server.received.count
+        server.resume()
+        // Woken by writability, not by a timeout: each wait below would otherwise last its 5 s.
+        let started = EventLoop.monotonicNow
+        while connection.isWaitingForWritability && EventLoop.monotonicNow - started < 10 { loop.runOnce(timeout: 5) }
+        #expect(!connection.isWaitingForWritability)
+        #expect(EventLoop.monotonicNow - started < 2)
+        #expect(connection.disconnectError == nil)
+        // Every window's set_title (xdg_toplevel opcode 2) arrived: nothing was lost while waiting.
+        let deadline = Date().addingTimeInterval(5)
+        func titles() -> Int { server.received.filter { $0.opcode == 2 && $0.arguments.count == 3008 }.count }
+        while titles() < windows.count && Date() < deadline { usleep(10_000) }
+        #expect(titles() == windows.count)
+        #expect(server.received.count > requestsBefore)
+    }
 }

@@ -20,7 +20,7 @@ final class DisplayCore {
     private var userdata: CallbackUserdata<DisplayCore>?
     private var watchToken: UInt64?
     private var batchToken: UInt64?
-    private var watchingWritability = false
+    private(set) var watchingWritability = false
     private var closed = false
 
     var seatCapabilities = SeatCapabilities()
