@@ -5,7 +5,8 @@ import Glibc
 /// missing or too old, a ping. It speaks just enough of the wire protocol (an 8-byte header of
 /// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
 /// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
-/// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound.
+/// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
+/// 640x480, and every `wl_surface.frame` answered at once.
 final class FakeCompositor: @unchecked Sendable {
     struct Request: Equatable {
         var object: UInt32
@@ -74,6 +75,8 @@ final class FakeCompositor: @unchecked Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var registry: UInt32 = 0
         var syncs = 0
+        var surface: UInt32 = 0
+        var xdgSurface: UInt32 = 0
         while true {
             let count = read(client, &chunk, chunk.count)
             if count <= 0 { return }
@@ -107,7 +110,21 @@ final class FakeCompositor: @unchecked Sendable {
                     if interface == "xdg_wm_base" { reply += event(id, 0, uint(pingSerial)) }
                     if interface == "wl_seat" { reply += event(id, 0, uint(3)) + event(id, 1, string("seat-fake")) }
                 default:
-                    break
+                    let compositor = self.object(of: "wl_compositor")
+                    let base = self.object(of: "xdg_wm_base")
+                    if request.object == compositor && request.opcode == 0 {  // create_surface(new id)
+                        surface = word(request.arguments, 0)
+                        lock.withLock { boundObjects["wl_surface"] = surface }
+                    } else if request.object == base && request.opcode == 2 {  // get_xdg_surface(new id, surface)
+                        xdgSurface = word(request.arguments, 0)
+                    } else if request.object == xdgSurface && request.opcode == 1 {  // get_toplevel(new id)
+                        let toplevel = word(request.arguments, 0)
+                        reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
+                        reply += event(xdgSurface, 0, uint(5))
+                    } else if request.object == surface && request.opcode == 3 {  // frame(new id)
+                        let callback = word(request.arguments, 0)
+                        reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                    }
                 }
                 if !reply.isEmpty { _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
                 if pausesAfterBinding && syncs == 2 && request.object == 1 && request.opcode == 0 {

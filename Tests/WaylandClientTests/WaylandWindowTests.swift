@@ -104,8 +104,10 @@ struct WaylandWindowTests {
             return [0..<buffer.height]
         }
         window.onResize = { _, _ in window.present(draw: drawGreen) }
+        // Before the first configure nothing may be attached: the drawing is kept until it comes.
+        #expect(!window.present(draw: drawGreen))
+        #expect(window.deferredDrawCount == 1 && !window.isConfigured)
         #expect(run(loop, upTo: 5) { window.isConfigured })
-        window.present(draw: drawGreen)
         // The default size is the output's: full screen after mapping changes nothing, so no redraw.
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         _ = run(loop, upTo: 0.2) { false }

@@ -3,10 +3,10 @@ import Foundation
 import Testing
 import WaylandClient
 
-/// The registry's globals against ``FakeCompositor``: what a real compositor always offers, taken away.
-@Suite("WaylandConnection's globals, against a hand-written server")
+/// What a real compositor does not let a test see or choose, against ``FakeCompositor``.
+@Suite("WaylandClient against a hand-written server: globals, ping, a full socket, damage")
 @MainActor
-struct WaylandGlobalsTests {
+struct FakeServerTests {
     static let all: [(String, UInt32)] = [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 2), ("wl_seat", 7)]
 
     @Test("a missing global: the error names it")
@@ -84,5 +84,50 @@ struct WaylandGlobalsTests {
         while titles() < windows.count && Date() < deadline { usleep(10_000) }
         #expect(titles() == windows.count)
         #expect(server.received.count > requestsBefore)
+    }
+
+    @Test("a frame damages only the rows it changed: attach, damage_buffer per range, frame, commit")
+    func damageRowsOnly() throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Rows", appID: "rc.rows"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(window.width == 640 && window.height == 480)
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
+                return [0..<buffer.height]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 10..<20, color: 0xFF_00_00_FF)
+                buffer.fill(rows: 50..<60, color: 0xFF_00_00_FF)
+                return [10..<20, 50..<60]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        let surface = try #require(server.object(of: "wl_surface"))
+        let requests = server.received.filter { $0.object == surface }
+        let commits = requests.indices.filter { requests[$0].opcode == 6 }
+        try #require(commits.count == 3)  // the initial commit, then two frames
+        let second = Array(requests[(commits[1] + 1)...commits[2]])
+        #expect(second.map(\.opcode) == [1, 9, 9, 3, 6])  // attach, damage_buffer ×2, frame, commit
+        func rectangle(_ request: FakeCompositor.Request) -> [Int32] {
+            stride(from: 0, to: 16, by: 4).map { offset in
+                Int32(
+                    bitPattern: request.arguments[offset..<offset + 4].enumerated().reduce(UInt32(0)) {
+                        $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+                    })
+            }
+        }
+        #expect(rectangle(second[1]) == [0, 10, 640, 10])
+        #expect(rectangle(second[2]) == [0, 50, 640, 10])
+        // The first frame of a size damages it all.
+        let first = Array(requests[(commits[0] + 1)...commits[1]])
+        #expect(first.map(\.opcode) == [1, 9, 3, 6])
+        #expect(rectangle(first[1]) == [0, 0, 640, 480])
     }
 }
