@@ -25,12 +25,18 @@ final class FakeCompositor: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let resumed = DispatchSemaphore(value: 0)
     private let pausesAfterBinding: Bool
+    private let failsFrames: Bool
 
-    /// - Parameter pausesAfterBinding: Whether the server stops reading after the client's second
-    ///   roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
-    init(globals: [(String, UInt32)], pausesAfterBinding: Bool = false) throws {
+    /// - Parameters:
+    ///   - globals: The globals announced: interface and version.
+    ///   - pausesAfterBinding: Whether the server stops reading after the client's second
+    ///     roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
+    ///   - failsFrames: Whether a `wl_surface.frame` request gets a protocol error (`wl_display.error`,
+    ///     code 2, on the surface) instead of its callback.
+    init(globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false) throws {
         self.globals = globals
         self.pausesAfterBinding = pausesAfterBinding
+        self.failsFrames = failsFrames
         directory = NSTemporaryDirectory() + "rcwayland-fake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -121,6 +127,8 @@ final class FakeCompositor: @unchecked Sendable {
                         let toplevel = word(request.arguments, 0)
                         reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
                         reply += event(xdgSurface, 0, uint(5))
+                    } else if request.object == surface && request.opcode == 3 && failsFrames {
+                        reply += event(1, 0, uint(surface) + uint(2) + string("frame refused by the test"))
                     } else if request.object == surface && request.opcode == 3 {  // frame(new id)
                         let callback = word(request.arguments, 0)
                         reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))

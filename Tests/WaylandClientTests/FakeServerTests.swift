@@ -130,4 +130,25 @@ struct FakeServerTests {
         #expect(first.map(\.opcode) == [1, 9, 3, 6])
         #expect(rectangle(first[1]) == [0, 0, 640, 480])
     }
+
+    @Test("a protocol error is reported once, naming the code and the object")
+    func protocolErrorReported() throws {
+        let server = try FakeCompositor(globals: Self.all, failsFrames: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        var reports: [WaylandError] = []
+        connection.onDisconnect = { reports.append($0) }
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Error", appID: "rc.error"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { _ in [] }
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(reports.count == 1)
+        let surface = try #require(server.object(of: "wl_surface"))
+        #expect(reports.first?.errno == EPROTO)
+        #expect(reports.first?.message.contains("protocol error 2 on wl_surface@\(surface)") == true)
+        #expect(!window.present { _ in [] })
+    }
 }

@@ -2,7 +2,8 @@ import Foundation
 import Glibc
 import WaylandClient
 
-/// sway headless as the unprivileged user `rcwayland` (compositors refuse to run as root), in a fresh
+/// sway headless as the unprivileged user `rcwayland` (compositors refuse to run as root; not root, as
+/// the user running the tests), in a fresh
 /// `XDG_RUNTIME_DIR` of its own; the test process (root) connects to its socket in-process.
 /// ``stop()`` kills it and removes the directory: call it in a `defer`.
 final class SwayHeadless {
@@ -39,10 +40,16 @@ final class SwayHeadless {
 
     /// Starts sway with one 800x600 headless output and waits for its socket.
     init() throws {
-        try Self.ensureUser()
-        guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
-        uid = entry.pointee.pw_uid
-        gid = entry.pointee.pw_gid
+        if getuid() == 0 {
+            try Self.ensureUser()
+            guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
+            uid = entry.pointee.pw_uid
+            gid = entry.pointee.pw_gid
+        } else {
+            // Not root: sway runs as this user, as it would on a desktop.
+            uid = getuid()
+            gid = getgid()
+        }
         var template = Array("/tmp/rcwayland-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -55,11 +62,11 @@ final class SwayHeadless {
         let log = directory + "/sway.log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--", "sway", "-c", config]
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = Self.asUser(uid, gid) + ["sway", "-c", config]
         process.environment = [
             "XDG_RUNTIME_DIR": directory, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
-            "WLR_LIBINPUT_NO_DEVICES": "1", "HOME": "/home/\(Self.user)", "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
+            "WLR_LIBINPUT_NO_DEVICES": "1", "HOME": Self.home(uid), "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
         ]
         let handle = FileHandle(forWritingAtPath: log)
         process.standardOutput = handle
@@ -85,6 +92,15 @@ final class SwayHeadless {
 
     deinit { stop() }
 
+    /// The command prefix that runs a program as the sway user: `setpriv` from root, nothing otherwise.
+    private static func asUser(_ uid: UInt32, _ gid: UInt32) -> [String] {
+        getuid() == 0 ? ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] : []
+    }
+
+    private static func home(_ uid: UInt32) -> String {
+        getpwuid(uid).map { String(cString: $0.pointee.pw_dir) } ?? "/tmp"
+    }
+
     private static func ensureUser() throws {
         if getpwnam(user) != nil { return }
         let useradd = Process()
@@ -100,10 +116,10 @@ final class SwayHeadless {
     @discardableResult
     func run(_ arguments: [String], background: Bool = false) throws -> Int32 {
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        child.arguments = ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] + arguments
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = Self.asUser(uid, gid) + arguments
         child.environment = [
-            "XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName, "HOME": "/home/\(Self.user)",
+            "XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName, "HOME": Self.home(uid),
             "PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SWAYSOCK": swaySocket() ?? "",
         ]
         child.standardOutput = FileHandle.nullDevice
