@@ -76,6 +76,9 @@ public final class WaylandConnection {
     /// Whether a flush found the socket full and the loop waits for it to take output again (tests).
     package var isWaitingForWritability: Bool { core.watchingWritability }
 
+    /// How many times the loop woke the connection for its socket (tests count idle wake-ups).
+    package var socketWakeups: Int { core.wakeups }
+
     /// Sends the requests made so far now, rather than at the end of the loop's batch.
     ///
     /// Uses `wl_display_flush`.

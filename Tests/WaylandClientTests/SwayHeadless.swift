@@ -38,8 +38,9 @@ final class SwayHeadless {
         WaylandEnvironment(display: socketName, runtimeDirectory: directory)
     }
 
-    /// Starts sway with one 800x600 headless output and waits for its socket.
-    init() throws {
+    /// Starts sway with one 800x600 headless output and waits for its socket (without blocking the
+    /// main actor).
+    init() async throws {
         if getuid() == 0 {
             try Self.ensureUser()
             guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
@@ -85,7 +86,7 @@ final class SwayHeadless {
                 stop()
                 throw Failure(description: "sway did not start: \(text.suffix(2000))")
             }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         socketName = socket ?? ""
     }
@@ -114,7 +115,7 @@ final class SwayHeadless {
 
     /// Runs a program as the sway user, connected to sway; waits for it unless `background`.
     @discardableResult
-    func run(_ arguments: [String], background: Bool = false) throws -> Int32 {
+    func run(_ arguments: [String], background: Bool = false) async throws -> Int32 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = Self.asUser(uid, gid) + arguments
@@ -129,7 +130,7 @@ final class SwayHeadless {
             helpers.append(child)
             return 0
         }
-        child.waitUntilExit()
+        while child.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
         return child.terminationStatus
     }
 
@@ -140,10 +141,10 @@ final class SwayHeadless {
     }
 
     /// The output's pixels, through grim (wlr-screencopy) as a PPM.
-    func screenshot() throws -> Screenshot {
+    func screenshot() async throws -> Screenshot {
         let path = directory + "/shot.ppm"
         try? FileManager.default.removeItem(atPath: path)
-        let status = try run(["grim", "-t", "ppm", path])
+        let status = try await run(["grim", "-t", "ppm", path])
         guard status == 0, let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "grim failed with status \(status)")
         }

@@ -3,14 +3,16 @@ import Foundation
 import Testing
 import WaylandClient
 
-/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held.
+/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held. Between turns
+/// it sleeps without blocking the main actor, so that other tests on it keep running.
 @MainActor
-func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) -> Bool {
+func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) async -> Bool {
     let deadline = EventLoop.monotonicNow + seconds
     while !condition() {
-        let left = deadline - EventLoop.monotonicNow
-        if left <= 0 { return false }
-        loop.runOnce(timeout: min(left, 0.05))
+        if EventLoop.monotonicNow >= deadline { return false }
+        loop.runOnce(timeout: 0)
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(2))
     }
     return true
 }
@@ -26,8 +28,8 @@ func makeLoop() throws -> EventLoop {
 @MainActor
 struct WaylandConnectionTests {
     @Test("connects to sway and binds its globals; the seat's capabilities follow a keyboard appearing")
-    func connectsAndBindsGlobals() throws {
-        let sway = try SwayHeadless()
+    func connectsAndBindsGlobals() async throws {
+        let sway = try await SwayHeadless()
         defer { sway.stop() }
         let loop = try makeLoop()
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
@@ -38,14 +40,14 @@ struct WaylandConnectionTests {
         #expect(!connection.seatCapabilities.contains(.keyboard))
         var reported: [SeatCapabilities] = []
         connection.onSeatCapabilitiesChange = { reported.append($0) }
-        try sway.run(["wtype", "-s", "3600000"], background: true)
-        #expect(run(loop, upTo: 5) { connection.seatCapabilities.contains(.keyboard) })
+        try await sway.run(["wtype", "-s", "3600000"], background: true)
+        #expect(await run(loop, upTo: 5) { connection.seatCapabilities.contains(.keyboard) })
         #expect(reported.last?.contains(.keyboard) == true)
     }
 
     @Test("WAYLAND_SOCKET: a connected socket handed over is used before WAYLAND_DISPLAY")
-    func connectsThroughWaylandSocket() throws {
-        let sway = try SwayHeadless()
+    func connectsThroughWaylandSocket() async throws {
+        let sway = try await SwayHeadless()
         defer { sway.stop() }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -69,7 +71,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_SOCKET that is not a number: the error names it and the fix")
-    func waylandSocketInvalid() throws {
+    func waylandSocketInvalid() async throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: "wayland-0", socket: "three", runtimeDirectory: "/run/user/0")
         let error = #expect(throws: WaylandError.self) {
@@ -79,7 +81,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WaylandEnvironment.current reads the process's variables")
-    func currentEnvironment() {
+    func currentEnvironment() async {
         let variables = ProcessInfo.processInfo.environment
         let current = WaylandEnvironment.current
         #expect(current.display == variables["WAYLAND_DISPLAY"])
@@ -88,7 +90,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_DISPLAY unset: the error names the variable and the fix")
-    func displayUnset() throws {
+    func displayUnset() async throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: nil, runtimeDirectory: "/run/user/0")
         let error = #expect(throws: WaylandError.self) {
@@ -99,7 +101,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("a socket that is not there: the error names the path tried and XDG_RUNTIME_DIR")
-    func socketMissing() throws {
+    func socketMissing() async throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: "wayland-none", runtimeDirectory: "/tmp/no-such-runtime-dir")
         let error = #expect(throws: WaylandError.self) {
@@ -113,7 +115,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("a socket nobody listens on: the error says the compositor refused")
-    func socketRefused() throws {
+    func socketRefused() async throws {
         let directory = NSTemporaryDirectory() + "rcwayland-refused-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -143,7 +145,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_DISPLAY relative without XDG_RUNTIME_DIR: the error names XDG_RUNTIME_DIR")
-    func runtimeDirectoryUnset() throws {
+    func runtimeDirectoryUnset() async throws {
         let loop = try makeLoop()
         let error = #expect(throws: WaylandError.self) {
             _ = try WaylandConnection(
@@ -153,18 +155,18 @@ struct WaylandConnectionTests {
     }
 
     @Test("killing the compositor reports the disconnect once, and nothing traps afterwards")
-    func disconnectReportedOnce() throws {
-        let sway = try SwayHeadless()
+    func disconnectReportedOnce() async throws {
+        let sway = try await SwayHeadless()
         defer { sway.stop() }
         let loop = try makeLoop()
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
         let window = try WaylandWindow(connection: connection, options: .init(title: "Test", appID: "rc.test"))
-        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(await run(loop, upTo: 5) { window.isConfigured })
         var reports: [WaylandError] = []
         connection.onDisconnect = { reports.append($0) }
         sway.kill()
-        #expect(run(loop, upTo: 5) { !reports.isEmpty })
-        _ = run(loop, upTo: 0.3) { false }
+        #expect(await run(loop, upTo: 5) { !reports.isEmpty })
+        _ = await run(loop, upTo: 0.3) { false }
         #expect(reports.count == 1)
         #expect(reports.first?.message.contains("the Wayland compositor at \(sway.directory)/") == true)
         #expect(connection.disconnectError == reports.first)
