@@ -10,7 +10,7 @@ struct FakeServerTests {
     static let all: [(String, UInt32)] = [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 2), ("wl_seat", 7)]
 
     @Test("a missing global: the error names it")
-    func missingGlobal() async throws {
+    func missingGlobal() throws {
         let server = try FakeCompositor(globals: Self.all.filter { $0.0 != "xdg_wm_base" })
         defer { server.stop() }
         let loop = try makeLoop()
@@ -23,7 +23,7 @@ struct FakeServerTests {
     }
 
     @Test("a wl_compositor older than version 4 (no damage_buffer): the error names it and its version")
-    func oldCompositor() async throws {
+    func oldCompositor() throws {
         let server = try FakeCompositor(globals: [("wl_compositor", 3)] + Self.all.dropFirst())
         defer { server.stop() }
         let loop = try makeLoop()
@@ -35,7 +35,7 @@ struct FakeServerTests {
     }
 
     @Test("xdg_wm_base pings are answered; the seat's capabilities and name are kept")
-    func pingAnsweredSeatKept() async throws {
+    func pingAnsweredSeatKept() throws {
         let server = try FakeCompositor(globals: Self.all)
         defer { server.stop() }
         let loop = try makeLoop()
@@ -48,15 +48,13 @@ struct FakeServerTests {
             let base = try #require(server.object(of: "xdg_wm_base"))
             let pong = FakeCompositor.Request(object: base, opcode: 3, arguments: [77, 0, 0, 0])
             let deadline = Date().addingTimeInterval(5)
-            while !server.received.contains(pong) && Date() < deadline {
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            while !server.received.contains(pong) && Date() < deadline { usleep(10_000) }
             #expect(server.received.contains(pong))
         }
     }
 
     @Test("a full socket: the loop waits for it to take output again, and then everything is sent")
-    func fullSocketWaitsForWritability() async throws {
+    func fullSocketWaitsForWritability() throws {
         let server = try FakeCompositor(globals: Self.all, pausesAfterBinding: true)
         defer { server.stop() }
         let loop = try makeLoop()
@@ -83,34 +81,34 @@ struct FakeServerTests {
         // Every window's set_title (xdg_toplevel opcode 2) arrived: nothing was lost while waiting.
         let deadline = Date().addingTimeInterval(5)
         func titles() -> Int { server.received.filter { $0.opcode == 2 && $0.arguments.count == 3008 }.count }
-        while titles() < windows.count && Date() < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        while titles() < windows.count && Date() < deadline { usleep(10_000) }
         #expect(titles() == windows.count)
         #expect(server.received.count > requestsBefore)
     }
 
     @Test("a frame damages only the rows it changed: attach, damage_buffer per range, frame, commit")
-    func damageRowsOnly() async throws {
+    func damageRowsOnly() throws {
         let server = try FakeCompositor(globals: Self.all)
         defer { server.stop() }
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
         let connection = try WaylandConnection(loop: loop, environment: environment)
         let window = try WaylandWindow(connection: connection, options: .init(title: "Rows", appID: "rc.rows"))
-        #expect(await run(loop, upTo: 5) { window.isConfigured })
+        #expect(run(loop, upTo: 5) { window.isConfigured })
         #expect(window.width == 640 && window.height == 480)
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
                 return [0..<buffer.height]
             })
-        #expect(await run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 10..<20, color: 0xFF_00_00_FF)
                 buffer.fill(rows: 50..<60, color: 0xFF_00_00_FF)
                 return [10..<20, 50..<60]
             })
-        #expect(await run(loop, upTo: 5) { window.framesDone == 2 })
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         let surface = try #require(server.object(of: "wl_surface"))
         let requests = server.received.filter { $0.object == surface }
         let commits = requests.indices.filter { requests[$0].opcode == 6 }
@@ -134,7 +132,7 @@ struct FakeServerTests {
     }
 
     @Test("a protocol error is reported once, naming the code and the object")
-    func protocolErrorReported() async throws {
+    func protocolErrorReported() throws {
         let server = try FakeCompositor(globals: Self.all, failsFrames: true)
         defer { server.stop() }
         let loop = try makeLoop()
@@ -143,10 +141,10 @@ struct FakeServerTests {
         var reports: [WaylandError] = []
         connection.onDisconnect = { reports.append($0) }
         let window = try WaylandWindow(connection: connection, options: .init(title: "Error", appID: "rc.error"))
-        #expect(await run(loop, upTo: 5) { window.isConfigured })
+        #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { _ in [] }
-        #expect(await run(loop, upTo: 5) { !reports.isEmpty })
-        _ = await run(loop, upTo: 0.2) { false }
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        _ = run(loop, upTo: 0.2) { false }
         #expect(reports.count == 1)
         let surface = try #require(server.object(of: "wl_surface"))
         #expect(reports.first?.errno == EPROTO)

@@ -38,9 +38,8 @@ final class SwayHeadless {
         WaylandEnvironment(display: socketName, runtimeDirectory: directory)
     }
 
-    /// Starts sway with one 800x600 headless output and waits for its socket (without blocking the
-    /// main actor).
-    init() async throws {
+    /// Starts sway with one 800x600 headless output and waits for its socket.
+    init() throws {
         if getuid() == 0 {
             try Self.ensureUser()
             guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
@@ -86,9 +85,17 @@ final class SwayHeadless {
                 stop()
                 throw Failure(description: "sway did not start: \(text.suffix(2000))")
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            usleep(20_000)
         }
         socketName = socket ?? ""
+        // The file appears at bind(2), before listen(2): connect once to know sway takes connections.
+        while !Self.accepts(directory + "/" + socketName) {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                throw Failure(description: "sway's socket \(socketName) never took a connection")
+            }
+            usleep(10_000)
+        }
     }
 
     deinit { stop() }
@@ -100,6 +107,22 @@ final class SwayHeadless {
 
     private static func home(_ uid: UInt32) -> String {
         getpwuid(uid).map { String(cString: $0.pointee.pw_dir) } ?? "/tmp"
+    }
+
+    /// Whether a Unix socket takes a connection now.
+    static func accepts(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
     }
 
     private static func ensureUser() throws {
@@ -115,7 +138,7 @@ final class SwayHeadless {
 
     /// Runs a program as the sway user, connected to sway; waits for it unless `background`.
     @discardableResult
-    func run(_ arguments: [String], background: Bool = false) async throws -> Int32 {
+    func run(_ arguments: [String], background: Bool = false) throws -> Int32 {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = Self.asUser(uid, gid) + arguments
@@ -130,7 +153,7 @@ final class SwayHeadless {
             helpers.append(child)
             return 0
         }
-        while child.isRunning { try? await Task.sleep(for: .milliseconds(5)) }
+        child.waitUntilExit()
         return child.terminationStatus
     }
 
@@ -141,10 +164,10 @@ final class SwayHeadless {
     }
 
     /// The output's pixels, through grim (wlr-screencopy) as a PPM.
-    func screenshot() async throws -> Screenshot {
+    func screenshot() throws -> Screenshot {
         let path = directory + "/shot.ppm"
         try? FileManager.default.removeItem(atPath: path)
-        let status = try await run(["grim", "-t", "ppm", path])
+        let status = try run(["grim", "-t", "ppm", path])
         guard status == 0, let data = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "grim failed with status \(status)")
         }

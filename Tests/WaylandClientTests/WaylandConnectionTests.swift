@@ -3,16 +3,18 @@ import Foundation
 import Testing
 import WaylandClient
 
-/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held. Between turns
-/// it sleeps without blocking the main actor, so that other tests on it keep running.
+/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held.
+///
+/// Synchronous on purpose: the tests hold the main actor while their connection is open, so that no
+/// other suite's main-actor test runs in between (with waits that let them in, a run beside
+/// InspectionServerTests lost events now and then; see the report of issue 24's Wayland helper).
 @MainActor
-func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) async -> Bool {
+func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) -> Bool {
     let deadline = EventLoop.monotonicNow + seconds
     while !condition() {
-        if EventLoop.monotonicNow >= deadline { return false }
-        loop.runOnce(timeout: 0)
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(2))
+        let left = deadline - EventLoop.monotonicNow
+        if left <= 0 { return false }
+        loop.runOnce(timeout: min(left, 0.05))
     }
     return true
 }
@@ -28,8 +30,8 @@ func makeLoop() throws -> EventLoop {
 @MainActor
 struct WaylandConnectionTests {
     @Test("connects to sway and binds its globals; the seat's capabilities follow a keyboard appearing")
-    func connectsAndBindsGlobals() async throws {
-        let sway = try await SwayHeadless()
+    func connectsAndBindsGlobals() throws {
+        let sway = try SwayHeadless()
         defer { sway.stop() }
         let loop = try makeLoop()
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
@@ -40,14 +42,14 @@ struct WaylandConnectionTests {
         #expect(!connection.seatCapabilities.contains(.keyboard))
         var reported: [SeatCapabilities] = []
         connection.onSeatCapabilitiesChange = { reported.append($0) }
-        try await sway.run(["wtype", "-s", "3600000"], background: true)
-        #expect(await run(loop, upTo: 5) { connection.seatCapabilities.contains(.keyboard) })
+        try sway.run(["wtype", "-s", "3600000"], background: true)
+        #expect(run(loop, upTo: 5) { connection.seatCapabilities.contains(.keyboard) })
         #expect(reported.last?.contains(.keyboard) == true)
     }
 
     @Test("WAYLAND_SOCKET: a connected socket handed over is used before WAYLAND_DISPLAY")
-    func connectsThroughWaylandSocket() async throws {
-        let sway = try await SwayHeadless()
+    func connectsThroughWaylandSocket() throws {
+        let sway = try SwayHeadless()
         defer { sway.stop() }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_un()
@@ -71,7 +73,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_SOCKET that is not a number: the error names it and the fix")
-    func waylandSocketInvalid() async throws {
+    func waylandSocketInvalid() throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: "wayland-0", socket: "three", runtimeDirectory: "/run/user/0")
         let error = #expect(throws: WaylandError.self) {
@@ -81,7 +83,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WaylandEnvironment.current reads the process's variables")
-    func currentEnvironment() async {
+    func currentEnvironment() {
         let variables = ProcessInfo.processInfo.environment
         let current = WaylandEnvironment.current
         #expect(current.display == variables["WAYLAND_DISPLAY"])
@@ -90,7 +92,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_DISPLAY unset: the error names the variable and the fix")
-    func displayUnset() async throws {
+    func displayUnset() throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: nil, runtimeDirectory: "/run/user/0")
         let error = #expect(throws: WaylandError.self) {
@@ -101,7 +103,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("a socket that is not there: the error names the path tried and XDG_RUNTIME_DIR")
-    func socketMissing() async throws {
+    func socketMissing() throws {
         let loop = try makeLoop()
         let environment = WaylandEnvironment(display: "wayland-none", runtimeDirectory: "/tmp/no-such-runtime-dir")
         let error = #expect(throws: WaylandError.self) {
@@ -115,7 +117,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("a socket nobody listens on: the error says the compositor refused")
-    func socketRefused() async throws {
+    func socketRefused() throws {
         let directory = NSTemporaryDirectory() + "rcwayland-refused-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -145,7 +147,7 @@ struct WaylandConnectionTests {
     }
 
     @Test("WAYLAND_DISPLAY relative without XDG_RUNTIME_DIR: the error names XDG_RUNTIME_DIR")
-    func runtimeDirectoryUnset() async throws {
+    func runtimeDirectoryUnset() throws {
         let loop = try makeLoop()
         let error = #expect(throws: WaylandError.self) {
             _ = try WaylandConnection(
@@ -155,18 +157,18 @@ struct WaylandConnectionTests {
     }
 
     @Test("killing the compositor reports the disconnect once, and nothing traps afterwards")
-    func disconnectReportedOnce() async throws {
-        let sway = try await SwayHeadless()
+    func disconnectReportedOnce() throws {
+        let sway = try SwayHeadless()
         defer { sway.stop() }
         let loop = try makeLoop()
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
         let window = try WaylandWindow(connection: connection, options: .init(title: "Test", appID: "rc.test"))
-        #expect(await run(loop, upTo: 5) { window.isConfigured })
+        #expect(run(loop, upTo: 5) { window.isConfigured })
         var reports: [WaylandError] = []
         connection.onDisconnect = { reports.append($0) }
         sway.kill()
-        #expect(await run(loop, upTo: 5) { !reports.isEmpty })
-        _ = await run(loop, upTo: 0.3) { false }
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        _ = run(loop, upTo: 0.3) { false }
         #expect(reports.count == 1)
         #expect(reports.first?.message.contains("the Wayland compositor at \(sway.directory)/") == true)
         #expect(connection.disconnectError == reports.first)
