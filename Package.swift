@@ -25,6 +25,8 @@ let package = Package(
         .library(name: "Inspection", targets: ["Inspection"]),
         // keytrace's engine (scene sessions, live view), for the benchmarks; not a stable API.
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
+        // A window under a Wayland compositor: the connection, an xdg_toplevel, wl_shm buffers on the loop.
+        .library(name: "WaylandClient", targets: ["WaylandClient"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
     dependencies: [
@@ -42,6 +44,14 @@ let package = Package(
             name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev", "xkb-data"])]),
         // Seat access as an ordinary user (seatd, or logind through libseat), as cage and weston do.
         .systemLibrary(name: "CSeat", pkgConfig: "libseat", providers: [.apt(["libseat-dev"])]),
+        .systemLibrary(
+            name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
+        // xdg-shell's glue from wayland-scanner, checked in (Tools/wayland-glue; --check in Tools/test).
+        .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // A Wayland client on the one loop: the display, registry globals, an xdg_toplevel window, wl_shm.
+        .target(
+            name: "WaylandClient",
+            dependencies: ["LinuxSystem", "EventLoop", "CWayland", "CWaylandProtocols"]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
         // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
@@ -143,6 +153,8 @@ let package = Package(
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),
+        // Against a real compositor: sway headless as an unprivileged user, screens through grim.
+        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "EventLoop", "LinuxSystem"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

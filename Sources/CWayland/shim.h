@@ -1,0 +1,12 @@
+#include <wayland-client.h>
+
+// memfd_create(2): glibc declares it only under _GNU_SOURCE, which Swift's Glibc module is not built with.
+extern int memfd_create(const char *name, unsigned int flags);
+
+/// An anonymous shared-memory file for a wl_shm pool, closed on exec (MFD_CLOEXEC).
+static inline int cwayland_memfd(const char *name) { return memfd_create(name, 1U); }
+
+// The interfaces' addresses, for wl_registry_bind: Swift imports a C `const` global as a copy.
+static inline const struct wl_interface *cwayland_compositor_interface(void) { return &wl_compositor_interface; }
+static inline const struct wl_interface *cwayland_shm_interface(void) { return &wl_shm_interface; }
+static inline const struct wl_interface *cwayland_seat_interface(void) { return &wl_seat_interface; }

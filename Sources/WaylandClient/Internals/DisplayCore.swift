@@ -1,0 +1,352 @@
+internal import CWayland
+internal import CWaylandProtocols
+internal import EventLoop
+internal import Glibc
+internal import LinuxSystem
+
+/// The C side of ``WaylandConnection``: the `wl_display`, the registry's globals, their listeners,
+/// and the display's descriptor on the loop.
+@MainActor
+final class DisplayCore {
+    let display: OpaquePointer
+    let loop: EventLoop
+    let socketPath: String?
+    private(set) var registry: OpaquePointer?
+    private(set) var compositor: OpaquePointer?
+    private(set) var shm: OpaquePointer?
+    private(set) var wmBase: OpaquePointer?
+    private(set) var seat: OpaquePointer?
+    private var seatVersion: UInt32 = 0
+    private var userdata: CallbackUserdata<DisplayCore>?
+    private var watchToken: UInt64?
+    private var batchToken: UInt64?
+    private(set) var watchingWritability = false
+    private var closed = false
+
+    var seatCapabilities = SeatCapabilities()
+    var seatName: String?
+    var onSeatCapabilitiesChange: ((SeatCapabilities) -> Void)?
+    var onDisconnect: ((WaylandError) -> Void)?
+    private(set) var disconnectError: WaylandError?
+    /// How many times the loop woke the connection for its descriptor (tests count idle wake-ups).
+    private(set) var wakeups = 0
+
+    /// Globals seen in the registry: name → (interface, version).
+    private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
+
+    init(loop: EventLoop, environment: WaylandEnvironment) throws(WaylandError) {
+        self.loop = loop
+        if let socket = environment.socket, !socket.isEmpty {
+            guard let fd = Int32(socket), fd >= 0 else {
+                throw WaylandError(
+                    operation: "connect",
+                    message: "WAYLAND_SOCKET is \"\(socket)\", not a descriptor number: unset it, or start the app "
+                        + "from the compositor that hands it the socket")
+            }
+            guard let display = wl_display_connect_to_fd(fd) else {
+                let code = Syscalls.lastError
+                throw WaylandError(
+                    operation: "connect", errno: code,
+                    message: "WAYLAND_SOCKET=\(fd) is not a connected Wayland socket (\(Syscalls.message(code))): "
+                        + "unset it and set WAYLAND_DISPLAY instead")
+            }
+            self.display = display
+            socketPath = nil
+        } else {
+            guard let name = environment.display, !name.isEmpty else {
+                throw WaylandError(
+                    operation: "connect",
+                    message: "WAYLAND_DISPLAY is not set, so there is no Wayland compositor to connect to: run the "
+                        + "app under a compositor (cage, sway, weston), or set WAYLAND_DISPLAY to its socket's name "
+                        + "(such as wayland-0 in XDG_RUNTIME_DIR)")
+            }
+            let path: String
+            if name.hasPrefix("/") {
+                path = name
+            } else {
+                guard let directory = environment.runtimeDirectory, !directory.isEmpty else {
+                    throw WaylandError(
+                        operation: "connect",
+                        message: "WAYLAND_DISPLAY is \"\(name)\" but XDG_RUNTIME_DIR is not set, so its socket "
+                            + "cannot be found: set XDG_RUNTIME_DIR to the compositor's runtime directory, or "
+                            + "WAYLAND_DISPLAY to the socket's absolute path")
+                }
+                path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            }
+            guard let display = wl_display_connect(path) else {
+                let code = Syscalls.lastError
+                let why =
+                    code == ENOENT
+                    ? "no socket there: is the compositor running, and are WAYLAND_DISPLAY and XDG_RUNTIME_DIR its?"
+                    : code == ECONNREFUSED
+                        ? "the compositor refused: it is not running any more (a stale socket), start it again"
+                        : code == EACCES
+                            ? "permission denied: run the app as the compositor's user"
+                            : "check that "
+                                + "the compositor is running and WAYLAND_DISPLAY and XDG_RUNTIME_DIR name its socket"
+                throw WaylandError(
+                    operation: "connect", errno: code,
+                    message: "cannot connect to the Wayland compositor at \(path) (WAYLAND_DISPLAY=\(name), "
+                        + "XDG_RUNTIME_DIR=\(environment.runtimeDirectory ?? "unset")): \(Syscalls.message(code)); "
+                        + why)
+            }
+            self.display = display
+            socketPath = path
+        }
+        do throws(WaylandError) {
+            try bindGlobals()
+        } catch {
+            destroyProxies()
+            wl_display_disconnect(display)
+            throw error
+        }
+        attach()
+    }
+
+    // MARK: - Globals
+
+    private func bindGlobals() throws(WaylandError) {
+        let userdata = CallbackUserdata(retaining: self)
+        self.userdata = userdata
+        guard let registry = wl_display_get_registry(display) else {
+            throw WaylandError(
+                operation: "registry", errno: Syscalls.lastError, message: "wl_display.get_registry failed")
+        }
+        self.registry = registry
+        wl_registry_add_listener(registry, registryListener, userdata.pointer)
+        try roundtrip()
+        func find(_ interface: String, minimum: UInt32) throws(WaylandError) -> (UInt32, UInt32) {
+            let found = globals.filter { $0.value.interface == interface }.min { $0.key < $1.key }
+            guard let (name, global) = found else {
+                throw WaylandError(
+                    operation: "bind",
+                    message: "the compositor offers no \(interface) global, which a window needs: run the app under "
+                        + "a compositor with it (cage, sway, weston)")
+            }
+            guard global.version >= minimum else {
+                throw WaylandError(
+                    operation: "bind",
+                    message: "the compositor offers \(interface) version \(global.version), older than \(minimum), "
+                        + "which a window needs: run the app under a newer compositor")
+            }
+            return (name, global.version)
+        }
+        let (compositorName, compositorVersion) = try find("wl_compositor", minimum: 4)
+        compositor = OpaquePointer(
+            wl_registry_bind(registry, compositorName, cwayland_compositor_interface(), min(compositorVersion, 4)))
+        let (shmName, _) = try find("wl_shm", minimum: 1)
+        shm = OpaquePointer(wl_registry_bind(registry, shmName, cwayland_shm_interface(), 1))
+        let (baseName, baseVersion) = try find("xdg_wm_base", minimum: 1)
+        wmBase = OpaquePointer(
+            wl_registry_bind(registry, baseName, cwayland_xdg_wm_base_interface(), min(baseVersion, 2)))
+        xdg_wm_base_add_listener(wmBase, wmBaseListener, userdata.pointer)
+        let (seatGlobal, seatVersion) = try find("wl_seat", minimum: 1)
+        self.seatVersion = min(seatVersion, 5)
+        seat = OpaquePointer(wl_registry_bind(registry, seatGlobal, cwayland_seat_interface(), self.seatVersion))
+        wl_seat_add_listener(seat, seatListener, userdata.pointer)
+        try roundtrip()
+    }
+
+    fileprivate func globalAdded(name: UInt32, interface: String, version: UInt32) {
+        globals[name] = (interface, version)
+    }
+
+    fileprivate func globalRemoved(name: UInt32) {
+        globals[name] = nil
+    }
+
+    fileprivate func seatCapabilitiesChanged(_ raw: UInt32) {
+        let capabilities = SeatCapabilities(rawValue: raw & 7)
+        guard capabilities != seatCapabilities else { return }
+        seatCapabilities = capabilities
+        onSeatCapabilitiesChange?(capabilities)
+    }
+
+    fileprivate func pinged(_ serial: UInt32) {
+        xdg_wm_base_pong(wmBase, serial)
+    }
+
+    /// Sends every request and waits for the compositor's answer to all of them (`wl_display_roundtrip`).
+    func roundtrip() throws(WaylandError) {
+        if let disconnectError { throw disconnectError }
+        if wl_display_roundtrip(display) < 0 {
+            let error = protocolFailure(operation: "roundtrip", code: Syscalls.lastError)
+            report(error)
+            throw error
+        }
+    }
+
+    // MARK: - The loop
+
+    private func attach() {
+        let fd = wl_display_get_fd(display)
+        watchToken = loop.watch(fd) { [unowned self] readiness in ready(readiness) }
+        batchToken = loop.addBatchHandler { [unowned self] in flush() }
+    }
+
+    private func ready(_ readiness: EventLoop.Readiness) {
+        guard disconnectError == nil else { return }
+        wakeups += 1
+        if readiness.writable { flush() }
+        guard readiness.readable || readiness.hangUp else { return }
+        while wl_display_prepare_read(display) != 0 {
+            guard wl_display_dispatch_pending(display) >= 0 else {
+                return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+            }
+        }
+        guard wl_display_read_events(display) >= 0 else {
+            return report(protocolFailure(operation: "read", code: Syscalls.lastError))
+        }
+        guard wl_display_dispatch_pending(display) >= 0 else {
+            return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+        }
+        if readiness.hangUp, disconnectError == nil {
+            report(
+                WaylandError(
+                    operation: "read", errno: EPIPE,
+                    message: "the Wayland compositor closed the connection\(socketPath.map { " at \($0)" } ?? "")"))
+        }
+    }
+
+    /// Sends what libwayland buffered (at the end of every batch); asks for writability when the socket is full.
+    func flush() {
+        guard disconnectError == nil, !closed else { return }
+        if wl_display_dispatch_pending(display) < 0 {
+            return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+        }
+        let result = wl_display_flush(display)
+        let code = Syscalls.lastError
+        if result < 0 && code == EAGAIN {
+            if !watchingWritability, let watchToken {
+                watchingWritability = true
+                loop.setWatchesWritability(watchToken, true)
+            }
+            return
+        }
+        if result < 0 {
+            return report(protocolFailure(operation: "flush", code: code))
+        }
+        if watchingWritability, let watchToken {
+            watchingWritability = false
+            loop.setWatchesWritability(watchToken, false)
+        }
+    }
+
+    private func protocolFailure(operation: String, code: Int32) -> WaylandError {
+        let place = socketPath.map { " at \($0)" } ?? ""
+        if wl_display_get_error(display) == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "an object"
+            return WaylandError(
+                operation: operation, errno: EPROTO,
+                message: "the Wayland compositor\(place) ended the connection with protocol error \(protocolCode) "
+                    + "on \(name)@\(id): a bug in this client; report it with WAYLAND_DEBUG=client output")
+        }
+        let error = wl_display_get_error(display)
+        let reason = Syscalls.message(error != 0 ? error : code)
+        return WaylandError(
+            operation: operation, errno: error != 0 ? error : code,
+            message: "the Wayland compositor\(place) went away (\(reason)): the app cannot draw or read input any more")
+    }
+
+    /// Reports the connection lost, once.
+    private func report(_ error: WaylandError) {
+        guard disconnectError == nil else { return }
+        disconnectError = error
+        detach()
+        onDisconnect?(error)
+    }
+
+    private func detach() {
+        if let watchToken { loop.unwatch(watchToken) }
+        if let batchToken { loop.removeBatchHandler(batchToken) }
+        watchToken = nil
+        batchToken = nil
+    }
+
+    // MARK: - Closing
+
+    private func destroyProxies() {
+        if let seat {
+            if seatVersion >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
+        }
+        if let wmBase { xdg_wm_base_destroy(wmBase) }
+        if let shm { wl_shm_destroy(shm) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        if let registry { wl_registry_destroy(registry) }
+        seat = nil
+        wmBase = nil
+        shm = nil
+        compositor = nil
+        registry = nil
+        userdata?.release()
+        userdata = nil
+    }
+
+    /// Destroys the globals and disconnects; the core is not used afterwards.
+    func close() {
+        guard !closed else { return }
+        detach()
+        if disconnectError == nil { _ = wl_display_flush(display) }
+        destroyProxies()
+        closed = true
+        wl_display_disconnect(display)
+    }
+}
+
+// MARK: - Listeners: C structs of @convention(c) functions, alive for the whole process.
+
+private func core(_ data: UnsafeMutableRawPointer?) -> DisplayCore? {
+    CallbackUserdata<DisplayCore>.target(from: data)
+}
+
+nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_registry_listener(
+            global: { data, _, name, interface, version in
+                guard let interface else { return }
+                let text = String(cString: interface)
+                let target = core(data)
+
+                MainActor.assumeIsolated { target?.globalAdded(name: name, interface: text, version: version) }
+            },
+            global_remove: { data, _, name in
+                let target = core(data)
+
+                MainActor.assumeIsolated { target?.globalRemoved(name: name) }
+            }))
+    return listener
+}()
+
+nonisolated(unsafe) private let wmBaseListener: UnsafeMutablePointer<xdg_wm_base_listener> = {
+    let listener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: xdg_wm_base_listener(ping: { data, _, serial in
+            let target = core(data)
+
+            MainActor.assumeIsolated { target?.pinged(serial) }
+        }))
+    return listener
+}()
+
+nonisolated(unsafe) private let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
+    let listener = UnsafeMutablePointer<wl_seat_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_seat_listener(
+            capabilities: { data, _, capabilities in
+                let target = core(data)
+
+                MainActor.assumeIsolated { target?.seatCapabilitiesChanged(capabilities) }
+            },
+            name: { data, _, name in
+                guard let name else { return }
+                let text = String(cString: name)
+                let target = core(data)
+
+                MainActor.assumeIsolated { target?.seatName = text }
+            }))
+    return listener
+}()

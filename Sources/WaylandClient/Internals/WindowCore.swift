@@ -1,0 +1,225 @@
+internal import CWayland
+internal import CWaylandProtocols
+internal import Glibc
+internal import LinuxSystem
+
+/// The C side of ``WaylandWindow``: the surface and its roles, their listeners, the shm buffers.
+@MainActor
+final class WindowCore {
+    let connection: WaylandConnection
+    let options: WaylandWindow.Options
+    private let display: DisplayCore
+    private var surface: OpaquePointer?
+    private var xdgSurface: OpaquePointer?
+    private var toplevel: OpaquePointer?
+    private var userdata: CallbackUserdata<WindowCore>?
+    private var frameCallback: OpaquePointer?
+    private var pool: ShmPool?
+    private var pendingSize: (Int, Int) = (0, 0)
+    private var closed = false
+
+    private(set) var width: Int
+    private(set) var height: Int
+    private(set) var configured = false
+    private(set) var framePending = false
+    private(set) var framesCommitted = 0
+    private(set) var framesDone = 0
+    private(set) var deferred: [(PixelBuffer) -> [Range<Int>]] = []
+    var onConfigure: ((Int, Int) -> Void)?
+    var onResize: ((Int, Int) -> Void)?
+    var onClose: (() -> Void)?
+
+    init(connection: WaylandConnection, options: WaylandWindow.Options) throws(WaylandError) {
+        self.connection = connection
+        self.options = options
+        display = connection.core
+        width = max(options.defaultWidth, 1)
+        height = max(options.defaultHeight, 1)
+        if let error = display.disconnectError { throw error }
+        let userdata = CallbackUserdata(retaining: self)
+        self.userdata = userdata
+        surface = wl_compositor_create_surface(display.compositor)
+        xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
+        xdg_surface_add_listener(xdgSurface, xdgSurfaceListener, userdata.pointer)
+        toplevel = xdg_surface_get_toplevel(xdgSurface)
+        xdg_toplevel_add_listener(toplevel, toplevelListener, userdata.pointer)
+        xdg_toplevel_set_title(toplevel, options.title)
+        xdg_toplevel_set_app_id(toplevel, options.appID)
+        if options.fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
+        wl_surface_commit(surface)
+        flushOutsideBatch()
+    }
+
+    // MARK: - Configure
+
+    fileprivate func toplevelConfigured(width: Int32, height: Int32) {
+        pendingSize = (Int(width), Int(height))
+    }
+
+    fileprivate func surfaceConfigured(serial: UInt32) {
+        xdg_surface_ack_configure(xdgSurface, serial)
+        let newWidth = pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1))
+        let newHeight = pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1))
+        let resized = newWidth != width || newHeight != height
+        width = newWidth
+        height = newHeight
+        configured = true
+        onConfigure?(width, height)
+        if resized { onResize?(width, height) }
+        drawDeferred()
+    }
+
+    fileprivate func closeRequested() {
+        onClose?()
+    }
+
+    // MARK: - Frames
+
+    func present(_ draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+        guard !closed, display.disconnectError == nil else { return false }
+        deferred.append(draw)
+        return drawDeferred()
+    }
+
+    /// Draws every kept drawing into a free buffer and commits it, when the window may draw now.
+    @discardableResult
+    private func drawDeferred() -> Bool {
+        guard !deferred.isEmpty, configured, !framePending, !closed, display.disconnectError == nil else {
+            return false
+        }
+        if pool == nil || pool?.width != width || pool?.height != height {
+            pool?.destroy()
+            pool = nil
+            do throws(WaylandError) {
+                pool = try ShmPool(
+                    shm: display.shm, width: width, height: height, format: options.format, window: self)
+            } catch {
+                deferred.removeAll()
+                return false
+            }
+        }
+        guard let pool, let buffer = pool.freeBuffer() else { return false }
+        let pixels = buffer.prepare(front: pool.front, stride: pool.stride)
+        var damage: [Range<Int>] = []
+        let drawings = deferred
+        deferred.removeAll()
+        for drawing in drawings {
+            let view = PixelBuffer(
+                pixels: pixels, width: width, height: height, stride: pool.stride, format: options.format,
+                needsFullRedraw: buffer.needsFullRedraw && damage.isEmpty)
+            let rows = drawing(view).map { $0.clamped(to: 0..<height) }.filter { !$0.isEmpty }
+            damage.append(contentsOf: rows)
+        }
+        if buffer.needsFullRedraw { damage = [0..<height] }
+        wl_surface_attach(surface, buffer.buffer, 0, 0)
+        for rows in damage {
+            wl_surface_damage_buffer(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
+        }
+        pool.committed(buffer, damage: damage)
+        frameCallback = wl_surface_frame(surface)
+        if let frameCallback, let userdata { wl_callback_add_listener(frameCallback, frameListener, userdata.pointer) }
+        framePending = true
+        wl_surface_commit(surface)
+        framesCommitted += 1
+        flushOutsideBatch()
+        return true
+    }
+
+    fileprivate func frameDone() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        framePending = false
+        framesDone += 1
+        drawDeferred()
+    }
+
+    fileprivate func bufferReleased() {
+        drawDeferred()
+    }
+
+    private func flushOutsideBatch() {
+        if !display.loop.isDispatchingBatch { display.flush() }
+    }
+
+    // MARK: - Closing
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        pool?.destroy()
+        pool = nil
+        if let toplevel { xdg_toplevel_destroy(toplevel) }
+        if let xdgSurface { xdg_surface_destroy(xdgSurface) }
+        if let surface { wl_surface_destroy(surface) }
+        frameCallback = nil
+        toplevel = nil
+        xdgSurface = nil
+        surface = nil
+        userdata?.release()
+        userdata = nil
+        flushOutsideBatch()
+    }
+}
+
+// MARK: - Listeners
+
+private func window(_ data: UnsafeMutableRawPointer?) -> WindowCore? {
+    CallbackUserdata<WindowCore>.target(from: data)
+}
+
+nonisolated(unsafe) private let xdgSurfaceListener: UnsafeMutablePointer<xdg_surface_listener> = {
+    let listener = UnsafeMutablePointer<xdg_surface_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: xdg_surface_listener(configure: { data, _, serial in
+            let target = window(data)
+
+            MainActor.assumeIsolated { target?.surfaceConfigured(serial: serial) }
+        }))
+    return listener
+}()
+
+nonisolated(unsafe) private let toplevelListener: UnsafeMutablePointer<xdg_toplevel_listener> = {
+    let listener = UnsafeMutablePointer<xdg_toplevel_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: xdg_toplevel_listener(
+            configure: { data, _, width, height, _ in
+                let target = window(data)
+
+                MainActor.assumeIsolated { target?.toplevelConfigured(width: width, height: height) }
+            },
+            close: { data, _ in
+                let target = window(data)
+
+                MainActor.assumeIsolated { target?.closeRequested() }
+            },
+            configure_bounds: { _, _, _, _ in },
+            wm_capabilities: { _, _, _ in }))
+    return listener
+}()
+
+nonisolated(unsafe) private let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
+    let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_callback_listener(done: { data, _, _ in
+            let target = window(data)
+
+            MainActor.assumeIsolated { target?.frameDone() }
+        }))
+    return listener
+}()
+
+/// A buffer's release goes to the window through the buffer's userdata.
+nonisolated(unsafe) let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
+    let listener = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_buffer_listener(release: { data, _ in
+            let buffer = CallbackUserdata<ShmBuffer>.target(from: data)
+            MainActor.assumeIsolated {
+                guard let buffer else { return }
+                buffer.busy = false
+                buffer.window?.bufferReleased()
+            }
+        }))
+    return listener
+}()

@@ -1,0 +1,88 @@
+public import EventLoop
+
+/// A connection to the Wayland compositor on the app's one `EventLoop`: the display's socket is
+/// watched by the loop (`wl_display_prepare_read`, `wl_display_read_events`,
+/// `wl_display_dispatch_pending`), requests are flushed at the end of every batch, so an idle app
+/// wakes 0 times a second.
+///
+/// Connecting binds the globals a window needs: `wl_compositor` (version 4 or newer), `wl_shm`,
+/// `xdg_wm_base` (its pings are answered) and `wl_seat`, whose capabilities are kept in
+/// ``seatCapabilities`` for the input that comes later.
+///
+/// ```swift
+/// let loop = try EventLoop()
+/// let connection = try WaylandConnection(loop: loop)
+/// connection.onDisconnect = { error in print(error.message) }
+/// let window = try WaylandWindow(connection: connection, options: .init(title: "Kiosk", appID: "kiosk"))
+/// ```
+///
+/// A compositor that goes away (the socket hangs up, a read fails, a protocol error) is reported
+/// once through ``onDisconnect``; after it the connection does nothing.
+@MainActor
+public final class WaylandConnection {
+    let core: DisplayCore
+
+    /// Connects to the compositor `environment` names and binds its globals.
+    ///
+    /// - Parameters:
+    ///   - loop: The app's loop, which watches the display's socket.
+    ///   - environment: Where the compositor is: the process's own variables by default.
+    /// - Throws: ``WaylandError`` naming `WAYLAND_DISPLAY` when it is unset, the socket path and
+    ///   `XDG_RUNTIME_DIR` when it cannot be reached or refuses, and the global a compositor lacks.
+    ///
+    /// Uses `wl_display_connect`, or `wl_display_connect_to_fd` for `WAYLAND_SOCKET`.
+    public init(loop: EventLoop, environment: WaylandEnvironment = .current) throws(WaylandError) {
+        core = try DisplayCore(loop: loop, environment: environment)
+    }
+
+    isolated deinit {
+        core.close()
+    }
+
+    /// The socket connected to, or `nil` for a socket handed over through `WAYLAND_SOCKET`.
+    public var socketPath: String? { core.socketPath }
+
+    /// What the seat offers now: a keyboard, a pointer, touch.
+    public var seatCapabilities: SeatCapabilities { core.seatCapabilities }
+
+    /// The seat's name (`wl_seat.name`, such as `seat0`), once the compositor sent it.
+    public var seatName: String? { core.seatName }
+
+    /// Called when the seat's capabilities change: a keyboard, pointer or touch screen appeared or went away.
+    public var onSeatCapabilitiesChange: ((SeatCapabilities) -> Void)? {
+        get { core.onSeatCapabilitiesChange }
+        set { core.onSeatCapabilitiesChange = newValue }
+    }
+
+    /// Called once when the compositor goes away (hang-up, read error, protocol error), with a
+    /// message for the user. The app ends with it; the connection does nothing afterwards.
+    public var onDisconnect: ((WaylandError) -> Void)? {
+        get { core.onDisconnect }
+        set { core.onDisconnect = newValue }
+    }
+
+    /// Why the connection was lost, or `nil` while it holds.
+    public var disconnectError: WaylandError? { core.disconnectError }
+
+    /// Sends every request and waits until the compositor has answered all of them.
+    ///
+    /// - Throws: ``WaylandError`` when the connection is lost.
+    ///
+    /// Uses `wl_display_roundtrip`.
+    public func roundtrip() throws(WaylandError) {
+        try core.roundtrip()
+    }
+
+    /// Whether a flush found the socket full and the loop waits for it to take output again (tests).
+    package var isWaitingForWritability: Bool { core.watchingWritability }
+
+    /// How many times the loop woke the connection for its socket (tests count idle wake-ups).
+    package var socketWakeups: Int { core.wakeups }
+
+    /// Sends the requests made so far now, rather than at the end of the loop's batch.
+    ///
+    /// Uses `wl_display_flush`.
+    public func flush() {
+        core.flush()
+    }
+}

@@ -1,0 +1,140 @@
+/// One window: a `wl_surface` with an `xdg_surface` and `xdg_toplevel` (title and app id set,
+/// full screen asked for), acknowledging the compositor's configures, and drawn through a
+/// double-buffered `wl_shm` pool paced by `wl_surface.frame` callbacks.
+///
+/// ```swift
+/// let window = try WaylandWindow(connection: connection, options: .init(title: "Kiosk", appID: "kiosk"))
+/// window.onClose = { loop.control.stop() }
+/// window.present { buffer in
+///     buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
+///     return [0..<buffer.height]
+/// }
+/// ```
+///
+/// ``present(draw:)`` draws at once when a buffer is free and no frame is in flight; otherwise
+/// the drawing is kept and done when the compositor's frame callback arrives (several kept
+/// drawings go into one frame, in order): nothing is dropped.
+@MainActor
+public final class WaylandWindow {
+    /// How a pixel is stored: both formats every `wl_shm` supports.
+    public enum PixelFormat: Hashable, Sendable {
+        /// 32 bits, `0xXXRRGGBB` little-endian, the top byte ignored (`WL_SHM_FORMAT_XRGB8888`).
+        case xrgb8888
+        /// 32 bits, `0xAARRGGBB` little-endian, premultiplied alpha (`WL_SHM_FORMAT_ARGB8888`).
+        case argb8888
+    }
+
+    /// What the window asks of the compositor.
+    public struct Options: Hashable, Sendable {
+        /// The title (`xdg_toplevel.set_title`).
+        public var title: String
+        /// The app id (`xdg_toplevel.set_app_id`), such as `org.example.kiosk`: compositors match rules on it.
+        public var appID: String
+        /// Whether the window asks to be full screen (`xdg_toplevel.set_fullscreen`).
+        public var fullscreen: Bool
+        /// The width chosen when the compositor leaves it to the app (a configure of 0).
+        public var defaultWidth: Int
+        /// The height chosen when the compositor leaves it to the app (a configure of 0).
+        public var defaultHeight: Int
+        /// How pixels are stored.
+        public var format: PixelFormat
+
+        /// Creates options.
+        ///
+        /// - Parameters:
+        ///   - title: The title.
+        ///   - appID: The app id.
+        ///   - fullscreen: Whether to ask for full screen (on by default: a kiosk).
+        ///   - defaultWidth: The width when the compositor lets the app choose.
+        ///   - defaultHeight: The height when the compositor lets the app choose.
+        ///   - format: How pixels are stored.
+        public init(
+            title: String, appID: String, fullscreen: Bool = true, defaultWidth: Int = 800, defaultHeight: Int = 600,
+            format: PixelFormat = .xrgb8888
+        ) {
+            self.title = title
+            self.appID = appID
+            self.fullscreen = fullscreen
+            self.defaultWidth = defaultWidth
+            self.defaultHeight = defaultHeight
+            self.format = format
+        }
+    }
+
+    let core: WindowCore
+
+    /// Creates the window's surface and roles and commits it, asking for the first configure.
+    ///
+    /// - Parameters:
+    ///   - connection: The connection.
+    ///   - options: Title, app id, full screen, default size, pixel format.
+    /// - Throws: ``WaylandError`` when the connection is lost.
+    ///
+    /// Uses `wl_compositor.create_surface`, `xdg_wm_base.get_xdg_surface` and `xdg_surface.get_toplevel`.
+    public init(connection: WaylandConnection, options: Options) throws(WaylandError) {
+        core = try WindowCore(connection: connection, options: options)
+    }
+
+    isolated deinit {
+        core.close()
+    }
+
+    /// The options the window was made with.
+    public var options: Options { core.options }
+
+    /// The width in pixels: the compositor's last configure, or ``Options/defaultWidth``.
+    public var width: Int { core.width }
+
+    /// The height in pixels: the compositor's last configure, or ``Options/defaultHeight``.
+    public var height: Int { core.height }
+
+    /// Whether the compositor has configured the window (and it was acknowledged): before it, nothing is drawn.
+    public var isConfigured: Bool { core.configured }
+
+    /// Whether a committed frame waits for its `wl_surface.frame` callback: a present now is deferred.
+    public var isFramePending: Bool { core.framePending }
+
+    /// How many drawings wait for the next frame.
+    public var deferredDrawCount: Int { core.deferred.count }
+
+    /// How many frames were committed.
+    public var framesCommitted: Int { core.framesCommitted }
+
+    /// How many frame callbacks arrived (frames the compositor has shown).
+    public var framesDone: Int { core.framesDone }
+
+    /// Called after every configure is acknowledged, with the size.
+    public var onConfigure: ((_ width: Int, _ height: Int) -> Void)? {
+        get { core.onConfigure }
+        set { core.onConfigure = newValue }
+    }
+
+    /// Called when a configure changes the size: draw everything again.
+    public var onResize: ((_ width: Int, _ height: Int) -> Void)? {
+        get { core.onResize }
+        set { core.onResize = newValue }
+    }
+
+    /// Called when the compositor asks the window to close (`xdg_toplevel.close`): the user
+    /// closed it. The app decides what to do.
+    public var onClose: (() -> Void)? {
+        get { core.onClose }
+        set { core.onClose = newValue }
+    }
+
+    /// Draws a frame into a free buffer and commits it, or keeps the drawing for the next frame.
+    ///
+    /// The closure gets the buffer's pixels and returns the rows it changed; only those are
+    /// damaged (`wl_surface.damage_buffer`). It runs now when the window is configured, no frame
+    /// waits for its callback and a buffer is free; otherwise when the frame callback (or the
+    /// first configure, or a buffer release) comes, with other kept drawings into the same buffer.
+    ///
+    /// - Parameter draw: Draws, returning the changed rows.
+    /// - Returns: Whether the frame was committed now (`false`: kept for later, or the connection is lost).
+    ///
+    /// Uses `wl_surface.attach`, `wl_surface.damage_buffer`, `wl_surface.frame` and `wl_surface.commit`.
+    @discardableResult
+    public func present(draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+        core.present(draw)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Glibc
+
+/// A Wayland server written by hand for the cases a real compositor does not give: a global
+/// missing or too old, a ping. It speaks just enough of the wire protocol (an 8-byte header of
+/// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
+/// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
+/// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
+/// 640x480, and every `wl_surface.frame` answered at once.
+final class FakeCompositor: @unchecked Sendable {
+    struct Request: Equatable {
+        var object: UInt32
+        var opcode: UInt16
+        var arguments: [UInt8]
+    }
+
+    let directory: String
+    let socketName = "wayland-fake"
+    let pingSerial: UInt32 = 77
+    private let listener: Int32
+    private let globals: [(String, UInt32)]
+    private let lock = NSLock()
+    private var requests: [Request] = []
+    private var boundObjects: [String: UInt32] = [:]
+    private let finished = DispatchSemaphore(value: 0)
+    private let resumed = DispatchSemaphore(value: 0)
+    private let pausesAfterBinding: Bool
+    private let failsFrames: Bool
+
+    /// - Parameters:
+    ///   - globals: The globals announced: interface and version.
+    ///   - pausesAfterBinding: Whether the server stops reading after the client's second
+    ///     roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
+    ///   - failsFrames: Whether a `wl_surface.frame` request gets a protocol error (`wl_display.error`,
+    ///     code 2, on the surface) instead of its callback.
+    init(globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false) throws {
+        self.globals = globals
+        self.pausesAfterBinding = pausesAfterBinding
+        self.failsFrames = failsFrames
+        directory = NSTemporaryDirectory() + "rcwayland-fake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = directory + "/" + socketName
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 1) == 0 else { throw SwayHeadless.Failure(description: "bind failed") }
+        let thread = Thread { [self] in serve() }
+        thread.start()
+    }
+
+    /// The requests received so far.
+    var received: [Request] { lock.withLock { requests } }
+
+    /// The object id the client gave a bound interface.
+    func object(of interface: String) -> UInt32? { lock.withLock { boundObjects[interface] } }
+
+    /// Reads again after a pause.
+    func resume() { resumed.signal() }
+
+    /// Waits for the client to hang up (up to 5 s), then removes the directory.
+    func stop() {
+        _ = finished.wait(timeout: .now() + 5)
+        close(listener)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private func serve() {
+        defer { finished.signal() }
+        let client = accept(listener, nil, nil)
+        guard client >= 0 else { return }
+        defer { close(client) }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var registry: UInt32 = 0
+        var syncs = 0
+        var surface: UInt32 = 0
+        var xdgSurface: UInt32 = 0
+        while true {
+            let count = read(client, &chunk, chunk.count)
+            if count <= 0 { return }
+            pending += chunk[0..<count]
+            while pending.count >= 8 {
+                let object = word(pending, 0)
+                let sizeAndOpcode = word(pending, 4)
+                let size = Int(sizeAndOpcode >> 16)
+                guard size >= 8, pending.count >= size else { break }
+                let request = Request(
+                    object: object, opcode: UInt16(sizeAndOpcode & 0xFFFF), arguments: Array(pending[8..<size]))
+                pending.removeFirst(size)
+                lock.withLock { requests.append(request) }
+                var reply: [UInt8] = []
+                switch (request.object, request.opcode) {
+                case (1, 1):  // wl_display.get_registry(new id)
+                    registry = word(request.arguments, 0)
+                    for (index, (interface, version)) in globals.enumerated() {
+                        reply += event(registry, 0, uint(UInt32(index + 1)) + string(interface) + uint(version))
+                    }
+                case (1, 0):  // wl_display.sync(new id): wl_callback.done, then wl_display.delete_id
+                    let callback = word(request.arguments, 0)
+                    reply += event(callback, 0, uint(0)) + event(1, 1, uint(callback))
+                    syncs += 1
+                case (registry, 0):  // wl_registry.bind(name, interface, version, new id)
+                    let length = Int(word(request.arguments, 4))
+                    let interface = String(decoding: request.arguments[8..<(8 + length - 1)], as: UTF8.self)
+                    let padded = (length + 3) & ~3
+                    let id = word(request.arguments, 8 + padded + 4)
+                    lock.withLock { boundObjects[interface] = id }
+                    if interface == "xdg_wm_base" { reply += event(id, 0, uint(pingSerial)) }
+                    if interface == "wl_seat" { reply += event(id, 0, uint(3)) + event(id, 1, string("seat-fake")) }
+                default:
+                    let compositor = self.object(of: "wl_compositor")
+                    let base = self.object(of: "xdg_wm_base")
+                    if request.object == compositor && request.opcode == 0 {  // create_surface(new id)
+                        surface = word(request.arguments, 0)
+                        lock.withLock { boundObjects["wl_surface"] = surface }
+                    } else if request.object == base && request.opcode == 2 {  // get_xdg_surface(new id, surface)
+                        xdgSurface = word(request.arguments, 0)
+                    } else if request.object == xdgSurface && request.opcode == 1 {  // get_toplevel(new id)
+                        let toplevel = word(request.arguments, 0)
+                        reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
+                        reply += event(xdgSurface, 0, uint(5))
+                    } else if request.object == surface && request.opcode == 3 && failsFrames {
+                        reply += event(1, 0, uint(surface) + uint(2) + string("frame refused by the test"))
+                    } else if request.object == surface && request.opcode == 3 {  // frame(new id)
+                        let callback = word(request.arguments, 0)
+                        reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                    }
+                }
+                if !reply.isEmpty { _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
+                if pausesAfterBinding && syncs == 2 && request.object == 1 && request.opcode == 0 {
+                    _ = resumed.wait(timeout: .now() + 10)
+                }
+            }
+        }
+    }
+
+    private func word(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].enumerated().reduce(0) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
+    }
+
+    private func uint(_ value: UInt32) -> [UInt8] {
+        (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * UInt32($0))) }
+    }
+
+    private func string(_ text: String) -> [UInt8] {
+        var bytes = Array(text.utf8) + [0]
+        let length = UInt32(bytes.count)
+        while bytes.count % 4 != 0 { bytes.append(0) }
+        return uint(length) + bytes
+    }
+
+    private func event(_ object: UInt32, _ opcode: UInt16, _ arguments: [UInt8]) -> [UInt8] {
+        uint(object) + uint(UInt32(8 + arguments.count) << 16 | UInt32(opcode)) + arguments
+    }
+}

@@ -1,0 +1,154 @@
+import EventLoop
+import Foundation
+import Testing
+import WaylandClient
+
+/// What a real compositor does not let a test see or choose, against ``FakeCompositor``.
+@Suite("WaylandClient against a hand-written server: globals, ping, a full socket, damage")
+@MainActor
+struct FakeServerTests {
+    static let all: [(String, UInt32)] = [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 2), ("wl_seat", 7)]
+
+    @Test("a missing global: the error names it")
+    func missingGlobal() throws {
+        let server = try FakeCompositor(globals: Self.all.filter { $0.0 != "xdg_wm_base" })
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        #expect(error?.operation == "bind")
+        #expect(error?.message.contains("the compositor offers no xdg_wm_base global") == true)
+    }
+
+    @Test("a wl_compositor older than version 4 (no damage_buffer): the error names it and its version")
+    func oldCompositor() throws {
+        let server = try FakeCompositor(globals: [("wl_compositor", 3)] + Self.all.dropFirst())
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        #expect(error?.message.contains("wl_compositor version 3, older than 4") == true)
+    }
+
+    @Test("xdg_wm_base pings are answered; the seat's capabilities and name are kept")
+    func pingAnsweredSeatKept() throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        do {
+            let connection = try WaylandConnection(loop: loop, environment: environment)
+            #expect(connection.seatCapabilities == [.pointer, .keyboard])
+            #expect(connection.seatName == "seat-fake")
+            connection.flush()
+            let base = try #require(server.object(of: "xdg_wm_base"))
+            let pong = FakeCompositor.Request(object: base, opcode: 3, arguments: [77, 0, 0, 0])
+            let deadline = Date().addingTimeInterval(5)
+            while !server.received.contains(pong) && Date() < deadline { usleep(10_000) }
+            #expect(server.received.contains(pong))
+        }
+    }
+
+    @Test("a full socket: the loop waits for it to take output again, and then everything is sent")
+    func fullSocketWaitsForWritability() throws {
+        let server = try FakeCompositor(globals: Self.all, pausesAfterBinding: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        // Each window's requests (a 3,000-byte title) fit libwayland's 4 KB buffer; each batch's end
+        // flushes them, until the socket the server no longer reads is full.
+        var windows: [WaylandWindow] = []
+        let title = String(repeating: "t", count: 3000)
+        while !connection.isWaitingForWritability && windows.count < 2000 {
+            windows.append(try WaylandWindow(connection: connection, options: .init(title: title, appID: "rc.full")))
+            loop.runOnce(timeout: 0)
+        }
+        #expect(connection.isWaitingForWritability)
+        #expect(connection.disconnectError == nil)
+        let requestsBefore = server.received.count
+        server.resume()
+        // Woken by writability, not by a timeout: each wait below would otherwise last its 5 s.
+        let started = EventLoop.monotonicNow
+        while connection.isWaitingForWritability && EventLoop.monotonicNow - started < 10 { loop.runOnce(timeout: 5) }
+        #expect(!connection.isWaitingForWritability)
+        #expect(EventLoop.monotonicNow - started < 2)
+        #expect(connection.disconnectError == nil)
+        // Every window's set_title (xdg_toplevel opcode 2) arrived: nothing was lost while waiting.
+        let deadline = Date().addingTimeInterval(5)
+        func titles() -> Int { server.received.filter { $0.opcode == 2 && $0.arguments.count == 3008 }.count }
+        while titles() < windows.count && Date() < deadline { usleep(10_000) }
+        #expect(titles() == windows.count)
+        #expect(server.received.count > requestsBefore)
+    }
+
+    @Test("a frame damages only the rows it changed: attach, damage_buffer per range, frame, commit")
+    func damageRowsOnly() throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Rows", appID: "rc.rows"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(window.width == 640 && window.height == 480)
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
+                return [0..<buffer.height]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 10..<20, color: 0xFF_00_00_FF)
+                buffer.fill(rows: 50..<60, color: 0xFF_00_00_FF)
+                return [10..<20, 50..<60]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        let surface = try #require(server.object(of: "wl_surface"))
+        let requests = server.received.filter { $0.object == surface }
+        let commits = requests.indices.filter { requests[$0].opcode == 6 }
+        try #require(commits.count == 3)  // the initial commit, then two frames
+        let second = Array(requests[(commits[1] + 1)...commits[2]])
+        #expect(second.map(\.opcode) == [1, 9, 9, 3, 6])  // attach, damage_buffer ×2, frame, commit
+        func rectangle(_ request: FakeCompositor.Request) -> [Int32] {
+            stride(from: 0, to: 16, by: 4).map { offset in
+                Int32(
+                    bitPattern: request.arguments[offset..<offset + 4].enumerated().reduce(UInt32(0)) {
+                        $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+                    })
+            }
+        }
+        #expect(rectangle(second[1]) == [0, 10, 640, 10])
+        #expect(rectangle(second[2]) == [0, 50, 640, 10])
+        // The first frame of a size damages it all.
+        let first = Array(requests[(commits[0] + 1)...commits[1]])
+        #expect(first.map(\.opcode) == [1, 9, 3, 6])
+        #expect(rectangle(first[1]) == [0, 0, 640, 480])
+    }
+
+    @Test("a protocol error is reported once, naming the code and the object")
+    func protocolErrorReported() throws {
+        let server = try FakeCompositor(globals: Self.all, failsFrames: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        var reports: [WaylandError] = []
+        connection.onDisconnect = { reports.append($0) }
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Error", appID: "rc.error"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { _ in [] }
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(reports.count == 1)
+        let surface = try #require(server.object(of: "wl_surface"))
+        #expect(reports.first?.errno == EPROTO)
+        #expect(reports.first?.message.contains("protocol error 2 on wl_surface@\(surface)") == true)
+        #expect(!window.present { _ in [] })
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Glibc
+import WaylandClient
+
+/// sway headless as the unprivileged user `rcwayland` (compositors refuse to run as root; not root, as
+/// the user running the tests), in a fresh
+/// `XDG_RUNTIME_DIR` of its own; the test process (root) connects to its socket in-process.
+/// ``stop()`` kills it and removes the directory: call it in a `defer`.
+final class SwayHeadless {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A screenshot read from `grim -t ppm`.
+    struct Screenshot {
+        var width: Int
+        var height: Int
+        var rgb: [UInt8]
+
+        /// The pixel at (x, y) as red, green, blue.
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+            let start = (y * width + x) * 3
+            return Array(rgb[start..<start + 3])
+        }
+    }
+
+    static let user = "rcwayland"
+    let directory: String
+    let socketName: String
+    let uid: UInt32
+    let gid: UInt32
+    private let process: Process
+    private var helpers: [Process] = []
+    private var stopped = false
+
+    /// The environment a client in the test process uses.
+    var environment: WaylandEnvironment {
+        WaylandEnvironment(display: socketName, runtimeDirectory: directory)
+    }
+
+    /// Starts sway with one 800x600 headless output and waits for its socket.
+    init() throws {
+        if getuid() == 0 {
+            try Self.ensureUser()
+            guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
+            uid = entry.pointee.pw_uid
+            gid = entry.pointee.pw_gid
+        } else {
+            // Not root: sway runs as this user, as it would on a desktop.
+            uid = getuid()
+            gid = getgid()
+        }
+        var template = Array("/tmp/rcwayland-XXXXXX".utf8CString)
+        guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
+        directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        chown(directory, uid, gid)
+        chmod(directory, 0o700)
+        let config = directory + "/sway.conf"
+        try "output HEADLESS-1 resolution 800x600\nxwayland disable\n".write(
+            toFile: config, atomically: false, encoding: .utf8)
+        chown(config, uid, gid)
+        let log = directory + "/sway.log"
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = Self.asUser(uid, gid) + ["sway", "-c", config]
+        process.environment = [
+            "XDG_RUNTIME_DIR": directory, "WLR_BACKENDS": "headless", "WLR_RENDERER": "pixman",
+            "WLR_LIBINPUT_NO_DEVICES": "1", "HOME": Self.home(uid), "PATH": "/usr/bin:/bin:/usr/sbin:/sbin",
+        ]
+        let handle = FileHandle(forWritingAtPath: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        // The socket's name is read from the directory: sway 1.7 picks wayland-1 even in an empty one.
+        let deadline = Date().addingTimeInterval(5)
+        var socket: String?
+        while socket == nil {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            socket = names.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+            if socket != nil { break }
+            guard Date() < deadline, process.isRunning else {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                socketName = ""
+                stop()
+                throw Failure(description: "sway did not start: \(text.suffix(2000))")
+            }
+            usleep(20_000)
+        }
+        socketName = socket ?? ""
+        // The file appears at bind(2), before listen(2): connect once to know sway takes connections.
+        while !Self.accepts(directory + "/" + socketName) {
+            guard Date() < deadline, process.isRunning else {
+                stop()
+                throw Failure(description: "sway's socket \(socketName) never took a connection")
+            }
+            usleep(10_000)
+        }
+    }
+
+    deinit { stop() }
+
+    /// The command prefix that runs a program as the sway user: `setpriv` from root, nothing otherwise.
+    private static func asUser(_ uid: UInt32, _ gid: UInt32) -> [String] {
+        getuid() == 0 ? ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] : []
+    }
+
+    private static func home(_ uid: UInt32) -> String {
+        getpwuid(uid).map { String(cString: $0.pointee.pw_dir) } ?? "/tmp"
+    }
+
+    /// Whether a Unix socket takes a connection now.
+    static func accepts(_ path: String) -> Bool {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0
+            }
+        }
+    }
+
+    private static func ensureUser() throws {
+        if getpwnam(user) != nil { return }
+        let useradd = Process()
+        useradd.executableURL = URL(fileURLWithPath: "/usr/sbin/useradd")
+        useradd.arguments = ["-m", user]
+        try useradd.run()
+        useradd.waitUntilExit()
+        // Another test process may have made it at the same moment.
+        guard getpwnam(user) != nil else { throw Failure(description: "useradd -m \(user) failed") }
+    }
+
+    /// Runs a program as the sway user, connected to sway; waits for it unless `background`.
+    @discardableResult
+    func run(_ arguments: [String], background: Bool = false) throws -> Int32 {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = Self.asUser(uid, gid) + arguments
+        child.environment = [
+            "XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName, "HOME": Self.home(uid),
+            "PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SWAYSOCK": swaySocket() ?? "",
+        ]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        if background {
+            helpers.append(child)
+            return 0
+        }
+        child.waitUntilExit()
+        return child.terminationStatus
+    }
+
+    /// sway's IPC socket in the runtime directory (for swaymsg).
+    private func swaySocket() -> String? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.first { $0.hasPrefix("sway-ipc.") }.map { directory + "/" + $0 }
+    }
+
+    /// The output's pixels, through grim (wlr-screencopy) as a PPM.
+    func screenshot() throws -> Screenshot {
+        let path = directory + "/shot.ppm"
+        try? FileManager.default.removeItem(atPath: path)
+        let status = try run(["grim", "-t", "ppm", path])
+        guard status == 0, let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "grim failed with status \(status)")
+        }
+        return try Self.parsePPM(Array(data))
+    }
+
+    /// A binary PPM (P6, maximum 255).
+    static func parsePPM(_ bytes: [UInt8]) throws -> Screenshot {
+        var index = 0
+        func token() -> String {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+                index += 1
+            }
+            var text = ""
+            while index < bytes.count, bytes[index] != 0x20, bytes[index] != 0x0A, bytes[index] != 0x0D {
+                text.append(Character(UnicodeScalar(bytes[index])))
+                index += 1
+            }
+            return text
+        }
+        guard token() == "P6", let width = Int(token()), let height = Int(token()), token() == "255" else {
+            throw Failure(description: "not a P6 PPM")
+        }
+        index += 1
+        guard bytes.count - index >= width * height * 3 else { throw Failure(description: "short PPM") }
+        return Screenshot(width: width, height: height, rgb: Array(bytes[index..<index + width * height * 3]))
+    }
+
+    /// Kills sway now (SIGKILL), as a crash would; the directory stays until ``stop()``.
+    func kill() {
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Stops sway and the helpers started, and removes the runtime directory.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        for helper in helpers where helper.isRunning {
+            Glibc.kill(helper.processIdentifier, SIGKILL)
+            helper.waitUntilExit()
+        }
+        if process.isRunning {
+            Glibc.kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < deadline { usleep(10_000) }
+            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

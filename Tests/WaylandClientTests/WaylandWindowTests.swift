@@ -1,0 +1,194 @@
+import EventLoop
+import Foundation
+import Testing
+import WaylandClient
+
+@Suite("WaylandWindow against sway headless", .serialized)
+@MainActor
+struct WaylandWindowTests {
+    static let red: UInt32 = 0xFF_FF_00_00
+    static let blue: UInt32 = 0xFF_00_00_FF
+
+    @Test("a full-screen window is configured 800x600 and a committed red buffer shows in grim's screenshot")
+    func redBufferShows() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Red", appID: "rc.red", defaultWidth: 320, defaultHeight: 200)
+        )
+        var configures: [[Int]] = []
+        window.onConfigure = { configures.append([$0, $1]) }
+        var drawn: [[Int]] = []
+        var fullRedraws: [Bool] = []
+        let drawRed = { (buffer: PixelBuffer) -> [Range<Int>] in
+            drawn.append([buffer.width, buffer.height, buffer.stride])
+            fullRedraws.append(buffer.needsFullRedraw)
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        window.onResize = { _, _ in window.present(draw: drawRed) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        // sway's first configure (0x0) leaves the size to the app: the default, until the window is mapped.
+        #expect(configures.first == [320, 200])
+        #expect(window.present(draw: drawRed))
+        // Mapped by that commit, the window is made full screen: 800x600, redrawn from onResize.
+        #expect(run(loop, upTo: 5) { window.width == 800 && window.framesDone >= 1 && drawn.count == 2 })
+        #expect(configures.last == [800, 600])
+        #expect(drawn == [[320, 200, 1280], [800, 600, 3200]])
+        #expect(fullRedraws == [true, true])
+        #expect(run(loop, upTo: 5) { window.framesDone == window.framesCommitted })
+        let shot = try sway.screenshot()
+        #expect(shot.width == 800 && shot.height == 600)
+        #expect(shot.pixel(400, 300) == [255, 0, 0])
+        #expect(shot.pixel(0, 0) == [255, 0, 0])
+        #expect(shot.pixel(799, 599) == [255, 0, 0])
+    }
+
+    @Test("a present before the frame callback is deferred, not dropped; the next buffer carries the last frame's rows")
+    func framesPacePresents() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Frames", appID: "rc.frames"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(
+            window.present { buffer in
+                buffer.fill(rows: 0..<buffer.height, color: Self.red)
+                return [0..<buffer.height]
+            })
+        #expect(window.isFramePending)
+        // Before the callback: kept, in order, and drawn into one frame when it comes.
+        var order: [String] = []
+        let second = window.present { buffer in
+            order.append("blue")
+            #expect(!buffer.needsFullRedraw)  // started from the red frame
+            buffer.fill(rows: 0..<300, color: Self.blue)
+            return [0..<300]
+        }
+        let third = window.present { _ in
+            order.append("nothing")
+            return []
+        }
+        #expect(!second && !third)
+        #expect(window.deferredDrawCount == 2)
+        #expect(window.framesCommitted == 1)
+        #expect(run(loop, upTo: 5) { window.framesCommitted == 2 })
+        #expect(order == ["blue", "nothing"])
+        #expect(window.deferredDrawCount == 0)
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        // A frame that draws nothing but damages every row shows the buffer as it was handed over:
+        // the top half blue from the last frame, the bottom red from the one before.
+        let fourth = window.present { _ in [0..<600] }
+        #expect(run(loop, upTo: 5) { window.framesDone == 3 })
+        _ = fourth
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(400, 100) == [0, 0, 255])
+        #expect(shot.pixel(400, 500) == [255, 0, 0])
+    }
+
+    @Test("an ARGB8888 window shows its opaque pixels")
+    func argbWindow() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Green", appID: "rc.green", format: .argb8888))
+        var formats: [WaylandWindow.PixelFormat] = []
+        let drawGreen = { (buffer: PixelBuffer) -> [Range<Int>] in
+            formats.append(buffer.format)
+            buffer.fill(rows: 0..<buffer.height, color: 0xFF_00_FF_00)
+            return [0..<buffer.height]
+        }
+        window.onResize = { _, _ in window.present(draw: drawGreen) }
+        // Before the first configure nothing may be attached: the drawing is kept until it comes.
+        #expect(!window.present(draw: drawGreen))
+        #expect(window.deferredDrawCount == 1 && !window.isConfigured)
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        // The default size is the output's: full screen after mapping changes nothing, so no redraw.
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(window.width == 800 && window.height == 600)
+        #expect(formats == [.argb8888])
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(400, 300) == [0, 255, 0])
+    }
+
+    @Test("a resize from the compositor is acknowledged and reported")
+    func resizeReported() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Resize", appID: "rc.resize"))
+        var resizes: [[Int]] = []
+        window.onResize = { resizes.append([$0, $1]) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "resolution", "640x480"])
+        #expect(run(loop, upTo: 5) { window.width == 640 })
+        #expect(window.height == 480)
+        #expect(resizes.last == [640, 480])
+        var fullRedraw = false
+        window.present { buffer in
+            fullRedraw = buffer.needsFullRedraw && buffer.width == 640
+            buffer.fill(rows: 0..<buffer.height, color: Self.blue)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        #expect(fullRedraw)
+        let shot = try sway.screenshot()
+        #expect(shot.width == 640)
+        #expect(shot.pixel(320, 240) == [0, 0, 255])
+    }
+
+    @Test("the compositor's close request reaches onClose")
+    func closeRequestReported() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Close", appID: "rc.close"))
+        var closes = 0
+        window.onClose = { closes += 1 }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        try sway.run(["swaymsg", "[app_id=rc.close]", "kill"])
+        #expect(run(loop, upTo: 5) { closes == 1 })
+    }
+
+    @Test("idle: the loop does not wake when nothing happens")
+    func idleWakesNever() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Idle", appID: "rc.idle"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present { buffer in
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [0..<buffer.height]
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        _ = run(loop, upTo: 0.3) { false }  // whatever the compositor still sends after the frame
+        // 0.5 s of waiting in the kernel: the compositor's socket never wakes the loop. (The loop's
+        // batches are not counted: in a full test run other suites' signals interrupt epoll_wait.
+        // Alone, this test sees exactly one batch, the timeout's.)
+        let wakeupsBefore = connection.socketWakeups
+        let end = EventLoop.monotonicNow + 0.5
+        while EventLoop.monotonicNow < end { loop.runOnce(timeout: end - EventLoop.monotonicNow) }
+        #expect(connection.socketWakeups == wakeupsBefore)
+        #expect(connection.disconnectError == nil)
+    }
+}
