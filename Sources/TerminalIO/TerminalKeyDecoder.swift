@@ -231,17 +231,24 @@ public struct TerminalKeyDecoder: Sendable {
                 events.append(self.key(key, .down))
                 heldKeys.append(key)
             }
+            var delivered = action
             switch action {
             case .down:
                 // A press (not a repeat) says the key was up: its release was lost.
                 cancelIfHeld(code, into: &events)
                 heldKeys.append(code)
             case .repeat:
-                if !heldKeys.contains(code) { heldKeys.append(code) }
+                // A repeat of a key never seen pressed (held when the terminal gained focus) is
+                // its press: the dispatcher then knows it is down, and a Control held that way
+                // still makes the next Ctrl-C the quit chord.
+                if !heldKeys.contains(code) {
+                    heldKeys.append(code)
+                    delivered = .down
+                }
             case .up:
                 heldKeys.removeAll { $0 == code }
             }
-            events.append(self.key(code, action, text: action == .up ? nil : text))
+            events.append(self.key(code, delivered, text: delivered == .up ? nil : text))
         case .overlong:
             discarding = true
         }

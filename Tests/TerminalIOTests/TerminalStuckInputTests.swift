@@ -49,6 +49,17 @@ import Testing
         #expect(dispatcher.keyboardState.pressedKeys.isEmpty, "nothing stuck")
     }
 
+    @Test("kitty: a repeat of a key never seen pressed is its press; a Control held that way still lets Ctrl-C quit")
+    func kittyRepeatWithoutPress() {
+        // Control held when the terminal gained focus: its first report is a repeat (type 2).
+        let control = "\u{1b}[57442;5:2u"
+        #expect(decode(control, kitty: true) == ["down ControlLeft"])
+        #expect(decode(control + "\u{1b}[57442;5:2u", kitty: true) == ["down ControlLeft", "repeat ControlLeft"])
+        let (quits, _, dispatcher) = quits(after: control + "\u{3}", kitty: true)
+        #expect(quits == 1, "fuzz-terminal found Ctrl-C lost here: the repeat had left Control down unseen")
+        #expect(dispatcher.keyboardState.pressedKeys == [.leftControl], "the terminal still holds Control")
+    }
+
     @Test("kitty: a lost Shift is cancelled by any report without it, a modifier key's included")
     func kittyModifierReports() {
         // Shift down, focus lost; then Ctrl goes down, reported with Ctrl alone (5).
