@@ -41,6 +41,16 @@ public struct ByteWriter: ~Copyable {
         count += 1
     }
 
+    /// Appends bytes as they are (a line already written: a JSON line passed through).
+    ///
+    /// - Parameter bytes: The bytes.
+    public mutating func append(bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        reserve(bytes.count)
+        UnsafeMutableRawPointer(base + count).copyMemory(from: source, byteCount: bytes.count)
+        count += bytes.count
+    }
+
     /// Appends a static string's bytes.
     public mutating func append(_ text: StaticString) {
         let length = text.utf8CodeUnitCount

@@ -104,9 +104,7 @@ public struct TreeSnapshot: Hashable, Sendable {
         out.append("],\"items\":")
         out.append(decimal: itemCount)
         out.append(",\"scene\":")
-        sceneJSON.withUnsafeBytes { bytes in
-            for byte in bytes { out.append(byte) }
-        }
+        sceneJSON.withUnsafeBytes { out.append(bytes: $0) }
         out.append("}\n")
     }
 

@@ -17,8 +17,16 @@ import Testing
         fd = try UnixSocket.connect(path: path).get()
     }
 
+    private var isOpen = true
+
     deinit {
-        Syscalls.close(fd)
+        if isOpen { Syscalls.close(fd) }
+    }
+
+    /// Closes this end, as a watcher that goes away does.
+    func disconnect() {
+        if isOpen { Syscalls.close(fd) }
+        isOpen = false
     }
 
     func send(_ bytes: [UInt8]) {
@@ -102,6 +110,14 @@ func event(_ line: String) -> String? {
         return app
     }
 
+    /// A watcher attached to the app: connected, its request sent, its first three lines
+    /// (hello, session, snapshot) read.
+    static func watch(_ app: Application, at path: String) throws -> (peer: SocketPeer, head: [String]) {
+        let peer = try SocketPeer(path: path)
+        peer.send(InspectionRequest.watch.line)
+        return (peer, peer.read(app) { $0.count >= 3 })
+    }
+
     static func press(_ app: Application, _ code: KeyCode, at t: Double) {
         app.dispatcher.handle(KeyEvent(code, .down, device: .primary, timestamp: t))
         app.dispatcher.handle(KeyEvent(code, .up, device: .primary, timestamp: t + 0.01))
@@ -126,9 +142,7 @@ func event(_ line: String) -> String? {
     func watch() throws {
         let app = try Self.makeApp(directory: Self.makeDirectory())
         try app.start()
-        let peer = try SocketPeer(path: #require(app.inspectionPath))
-        peer.send(InspectionRequest.watch.line)
-        let head = peer.read(app) { $0.count >= 3 }
+        let (peer, head) = try Self.watch(app, at: #require(app.inspectionPath))
         #expect(head.compactMap(event) == ["hello", "session", "snapshot"])
         guard case .hello(let hello)? = try? InspectionMessage(jsonLine: Array(head[0].utf8)) else {
             Issue.record("no hello: \(head)")
@@ -155,9 +169,7 @@ func event(_ line: String) -> String? {
     func snapshotPerFrame() throws {
         let app = try Self.makeApp(directory: Self.makeDirectory())
         try app.start()
-        let peer = try SocketPeer(path: #require(app.inspectionPath))
-        peer.send(InspectionRequest.watch.line)
-        _ = peer.read(app) { $0.count >= 3 }
+        let peer = try Self.watch(app, at: #require(app.inspectionPath)).peer
         let root = try #require(app.root as? FocusNode)
         for index in 0..<5 {
             root.addChild(
@@ -181,11 +193,9 @@ func event(_ line: String) -> String? {
         let app = try Self.makeApp(directory: Self.makeDirectory())
         try app.start()
         #expect(!app.dispatcher.isTracing)
-        var peer: SocketPeer? = try SocketPeer(path: #require(app.inspectionPath))
-        peer?.send(InspectionRequest.watch.line)
-        _ = peer?.read(app) { $0.count >= 3 }
+        let peer = try Self.watch(app, at: #require(app.inspectionPath)).peer
         #expect(app.dispatcher.isTracing)
-        peer = nil
+        peer.disconnect()
         let end = Date().addingTimeInterval(5)
         while app.inspectionWatchers > 0 && Date() < end { app.loop.runOnce(timeout: 0.01) }
         #expect(app.inspectionWatchers == 0 && !app.dispatcher.isTracing)
@@ -268,9 +278,7 @@ func event(_ line: String) -> String? {
     func slowWatcherDrops() throws {
         let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
         try app.start()
-        let peer = try SocketPeer(path: #require(app.inspectionPath))
-        peer.send(InspectionRequest.watch.line)
-        let head = peer.read(app) { $0.count >= 3 }
+        let (peer, head) = try Self.watch(app, at: #require(app.inspectionPath))
         // Every trace event the app makes from now on, counted by a session of its own.
         var made = 0
         let counter = TraceSession(
@@ -361,14 +369,10 @@ func event(_ line: String) -> String? {
         let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
         try app.start()
         let path = try #require(app.inspectionPath)
-        var gone: SocketPeer? = try SocketPeer(path: path)
-        gone?.send(InspectionRequest.watch.line)
-        _ = gone?.read(app) { $0.count >= 3 }
-        let stays = try SocketPeer(path: path)
-        stays.send(InspectionRequest.watch.line)
-        _ = stays.read(app) { $0.count >= 3 }
+        let gone = try Self.watch(app, at: path).peer
+        let stays = try Self.watch(app, at: path).peer
         for index in 0..<300 { Self.press(app, .tab, at: Double(index)) }
-        gone = nil
+        gone.disconnect()
         _ = stays.read(app) { _ in app.inspectionWatchers == 1 }
         Self.press(app, .a, at: 400)
         let lines = stays.read(app) { $0.contains { event($0) == "unhandled" || $0.contains("\"event\":\"key\"") } }
@@ -380,12 +384,8 @@ func event(_ line: String) -> String? {
         let app = try Self.makeApp(directory: Self.makeDirectory()) { $0.bufferSize = 16 << 10 }
         try app.start()
         let path = try #require(app.inspectionPath)
-        let slow = try SocketPeer(path: path)
-        slow.send(InspectionRequest.watch.line)
-        _ = slow.read(app) { $0.count >= 3 }
-        let reader = try SocketPeer(path: path)
-        reader.send(InspectionRequest.watch.line)
-        _ = reader.read(app) { $0.count >= 3 }
+        let slow = try Self.watch(app, at: path).peer
+        let reader = try Self.watch(app, at: path).peer
         var made = 0
         let counter = TraceSession(
             name: "counter", window: app.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,

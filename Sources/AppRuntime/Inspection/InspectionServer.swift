@@ -352,10 +352,15 @@ final class InspectionServer {
 
     private var now: Double { EventLoop.monotonicNow - timeOrigin }
 
+    /// The tree as it is now.
+    private func makeSnapshot() -> TreeSnapshot {
+        TreeSnapshot(name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
+    }
+
+    /// The tree as it is now, remembered as the one every watcher has.
     private func snapshot() -> TreeSnapshot {
         snapshotKey = currentSnapshotKey()
-        return TreeSnapshot(
-            name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
+        return makeSnapshot()
     }
 
     private func currentSnapshotKey() -> (UInt64, UInt64, ObjectIdentifier?) {
@@ -431,6 +436,10 @@ final class InspectionServer {
     /// whose peer went away is closed. Without it (inside dispatch, where the tree must not be
     /// walked and `scratch` holds the line being broadcast), both wait for the frame.
     private func flush(_ watcher: Watcher, resynchronizes: Bool) {
+        // Lost lines with nothing left to send: report them now.
+        if resynchronizes && watcher.queued == 0 && watcher.droppedSinceReport > 0 && !watcher.failed {
+            resynchronize(watcher)
+        }
         while watcher.queued > 0 && !watcher.failed {
             let result = watcher.buffer.withUnsafeBytes { raw in
                 UnixSocket.send(watcher.fd, UnsafeRawBufferPointer(rebasing: raw[watcher.sent...]))
@@ -468,8 +477,7 @@ final class InspectionServer {
         // Called with the buffer empty: the two go in as one piece, through a writer of their own.
         var lines = ByteWriter(capacity: 4096)
         InspectionMessage.dropped(drop).writeJSON(to: &lines)
-        TreeSnapshot(name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
-            .writeJSON(to: &lines)
+        makeSnapshot().writeJSON(to: &lines)
         _ = lines.withBytes { watcher.enqueue($0) }
     }
 
@@ -485,10 +493,6 @@ final class InspectionServer {
         }
         for watcher in watchers where watcher.queued > 0 || watcher.droppedSinceReport > 0 {
             flush(watcher, resynchronizes: true)
-            if watcher.queued == 0, watcher.droppedSinceReport > 0, !watcher.failed {
-                resynchronize(watcher)
-                flush(watcher, resynchronizes: true)
-            }
         }
     }
 

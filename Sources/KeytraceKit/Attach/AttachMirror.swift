@@ -135,12 +135,7 @@ public final class AttachMirror {
     /// Shows an event in the trace pane, and moves the mirror's focus (or first responder) to
     /// the item a `focus` (or `firstResponder`) event names.
     private func record(_ event: TraceEvent) {
-        switch event.kind {
-        case .stage, .keyCommandPassedOver:
-            guard explain else { return }
-        default:
-            break
-        }
+        guard explain || !Keytrace.isExplanation(.trace(event)) else { return }
         guard let session, let scene else {
             early.append(event)
             if early.count > 500 { early.removeFirst(early.count - 500) }

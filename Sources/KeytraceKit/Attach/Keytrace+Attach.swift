@@ -235,7 +235,7 @@ extension Keytrace {
                     guard explain || !isExplanation(message) else { return }
                     if json {
                         output.append { writer in
-                            line.withUnsafeBytes { for byte in $0 { writer.append(byte) } }
+                            line.withUnsafeBytes { writer.append(bytes: $0) }
                             writer.append(UInt8(ascii: "\n"))
                         }
                     } else {

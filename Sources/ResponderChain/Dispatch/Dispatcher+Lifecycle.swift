@@ -191,20 +191,25 @@ extension Dispatcher {
             trace(.pointer(event, item: nil, outcome: "the window has no focus system: nothing to hit"))
             return
         }
-        if pointerTracker?.focusSystem !== focusSystem {
-            pointerTracker = PointerActivationTracker(focusSystem: focusSystem)
+        let tracker: PointerActivationTracker
+        if let current = pointerTracker, current.focusSystem === focusSystem {
+            tracker = current
+        } else {
+            tracker = PointerActivationTracker(focusSystem: focusSystem)
+            pointerTracker = tracker
         }
-        guard let tracker = pointerTracker else { return }
         switch event.phase {
         case .down:
-            tracker.down(event.contact, at: event.point)
-            trace(.pointer(event, item: focusSystem.item(at: event.point)?.focusDebugName, outcome: nil))
+            // One hit test per event, shared by the tracker and the trace.
+            let hit = focusSystem.item(at: event.point)
+            tracker.down(event.contact, hit: hit)
+            trace(.pointer(event, item: hit?.focusDebugName, outcome: nil))
         case .move:
             tracker.move(event.contact, to: event.point)
         case .up:
-            let item = focusSystem.item(at: event.point)?.focusDebugName
-            let outcome = tracker.up(event.contact, at: event.point)
-            trace(.pointer(event, item: item, outcome: outcome.description))
+            let hit = focusSystem.item(at: event.point)
+            let outcome = tracker.up(event.contact, at: event.point, hit: hit)
+            trace(.pointer(event, item: hit?.focusDebugName, outcome: outcome.description))
         case .cancel:
             tracker.cancelAll()
             trace(.pointer(event, item: nil, outcome: "cancelled: nothing is activated"))

@@ -63,7 +63,8 @@ extension FocusSystem {
     /// - Parameter point: The point, in the window's coordinate space.
     /// - Returns: The item, or `nil`.
     public func item(at point: Point) -> (any FocusItem)? {
-        let snapshot = currentSnapshot()
+        // The snapshot in place, not a copy: a drag asks on every move.
+        refreshSnapshot()
         var hit: (any FocusItem)?
         for item in snapshot.items where item.frame.contains(point) {
             switch item.focusability {
@@ -84,7 +85,12 @@ extension FocusSystem {
     /// - Returns: What happened.
     @discardableResult
     public func activate(at point: Point) -> PointerActivation {
-        guard let item = item(at: point) else { return .nothing(reason: "no item at \(point)") }
+        activate(item(at: point), at: point)
+    }
+
+    /// ``activate(at:)`` on the item already found there.
+    func activate(_ hit: (any FocusItem)?, at point: Point) -> PointerActivation {
+        guard let item = hit else { return .nothing(reason: "no item at \(point)") }
         let name = item.focusDebugName
         if let input = item as? Responder, input.asTextInputResponder != nil {
             _ = requestFocus(on: item)
@@ -131,8 +137,13 @@ public final class PointerActivationTracker {
     ///   - id: The contact's id (a touch slot, or ``pointerID``).
     ///   - point: Where, in the window's coordinate space.
     public func down(_ id: Int, at point: Point) {
+        down(id, hit: focusSystem.item(at: point))
+    }
+
+    /// ``down(_:at:)`` with the item already found under the contact.
+    func down(_ id: Int, hit: (any FocusItem)?) {
         if !contacts.isEmpty { isMultiTouch = true }
-        contacts[id] = focusSystem.item(at: point).map(ObjectIdentifier.init)
+        contacts[id] = hit.map(ObjectIdentifier.init)
     }
 
     /// A contact moved: when it leaves the item it went down on, lifting it activates nothing.
@@ -154,16 +165,21 @@ public final class PointerActivationTracker {
     /// - Returns: What happened.
     @discardableResult
     public func up(_ id: Int, at point: Point) -> PointerActivation {
+        up(id, at: point, hit: focusSystem.item(at: point))
+    }
+
+    /// ``up(_:at:)`` with the item already found under the contact.
+    func up(_ id: Int, at point: Point, hit: (any FocusItem)?) -> PointerActivation {
         guard let entry = contacts.removeValue(forKey: id) else {
             return .nothing(reason: "the contact never went down in this window")
         }
         defer { if contacts.isEmpty { isMultiTouch = false } }
         if isMultiTouch { return .nothing(reason: "more than one finger touched") }
         guard let start = entry else { return .nothing(reason: "it went down on no item, or moved off it") }
-        guard focusSystem.item(at: point).map(ObjectIdentifier.init) == start else {
+        guard hit.map(ObjectIdentifier.init) == start else {
             return .nothing(reason: "it lifted off the item it went down on")
         }
-        return focusSystem.activate(at: point)
+        return focusSystem.activate(hit, at: point)
     }
 
     /// Every contact was cancelled (the compositor took the touch, the device went away):
