@@ -51,7 +51,10 @@ let package = Package(
         // A Wayland client on the one loop: the display, registry globals, an xdg_toplevel window, wl_shm.
         .target(
             name: "WaylandClient",
-            dependencies: ["LinuxSystem", "EventLoop", "CWayland", "CWaylandProtocols"]),
+            dependencies: [
+                "LinuxSystem", "EventLoop", "CWayland", "CWaylandProtocols", "ResponderChain", "XKBKeymap",
+                "TerminalCanvas", "PixelCanvas",
+            ]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
         // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
@@ -82,7 +85,7 @@ let package = Package(
             name: "LinuxKeyboard",
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
-                "TerminalIO", "TerminalCanvas", "DispatchTrace",
+                "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),

@@ -158,7 +158,7 @@ public final class Application {
     /// The layout's name and where it came from (`de (environment)`), or `terminal` once the
     /// input is a terminal.
     public var layoutDescription: String {
-        input == .terminal ? "terminal" : layoutNote
+        input == .terminal ? "terminal" : sources.first?.layoutDescription ?? layoutNote
     }
     private let layoutNote: String
     /// The event loop; `EventLoop.watch(_:handler:)` adds an app's own descriptors.
@@ -193,6 +193,8 @@ public final class Application {
     /// How many watchers (`keytrace --attach`) are attached now.
     public var inspectionWatchers: Int { inspection?.watcherCount ?? 0 }
     private var inspection: InspectionServer?
+    private var primaryOutput: (any CanvasOutput)?
+    private var failure: AppError?
 
     private var signals: SignalPipe?
     private var signalWatch: UInt64?
@@ -278,6 +280,21 @@ public final class Application {
         source.onDeviceChange = { [unowned self] change in self.deviceChanged(change) }
     }
 
+    /// Sets where frames go instead of the terminal: a Wayland window (`WaylandCanvasOutput`), a
+    /// display. The terminal is then not opened for drawing; ``output`` is this one, and its
+    /// resizes draw a new frame (posted as ``Change/resized(columns:rows:)``). Call it before
+    /// ``openInput()``.
+    ///
+    /// - Parameter output: The output.
+    public func setOutput(_ output: any CanvasOutput) {
+        precondition(!opened, "setOutput(_:) after openInput(): set it before the app starts")
+        primaryOutput = output
+        output.onResize = { [unowned self] in
+            if let size = self.output?.size { self.post(.resized(columns: size.columns, rows: size.rows)) }
+            self.frame()
+        }
+    }
+
     /// Chooses and opens the input (and the terminal for drawing), the sources added with
     /// ``add(_:)``, and the signal handling. Idempotent; ``start()`` calls it. After it,
     /// ``input`` and ``inputNote`` say what was chosen.
@@ -293,7 +310,8 @@ public final class Application {
         let primary = try startPrimaryInput()
         var chosen = primary.source
         let useTerminal = chosen == nil
-        if useTerminal || configuration.usesTerminalForOutput {
+        self.output = primaryOutput
+        if useTerminal || (configuration.usesTerminalForOutput && primaryOutput == nil) {
             let input = configuration.terminalInput
             let output =
                 configuration.terminalOutput
@@ -301,7 +319,7 @@ public final class Application {
             do {
                 let terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal)
                 self.terminal = terminal
-                self.output = TerminalOutput(terminal: terminal)
+                if primaryOutput == nil { self.output = TerminalOutput(terminal: terminal) }
             } catch {
                 if useTerminal { throw AppError(error) }
             }
@@ -396,7 +414,7 @@ public final class Application {
     }
 
     /// The program's file name (`argv[0]` without its directory), for the inspection socket.
-    static var programName: String {
+    public static var programName: String {
         let path = CommandLine.arguments.first ?? ""
         let name = path.split(separator: "/").last.map(String.init) ?? ""
         return name.isEmpty ? "app" : name
@@ -451,6 +469,7 @@ public final class Application {
         defer { finish() }
         try start()
         do { try loop.run() } catch { throw AppError(error) }
+        if let failure { throw failure }
     }
 
     /// Runs until stopped, like ``run()-13s0``, without blocking: for an `async` main or a test.
@@ -460,6 +479,7 @@ public final class Application {
         defer { finish() }
         try start()
         do { try await loop.run() } catch { throw AppError(error) }
+        if let failure { throw failure }
     }
 
     /// Asks for a frame after main-actor work changed what is drawn (a task that updated the tree
@@ -474,6 +494,15 @@ public final class Application {
     /// Makes ``run()-13s0`` return after the input in hand. From other threads, use
     /// `loop.control.stop()`.
     public func stop() {
+        loop.control.stop()
+    }
+
+    /// Makes ``run()-13s0`` throw `error` after the input in hand: an input or output the app
+    /// cannot go on without was lost (the compositor went away). The first failure is kept.
+    ///
+    /// - Parameter error: Why the app ends; its message names the thing and the fix.
+    public func stop(failing error: AppError) {
+        if failure == nil { failure = error }
         loop.control.stop()
     }
 

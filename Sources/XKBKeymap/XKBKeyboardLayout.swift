@@ -105,6 +105,16 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         try self.init(compiled: compiled, context: context, names: names, composeLocale: composeLocale)
     }
 
+    /// Compiles the keymap a compositor sent, with the compose table of the process's locale
+    /// (`LC_ALL`, `LC_CTYPE`, `LANG`), as ``init(_:)`` does.
+    ///
+    /// - Parameter keymapText: The keymap's text (a trailing NUL is allowed); at most
+    ///   ``maximumKeymapSize`` bytes.
+    /// - Throws: ``KeymapError``, as ``init(keymapText:composeLocale:)`` does.
+    public convenience init(keymapText: UnsafeRawBufferPointer) throws(KeymapError) {
+        try self.init(keymapText: keymapText, composeLocale: Self.locale(in: Self.localeEnvironment))
+    }
+
     /// The longest keymap a compositor may send, in bytes (a full desktop keymap is 50–100 KiB).
     public static let maximumKeymapSize = 1 << 20
 

@@ -4,14 +4,17 @@ import LinuxKeyboard
 import ResponderChain
 import TerminalCanvas
 
-// A self-service check-in kiosk in the terminal, built only on the public API: KeyboardApp runs
-// it on real keyboards (or the terminal), Kiosk.swift holds its focus tree and behaviour,
+// A self-service check-in kiosk, built only on the public API: KeyboardApp runs it in a Wayland
+// window, on real keyboards or in the terminal; Kiosk.swift holds its focus tree and behaviour,
 // Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
 
 let usage = """
-    usage: kiosk-example [--keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
+    usage: kiosk-example [--wayland | --keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
                          [--variant NAME] [--trace FILE] [--seat NAME]
-      --keyboards     read the keyboards through evdev (default: them when readable, else the terminal)
+      --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
+                      (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
+                      else the terminal)
+      --keyboards     read the keyboards through evdev
       --terminal      read the terminal
       --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
       --device DEVICE read this keyboard only: its path or its name (repeatable)
@@ -49,6 +52,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
     }
     while let argument = arguments.popFirst() {
         switch argument {
+        case "--wayland": configuration.input = .wayland
         case "--keyboards": configuration.input = .keyboards
         case "--terminal": configuration.input = .terminal
         case "--grab": configuration.grab = true
@@ -105,7 +109,7 @@ MainActor.assumeIsolated {
             kiosk.message = "The trace could not be written; the kiosk goes on."
             app.output?.invalidate()  // standard error may share the terminal: draw it all again
         }
-        // The output: the terminal (a Wayland surface or a display, with the backends to come).
+        // The output: a Wayland window, or the terminal.
         guard let output = app.output else { return }
         let size = output.size ?? (80, 24)
         let capped = (min(size.columns, Canvas.maximumSide), min(size.rows, Canvas.maximumSide))
@@ -193,8 +197,8 @@ MainActor.assumeIsolated {
     let input = app.input ?? .keyboards
     let keyboardCount = app.keyboards?.keyboards.count ?? 0
     renderer.inputNote =
-        input == .terminal
-        ? "terminal" : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
+        input == .terminal || input.rawValue == "wayland"
+        ? input.rawValue : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
     // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
     // directory at its place), the operator hears why and the kiosk goes on without it.
@@ -204,6 +208,6 @@ MainActor.assumeIsolated {
     }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
-    do { try app.run() } catch { fail("\(error)") }
+    do { try app.run() } catch { fail("\(error)", status: 1) }
     do { try trace?.output.finish() } catch { fail("--trace: \(error); the trace is incomplete", status: 74) }
 }

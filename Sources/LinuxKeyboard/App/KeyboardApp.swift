@@ -2,9 +2,11 @@ public import AppRuntime
 public import EvdevInput
 public import EventLoop
 internal import LinuxSystem
+public import PixelCanvas
 public import ResponderChain
 public import TerminalCanvas
 public import TerminalIO
+public import WaylandClient
 public import XKBKeymap
 
 /// Runs a window on real keyboards or the terminal: the one entry point for a kiosk or console
@@ -40,8 +42,13 @@ public import XKBKeymap
 public final class KeyboardApp {
     /// Where key input comes from.
     public enum InputChoice: Hashable, Sendable {
-        /// The keyboards when one can be read, else the terminal.
+        /// A Wayland compositor's seat and a window when `WAYLAND_DISPLAY` (or `WAYLAND_SOCKET`)
+        /// is set and the compositor answers; else the keyboards when one can be read; else the
+        /// terminal.
         case automatic
+        /// A Wayland compositor: its seat's keyboard, pointer and touch for a window of the app's
+        /// own, drawn in pixels (``Configuration/window``, ``Configuration/fontSize``).
+        case wayland
         /// The keyboards through evdev only (``Configuration/devices`` narrows them).
         case keyboards
         /// The terminal only.
@@ -98,9 +105,43 @@ public final class KeyboardApp {
         /// (`Application.InspectionOptions`; `RESPONDERCHAIN_INSPECT=0` turns it off without a
         /// rebuild).
         public var inspection = Application.InspectionOptions()
+        /// The window asked of a Wayland compositor: title, app id (`nil`: the program's name),
+        /// full screen (on by default).
+        public var window = WindowOptions()
+        /// The font cells are drawn in under a compositor: a family fontconfig knows.
+        public var fontFamily = "DejaVu Sans Mono"
+        /// The font's em size in pixels under a compositor: 16 gives DejaVu Sans Mono cells of
+        /// 10x19, 80x31 cells in an 800x600 window.
+        public var fontSize = 16.0
 
         /// A configuration with the defaults: automatic input, no grab, the system's layout.
         public init() {}
+    }
+
+    /// The window an app asks of a Wayland compositor.
+    public struct WindowOptions: Sendable {
+        /// The title; `nil` for the program's name.
+        public var title: String?
+        /// The app id compositors match rules on; `nil` for the program's name.
+        public var appID: String?
+        /// Whether to ask for full screen.
+        public var fullscreen = true
+
+        /// Full screen, named after the program.
+        public init() {}
+    }
+
+    /// What the app runs on under a Wayland compositor: the connection, the window, the output
+    /// drawing the app's canvas in it, and the seat's input.
+    public struct Wayland {
+        /// The connection to the compositor.
+        public let connection: WaylandConnection
+        /// The app's window (`onClose` stops the app unless the app sets its own).
+        public let window: WaylandWindow
+        /// Where frames go: ``KeyboardApp/output`` is this.
+        public let output: WaylandCanvasOutput
+        /// The seat's keyboard, pointer and touch.
+        public let seat: WaylandSeatSource
     }
 
     /// The runtime the app runs on: the window, the loop, the sources and the output.
@@ -115,6 +156,11 @@ public final class KeyboardApp {
     /// Once the app fell back to the terminal, they are released (`EvdevSource.keyboards` is
     /// empty).
     public let keyboards: EvdevSource?
+    /// The compositor, window, output and seat when the app runs under Wayland.
+    public let wayland: Wayland?
+    /// Why the app does not run under the Wayland compositor `WAYLAND_DISPLAY` names, when that
+    /// is set but the compositor could not be used (the app went on with the keyboards).
+    public let waylandNote: String?
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
     /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
@@ -146,7 +192,31 @@ public final class KeyboardApp {
         application = try Application(
             window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
             configuration: runtime)
-        if configuration.input != .terminal {
+        let environment = configuration.environment ?? Syscalls.processEnvironment()
+        var wayland: Wayland?
+        var waylandNote: String?
+        if configuration.input == .wayland
+            || (configuration.input == .automatic
+                && (environment["WAYLAND_DISPLAY"] ?? environment["WAYLAND_SOCKET"]).map { !$0.isEmpty } == true)
+        {
+            do {
+                wayland = try Self.openWayland(
+                    application, configuration: configuration,
+                    environment: WaylandEnvironment(
+                        display: environment["WAYLAND_DISPLAY"], socket: environment["WAYLAND_SOCKET"],
+                        runtimeDirectory: environment["XDG_RUNTIME_DIR"]))
+            } catch {
+                guard configuration.input == .automatic else { throw error }
+                waylandNote = "\(error.message); reading the keyboards instead"
+            }
+        }
+        self.wayland = wayland
+        self.waylandNote = waylandNote
+        if let wayland {
+            keyboards = nil
+            application.setOutput(wayland.output)
+            application.setPrimaryInput(wayland.seat, fallsBackToTerminal: false)
+        } else if configuration.input != .terminal {
             var options = EvdevSource.Options(
                 devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
                 repeatMode: configuration.repeatMode)
@@ -158,6 +228,42 @@ public final class KeyboardApp {
             self.keyboards = keyboards
         } else {
             keyboards = nil
+        }
+    }
+
+    /// Connects to the compositor and makes the window, its output and the seat's input; the
+    /// compositor going away stops the app with its message, and closing the window stops it.
+    private static func openWayland(
+        _ application: Application, configuration: Configuration, environment: WaylandEnvironment
+    ) throws(AppError) -> Wayland {
+        let name = Application.programName
+        do {
+            let connection = try WaylandConnection(loop: application.loop, environment: environment)
+            let renderer: PixelRenderer
+            do {
+                renderer = try PixelRenderer(fontFamily: configuration.fontFamily, pixelSize: configuration.fontSize)
+            } catch {
+                throw AppError(code: .wayland, message: "\(error)")
+            }
+            let window = try WaylandWindow(
+                connection: connection,
+                options: WaylandWindow.Options(
+                    title: configuration.window.title ?? name, appID: configuration.window.appID ?? name,
+                    fullscreen: configuration.window.fullscreen))
+            let output = WaylandCanvasOutput(window: window, renderer: renderer)
+            let seat = WaylandSeatSource(
+                connection: connection, window: window, loop: application.loop, dispatcher: application.dispatcher)
+            seat.mapPoint = { [unowned output] x, y in output.cellPoint(x, y) }
+            window.onClose = { [unowned application] in application.stop() }
+            connection.onDisconnect = { [unowned application, unowned seat] error in
+                seat.connectionLost()
+                application.stop(failing: AppError(error))
+            }
+            return Wayland(connection: connection, window: window, output: output, seat: seat)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(code: .wayland, message: "\(error)")
         }
     }
 
@@ -178,7 +284,10 @@ public final class KeyboardApp {
     /// The input read, once ``openInput()`` chose it.
     public var input: Input? { application.input }
     /// Why that input, and what it can do (for example, whether the terminal reports releases).
-    public var inputNote: String? { application.inputNote }
+    public var inputNote: String? {
+        let notes = [waylandNote, application.inputNote].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
     /// The terminal, when the app reads or draws on it.
     public var terminal: TerminalKeyboard? { application.terminal }
     /// The inspection socket's path while the app listens (`Application.inspectionPath`).
@@ -273,5 +382,20 @@ extension AppError {
     /// - Parameter error: The keymap error.
     public init(_ error: KeymapError) {
         self.init(code: .keymap, message: "\(error)")
+    }
+}
+
+extension AppError.Code {
+    /// The Wayland compositor could not be reached, refused, lacks what a window needs, or went away.
+    public static let wayland = AppError.Code(rawValue: "wayland")
+}
+
+extension AppError {
+    /// A Wayland failure: code ``Code/wayland``, with the message naming the variable, the
+    /// socket or the global, and the fix.
+    ///
+    /// - Parameter error: The Wayland error.
+    public init(_ error: WaylandError) {
+        self.init(code: .wayland, message: error.message)
     }
 }

@@ -25,11 +25,16 @@ public protocol InputSource: AnyObject {
     /// Whether the source opened its devices through a seat manager (libseat), which puts the
     /// VT in graphics mode: an app that draws on that VT's console switches it back to text.
     var holdsSeat: Bool { get }
+    /// The layout keys go through when the source chose it (a compositor sends its own keymap),
+    /// for a status line or a trace; `nil` when the app's layout is used.
+    var layoutDescription: String? { get }
 }
 
 extension InputSource {
     /// `false`: the source holds no seat.
     public var holdsSeat: Bool { false }
+    /// `nil`: keys go through the app's layout.
+    public var layoutDescription: String? { nil }
 }
 
 /// A device an ``InputSource`` reads: a keyboard today; a pointer, a touchscreen or a gamepad

@@ -16,7 +16,7 @@ final class DisplayCore {
     private(set) var shm: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
     private(set) var seat: OpaquePointer?
-    private var seatVersion: UInt32 = 0
+    private(set) var seatVersion: UInt32 = 0
     private var userdata: CallbackUserdata<DisplayCore>?
     private var watchToken: UInt64?
     private var batchToken: UInt64?
@@ -26,6 +26,8 @@ final class DisplayCore {
     var seatCapabilities = SeatCapabilities()
     var seatName: String?
     var onSeatCapabilitiesChange: ((SeatCapabilities) -> Void)?
+    /// The seat source's hook, called before ``onSeatCapabilitiesChange``.
+    var seatCapabilitiesObserver: ((SeatCapabilities) -> Void)?
     var onDisconnect: ((WaylandError) -> Void)?
     private(set) var disconnectError: WaylandError?
     /// How many times the loop woke the connection for its descriptor (tests count idle wake-ups).
@@ -159,6 +161,7 @@ final class DisplayCore {
         let capabilities = SeatCapabilities(rawValue: raw & 7)
         guard capabilities != seatCapabilities else { return }
         seatCapabilities = capabilities
+        seatCapabilitiesObserver?(capabilities)
         onSeatCapabilitiesChange?(capabilities)
     }
 

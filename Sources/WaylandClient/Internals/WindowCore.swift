@@ -9,7 +9,7 @@ final class WindowCore {
     let connection: WaylandConnection
     let options: WaylandWindow.Options
     private let display: DisplayCore
-    private var surface: OpaquePointer?
+    private(set) var surface: OpaquePointer?
     private var xdgSurface: OpaquePointer?
     private var toplevel: OpaquePointer?
     private var userdata: CallbackUserdata<WindowCore>?

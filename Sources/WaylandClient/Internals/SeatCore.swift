@@ -1,0 +1,237 @@
+internal import CWayland
+internal import Glibc
+internal import LinuxSystem
+internal import XKBKeymap
+
+/// The C side of ``WaylandSeatSource``: the seat's `wl_keyboard`, `wl_pointer` and `wl_touch`,
+/// bound and released as the seat's capabilities change, and their listeners, which hand each
+/// event to the decoder as a ``WaylandSeatEvent`` (events for another surface are dropped).
+@MainActor
+final class SeatCore {
+    let display: DisplayCore
+    let window: WindowCore
+    let decoder: WaylandSeatDecoder
+    private var userdata: CallbackUserdata<SeatCore>?
+    private var keyboard: OpaquePointer?
+    private var pointer: OpaquePointer?
+    private var touch: OpaquePointer?
+    private(set) var started = false
+
+    init(display: DisplayCore, window: WindowCore, decoder: WaylandSeatDecoder) {
+        self.display = display
+        self.window = window
+        self.decoder = decoder
+    }
+
+    /// Binds the devices the seat has now, and follows its changes.
+    func start() {
+        guard !started else { return }
+        started = true
+        userdata = CallbackUserdata(retaining: self)
+        if let name = display.seatName { decoder.seatName = name }
+        display.seatCapabilitiesObserver = { [unowned self] capabilities in self.capabilitiesChanged(capabilities) }
+        capabilitiesChanged(display.seatCapabilities)
+    }
+
+    /// Releases every device (their presses and contacts end cancelled) and stops following the seat.
+    func stop() {
+        guard started else { return }
+        started = false
+        display.seatCapabilitiesObserver = nil
+        capabilitiesChanged([])
+        userdata?.release()
+        userdata = nil
+    }
+
+    private func capabilitiesChanged(_ capabilities: SeatCapabilities) {
+        let version = display.seatVersion
+        let live = display.disconnectError == nil
+        if !capabilities.contains(.keyboard), let keyboard {
+            if live { if version >= 3 { wl_keyboard_release(keyboard) } else { wl_keyboard_destroy(keyboard) } }
+            self.keyboard = nil
+        }
+        if !capabilities.contains(.pointer), let pointer {
+            if live { if version >= 3 { wl_pointer_release(pointer) } else { wl_pointer_destroy(pointer) } }
+            self.pointer = nil
+        }
+        if !capabilities.contains(.touch), let touch {
+            if live { if version >= 3 { wl_touch_release(touch) } else { wl_touch_destroy(touch) } }
+            self.touch = nil
+        }
+        decoder.receive(.capabilities(capabilities))
+        guard live, let seat = display.seat, let userdata else { return }
+        if capabilities.contains(.keyboard), keyboard == nil, let bound = wl_seat_get_keyboard(seat) {
+            keyboard = bound
+            wl_keyboard_add_listener(bound, keyboardListener, userdata.pointer)
+        }
+        if capabilities.contains(.pointer), pointer == nil, let bound = wl_seat_get_pointer(seat) {
+            pointer = bound
+            wl_pointer_add_listener(bound, pointerListener, userdata.pointer)
+        }
+        if capabilities.contains(.touch), touch == nil, let bound = wl_seat_get_touch(seat) {
+            touch = bound
+            wl_touch_add_listener(bound, touchListener, userdata.pointer)
+        }
+    }
+
+    /// Whether an event's surface is the window's.
+    fileprivate func isWindow(_ surface: UInt?) -> Bool {
+        surface != nil && surface == window.surface.map { UInt(bitPattern: $0) }
+    }
+
+    /// Reads the keymap's file (bounded, mapped read-only and private) and hands its text to the decoder.
+    fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { Glibc.close(fd) }
+        guard format == 1 else {
+            decoder.keymap(format: format, text: UnsafeRawBufferPointer(start: nil, count: 0))
+            return
+        }
+        let limit = XKBKeyboardLayout.maximumKeymapSize
+        guard size > 0, Int(size) <= limit else {
+            decoder.keymapFailed(
+                "the compositor's keymap is \(size) bytes; 1 to \(limit) are read: keys go through the layout in use")
+            return
+        }
+        guard let mapped = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
+            let code = Syscalls.lastError
+            decoder.keymapFailed(
+                "cannot map the compositor's keymap (\(size) bytes): \(Syscalls.message(code)); keys go through "
+                    + "the layout in use")
+            return
+        }
+        defer { munmap(mapped, Int(size)) }
+        decoder.keymap(format: format, text: UnsafeRawBufferPointer(start: mapped, count: Int(size)))
+    }
+}
+
+// MARK: - Listeners
+
+private func seat(_ data: UnsafeMutableRawPointer?) -> SeatCore? {
+    CallbackUserdata<SeatCore>.target(from: data)
+}
+
+/// The keys of `wl_keyboard.enter`: a `wl_array` of 32-bit evdev codes (at most its size's worth).
+private func keys(in array: UnsafeMutablePointer<wl_array>?) -> [UInt32] {
+    guard let array, let data = array.pointee.data else { return [] }
+    let count = min(array.pointee.size / MemoryLayout<UInt32>.stride, 1024)
+    return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: count))
+}
+
+nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboard_listener> = {
+    let listener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_keyboard_listener(
+            keymap: { data, _, format, fd, size in
+                let target = seat(data)
+                guard let target else {
+                    Glibc.close(fd)
+                    return
+                }
+                MainActor.assumeIsolated { target.keymap(format: format, fd: fd, size: size) }
+            },
+            enter: { data, _, _, surface, array in
+                let target = seat(data)
+                let surface = surface.map { UInt(bitPattern: $0) }
+                let pressed = keys(in: array)
+                MainActor.assumeIsolated {
+                    guard let target, target.isWindow(surface) else { return }
+                    target.decoder.receive(.keyboardEnter(keys: pressed))
+                }
+            },
+            leave: { data, _, _, surface in
+                let target = seat(data)
+                let surface = surface.map { UInt(bitPattern: $0) }
+                MainActor.assumeIsolated {
+                    guard let target, target.isWindow(surface) else { return }
+                    target.decoder.receive(.keyboardLeave)
+                }
+            },
+            key: { data, _, _, _, key, state in
+                let target = seat(data)
+                MainActor.assumeIsolated { target?.decoder.receive(.key(key, state: state)) }
+            },
+            modifiers: { data, _, _, depressed, latched, locked, group in
+                let target = seat(data)
+                MainActor.assumeIsolated {
+                    target?.decoder.receive(
+                        .modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+                }
+            },
+            repeat_info: { data, _, rate, delay in
+                let target = seat(data)
+                MainActor.assumeIsolated { target?.decoder.receive(.repeatInfo(rate: rate, delay: delay)) }
+            }))
+    return listener
+}()
+
+nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
+    let listener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_pointer_listener(
+            enter: { data, _, _, surface, x, y in
+                let target = seat(data)
+                let surface = surface.map { UInt(bitPattern: $0) }
+                MainActor.assumeIsolated {
+                    guard let target, target.isWindow(surface) else { return }
+                    target.decoder.receive(.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                }
+            },
+            leave: { data, _, _, surface in
+                let target = seat(data)
+                let surface = surface.map { UInt(bitPattern: $0) }
+                MainActor.assumeIsolated {
+                    guard let target, target.isWindow(surface) else { return }
+                    target.decoder.receive(.pointerLeave)
+                }
+            },
+            motion: { data, _, _, x, y in
+                let target = seat(data)
+                MainActor.assumeIsolated {
+                    target?.decoder.receive(.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                }
+            },
+            button: { data, _, _, _, button, state in
+                let target = seat(data)
+                MainActor.assumeIsolated { target?.decoder.receive(.pointerButton(button, state: state)) }
+            },
+            axis: { _, _, _, _, _ in },
+            frame: { _, _ in },
+            axis_source: { _, _, _ in },
+            axis_stop: { _, _, _, _ in },
+            axis_discrete: { _, _, _, _ in },
+            axis_value120: { _, _, _, _ in }))
+    return listener
+}()
+
+nonisolated(unsafe) private let touchListener: UnsafeMutablePointer<wl_touch_listener> = {
+    let listener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
+    listener.initialize(
+        to: wl_touch_listener(
+            down: { data, _, _, _, surface, id, x, y in
+                let target = seat(data)
+                let surface = surface.map { UInt(bitPattern: $0) }
+                MainActor.assumeIsolated {
+                    guard let target, target.isWindow(surface) else { return }
+                    target.decoder.receive(.touchDown(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                }
+            },
+            up: { data, _, _, _, id in
+                let target = seat(data)
+                MainActor.assumeIsolated { target?.decoder.receive(.touchUp(id: id)) }
+            },
+            motion: { data, _, _, id, x, y in
+                let target = seat(data)
+                MainActor.assumeIsolated {
+                    target?.decoder.receive(
+                        .touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+                }
+            },
+            frame: { _, _ in },
+            cancel: { data, _ in
+                let target = seat(data)
+                MainActor.assumeIsolated { target?.decoder.receive(.touchCancel) }
+            },
+            shape: { _, _, _, _, _ in },
+            orientation: { _, _, _, _ in }))
+    return listener
+}()

@@ -1,0 +1,94 @@
+public import PixelCanvas
+public import ResponderChain
+public import TerminalCanvas
+
+/// Shows the app's `Canvas` in a Wayland window: cells rendered with a real font
+/// (``PixelRenderer``) into the window's double-buffered `wl_shm` buffers, only changed rows drawn
+/// and damaged, drawing paced by the compositor's frame callbacks.
+///
+/// While a frame waits for its callback, ``show(_:)`` keeps only the newest canvas: a burst of
+/// input draws one frame when the compositor is ready for it, never a queue of stale ones.
+///
+/// ```swift
+/// let output = try WaylandCanvasOutput(window: window, renderer: PixelRenderer(pixelSize: 20))
+/// app.setOutput(output)
+/// seat.mapPoint = output.cellPoint           // clicks and taps in cells, as the focus tree's frames
+/// ```
+@MainActor
+public final class WaylandCanvasOutput: CanvasOutput {
+    /// The window drawn in.
+    public let window: WaylandWindow
+    /// The renderer: font, cell size, palette.
+    public let renderer: PixelRenderer
+    /// Called when the compositor resized the window: draw a frame of the new ``size``.
+    public var onResize: (() -> Void)?
+
+    private var latest: Canvas?
+    private var shown: Canvas?
+    private var queued = false
+
+    /// How many frames were drawn (each a commit to the compositor).
+    public private(set) var framesDrawn = 0
+
+    /// Shows canvases in a window.
+    ///
+    /// - Parameters:
+    ///   - window: The window.
+    ///   - renderer: How cells become pixels.
+    public init(window: WaylandWindow, renderer: PixelRenderer) {
+        self.window = window
+        self.renderer = renderer
+        window.onResize = { [unowned self] _, _ in
+            self.shown = nil
+            self.onResize?()
+        }
+    }
+
+    /// The window's size in whole cells (at least 1x1), or `nil` before the compositor configured it.
+    public var size: (columns: Int, rows: Int)? {
+        guard window.isConfigured else { return nil }
+        return (max(1, window.width / renderer.cellSize.width), max(1, window.height / renderer.cellSize.height))
+    }
+
+    /// Draws the canvas in the next frame: now when the window may draw, else when the
+    /// compositor's frame callback comes (only the newest canvas is kept meanwhile).
+    ///
+    /// - Parameter canvas: The frame.
+    public func show(_ canvas: Canvas) {
+        latest = canvas
+        guard !queued else { return }
+        queued = true
+        window.present { [unowned self] buffer in self.draw(into: buffer) }
+    }
+
+    /// The next frame is drawn whole.
+    public func invalidate() {
+        shown = nil
+    }
+
+    /// A surface-local position (logical pixels) in cells: the focus tree's coordinates when its
+    /// frames are cells, as the kiosk example's are.
+    ///
+    /// - Parameters:
+    ///   - x: Pixels from the left.
+    ///   - y: Pixels from the top.
+    /// - Returns: The position in cells (fractional: 3.5 is the middle of column 3).
+    public func cellPoint(_ x: Double, _ y: Double) -> Point {
+        let scale = Double(renderer.scale)
+        return Point(
+            x: x * scale / Double(renderer.cellSize.width), y: y * scale / Double(renderer.cellSize.height))
+    }
+
+    private func draw(into buffer: PixelBuffer) -> [Range<Int>] {
+        queued = false
+        guard let canvas = latest else { return [] }
+        latest = nil
+        let previous = buffer.needsFullRedraw ? nil : shown
+        let damage = renderer.render(
+            canvas, into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride,
+            previous: previous)
+        shown = canvas
+        framesDrawn += 1
+        return damage
+    }
+}
