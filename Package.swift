@@ -157,7 +157,12 @@ let package = Package(
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),
         // Against a real compositor: sway headless as an unprivileged user, screens through grim.
-        .testTarget(name: "WaylandClientTests", dependencies: ["WaylandClient", "EventLoop", "LinuxSystem"]),
+        .testTarget(
+            name: "WaylandClientTests",
+            dependencies: [
+                "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
+                "TerminalCanvas",
+            ]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 internal import CXKBCommon
+internal import Glibc
 internal import LinuxSystem
 public import ResponderChain
 
@@ -113,6 +114,16 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     /// - Throws: ``KeymapError``, as ``init(keymapText:composeLocale:)`` does.
     public convenience init(keymapText: UnsafeRawBufferPointer) throws(KeymapError) {
         try self.init(keymapText: keymapText, composeLocale: Self.locale(in: Self.localeEnvironment))
+    }
+
+    /// The keymap as xkb v1 text, as a compositor sends it in `wl_keyboard.keymap` (without the
+    /// trailing NUL): for a test that plays a compositor, or a fuzzer's seed.
+    ///
+    /// Uses `xkb_keymap_get_as_string`.
+    public var keymapText: String {
+        guard let text = xkb_keymap_get_as_string(keymap, XKB_KEYMAP_FORMAT_TEXT_V1) else { return "" }
+        defer { free(text) }
+        return String(cString: text)
     }
 
     /// The longest keymap a compositor may send, in bytes (a full desktop keymap is 50–100 KiB).
