@@ -51,10 +51,14 @@ public final class WaylandCanvasOutput: CanvasOutput {
     }
 
     /// Draws the canvas in the next frame: now when the window may draw, else when the
-    /// compositor's frame callback comes (only the newest canvas is kept meanwhile).
+    /// compositor's frame callback comes (only the newest canvas is kept meanwhile). A canvas
+    /// equal to the one shown draws nothing.
     ///
     /// - Parameter canvas: The frame.
     public func show(_ canvas: Canvas) {
+        // The same frame again (the app draws after every batch, the frame callback's too) commits
+        // nothing: an idle app's window stays idle.
+        if !queued, canvas == shown { return }
         latest = canvas
         guard !queued else { return }
         queued = true

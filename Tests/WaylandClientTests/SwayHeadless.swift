@@ -157,6 +157,23 @@ final class SwayHeadless {
         return child.terminationStatus
     }
 
+    /// Starts a program as the sway user, connected to sway, and returns it running (a `wtype`
+    /// holding a key down); ``stop()`` kills it if it still runs.
+    func start(_ arguments: [String]) throws -> Process {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        child.arguments = Self.asUser(uid, gid) + arguments
+        child.environment = [
+            "XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName, "HOME": Self.home(uid),
+            "PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SWAYSOCK": swaySocket() ?? "",
+        ]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        helpers.append(child)
+        return child
+    }
+
     /// sway's IPC socket in the runtime directory (for swaymsg).
     private func swaySocket() -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
