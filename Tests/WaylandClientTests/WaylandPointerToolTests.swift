@@ -146,6 +146,34 @@ struct WaylandPointerToolTests {
         #expect(result.stderr.contains("WAYLAND_DISPLAY=wayland-9"))
         #expect(result.stderr.contains("cannot connect"))
     }
+
+    @Test("a compositor without the virtual-pointer protocol: exit 1 naming the protocol and a compositor that has it")
+    func compositorWithoutProtocol() throws {
+        let server = try FakeCompositor(globals: [("wl_compositor", 4), ("wl_shm", 1), ("wl_seat", 5)])
+        defer { server.stop() }
+        let result = try PointerTool.run(
+            ["click", "1", "1"],
+            environment: ["XDG_RUNTIME_DIR": server.directory, "WAYLAND_DISPLAY": server.socketName])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("offers no zwlr_virtual_pointer_manager_v1"))
+        #expect(result.stderr.contains("such as sway"))
+        #expect(result.stderr.contains("offered: wl_compositor wl_seat wl_shm"))
+    }
+
+    @Test("the compositor killed while a pointer is held: the next line ends it with status 1 and a message")
+    func compositorGoesAway() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let errors = Pipe()
+        let tool = try PointerTool(sway: sway, arguments: ["--hold"], standardError: errors)
+        defer { tool.stop() }
+        #expect(tool.readLine() == "ready")
+        sway.kill()
+        #expect(tool.send("click 10 10") == nil)
+        #expect(tool.finish() == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("went away"))
+    }
 }
 
 /// The built `wayland-pointer`, run by the test process (root can use the sway user's socket).
@@ -156,12 +184,13 @@ final class PointerTool {
     private var buffered: [UInt8] = []
 
     /// Starts it connected to `sway`, with standard input and output piped.
-    init(sway: SwayHeadless, arguments: [String]) throws {
+    init(sway: SwayHeadless, arguments: [String], standardError: Pipe? = nil) throws {
         process.executableURL = URL(fileURLWithPath: Self.path)
         process.arguments = arguments
         process.environment = ["XDG_RUNTIME_DIR": sway.directory, "WAYLAND_DISPLAY": sway.socketName]
         process.standardInput = input
         process.standardOutput = output
+        if let standardError { process.standardError = standardError }
         try process.run()
     }
 
