@@ -56,6 +56,28 @@ struct Invocation {
     }
 }
 
+/// `--hold`: runs standard input's lines until it ends, and ends at once when the compositor goes away.
+func hold(_ runner: PointerRunner, extent: (width: UInt32, height: UInt32)) throws(ConnectionError) {
+    let reader = ProcessIO.LineReader()
+    while true {
+        let ready = ProcessIO.waitForInput(display: runner.pointer.descriptor)
+        if ready.display { try runner.pointer.dispatchIncoming() }
+        guard ready.input else { continue }
+        guard let lines = reader.read() else { return }
+        for line in lines {
+            let commands: [PointerCommand]
+            do throws(UsageError) {
+                commands = try PointerScript.parse([line], extent: extent)
+            } catch {
+                ProcessIO.say("error: " + error.message)
+                continue
+            }
+            try runner.run(commands)
+            ProcessIO.say("ok")
+        }
+    }
+}
+
 /// Runs the tool; returns its exit status.
 func main(_ arguments: [String]) -> Int32 {
     if arguments.contains("--help") || arguments.contains("-h") {
@@ -75,17 +97,7 @@ func main(_ arguments: [String]) -> Int32 {
         try runner.run(invocation.commands)
         if invocation.hold {
             ProcessIO.say("ready")
-            while let line = readLine() {
-                let commands: [PointerCommand]
-                do throws(UsageError) {
-                    commands = try PointerScript.parse([line], extent: invocation.extent)
-                } catch {
-                    ProcessIO.say("error: " + error.message)
-                    continue
-                }
-                try runner.run(commands)
-                ProcessIO.say("ok")
-            }
+            try hold(runner, extent: invocation.extent)
         }
         try pointer.close()
         return 0

@@ -132,6 +132,17 @@ final class VirtualPointer {
                 + "the pointer commands after this one were not sent")
     }
 
+    /// The connection's descriptor, readable when the compositor sent something or hung up.
+    var descriptor: Int32 { wl_display_get_fd(display) }
+
+    /// Reads and handles what the compositor sent (call it when ``descriptor`` is readable).
+    ///
+    /// Uses `wl_display_dispatch`.
+    /// - Throws: ``ConnectionError`` when the compositor went away.
+    func dispatchIncoming() throws(ConnectionError) {
+        guard wl_display_dispatch(display) >= 0 else { throw failure() }
+    }
+
     /// Milliseconds of the monotonic clock, wrapping as Wayland's 32-bit time stamps do.
     private static func now() -> UInt32 {
         var time = timespec()
