@@ -48,6 +48,11 @@ let package = Package(
             name: "CWayland", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         // xdg-shell's glue from wayland-scanner, checked in (Tools/wayland-glue; --check in Tools/test).
         .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+        // wlr-virtual-pointer's glue (Tools/wayland-glue, XML in Tools/protocols), for the test tool alone.
+        .target(name: "CWaylandTestProtocols", dependencies: ["CWayland"]),
+        // Tests' pointer under sway: moves and clicks through zwlr_virtual_pointer_v1; not a product.
+        .executableTarget(
+            name: "wayland-pointer", dependencies: ["CWayland", "CWaylandTestProtocols", "LinuxSystem"]),
         // A Wayland client on the one loop: the display, registry globals, an xdg_toplevel window, wl_shm.
         .target(
             name: "WaylandClient",
