@@ -17,7 +17,7 @@ final class SeatRig {
     static let json = """
         {"root": {"id": "screen", "frame": [0, 0, 80, 31], "children": [
           {"id": "open", "frame": [0, 0, 30, 10], "focusable": true, "primaryAction": "open", "actions": ["open"]},
-          {"id": "name", "kind": "textInput", "frame": [40, 12, 30, 3], "firstResponder": true}]}}
+          {"id": "name", "kind": "textInput", "frame": [40, 12, 30, 3]}]}}
         """
 
     let sway: SwayHeadless
@@ -201,6 +201,33 @@ struct WaylandSeatTests {
         // "focus open" in the palette's foreground on the first row: some pixel there is light.
         let light = (0..<100).contains { x in (0..<19).contains { y in shot.pixel(x, y).allSatisfy { $0 > 128 } } }
         #expect(light, "text drawn after the resize")
+    }
+
+    @Test("a click on a tile runs its action and leaves focus; a click on a text field focuses it (a virtual pointer)")
+    func clicks() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let pointer = try PointerTool(sway: sway, arguments: ["--hold"])
+        defer { pointer.stop() }
+        #expect(pointer.readLine() == "ready")
+        let rig = try SeatRig(sway: sway)
+        var performed: [String] = []
+        rig.scene.nodes["open"]?.onAction = { action, _ in performed.append(action.rawValue) }
+        #expect(rig.pump(upTo: 3) { rig.seat.devices.contains { $0.name.hasSuffix("pointer") } })
+        // Cells are 10x19 pixels (DejaVu Sans Mono at 16 px): the tile spans 0-300 x 0-190, the field
+        // 400-700 x 228-285.
+        let focusBefore = rig.scene.window.focusSystem?.focusedItem?.focusDebugName
+        #expect(focusBefore != "name")
+        #expect(pointer.send("click 150 95") == "ok")
+        #expect(rig.pump(upTo: 3) { performed == ["open"] }, "\(performed)")
+        #expect(rig.scene.window.focusSystem?.focusedItem?.focusDebugName == focusBefore)
+        // Pressed on the tile, released beside it: nothing.
+        #expect(pointer.send("move-abs 150 95; press; move-abs 350 95; release") == "ok")
+        rig.pump(upTo: 0.3) { false }
+        #expect(performed == ["open"])
+        #expect(pointer.send("click 550 247") == "ok")
+        #expect(rig.pump(upTo: 3) { rig.scene.window.focusSystem?.focusedItem?.focusDebugName == "name" })
+        #expect(rig.scene.window.firstResponder?.traceName == "name")
     }
 
     @Test("the compositor killed: held presses are cancelled and run() throws the Wayland error")
