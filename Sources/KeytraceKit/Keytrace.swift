@@ -32,6 +32,9 @@ public struct KeytraceOptions: Sendable {
     public var seatName: String?
     /// Whether the terminal is read even when keyboards are readable.
     public var terminal = false
+    /// Whether keytrace runs in a window of the Wayland compositor `WAYLAND_DISPLAY` names: its
+    /// seat is the input and the live view is drawn in the window.
+    public var wayland = false
     /// xkb names; unset ones come from the environment, `/etc/default/keyboard`, or `us`.
     public var keymap = KeymapNames()
     /// Whether the window is right-to-left.
@@ -113,6 +116,7 @@ extension KeytraceOptions {
             ("--scene", scenePath != nil), ("--keys", keys != nil), ("--replay", replayPath != nil),
             ("--real-time", realTime), ("--device", !devices.isEmpty), ("--grab", grab), ("--seat", seatName != nil),
             ("--terminal", terminal),
+            ("--wayland", wayland),
             ("--layout", keymap.layout != nil), ("--variant", keymap.variant != nil), ("--model", keymap.model != nil),
             ("--xkb-options", keymap.options != nil), ("--rules", keymap.rules != nil), ("--rtl", rightToLeft),
             ("--json", format == .json), ("--plain", format == .plain),
@@ -147,7 +151,7 @@ extension KeytraceOptions {
         // The reports read no input and write no trace.
         let traceFlags = [
             "--keys", "--replay", "--real-time", "--device", "--grab", "--terminal", "--record", "--json", "--plain",
-            "--explain", "--no-explain",
+            "--explain", "--no-explain", "--wayland",
         ]
         for mode in ["--conflicts", "--focus-debug"] where given.contains(mode) {
             let ignored = given.filter(traceFlags.contains)
@@ -157,11 +161,13 @@ extension KeytraceOptions {
                         + "\(list(ignored)) would be ignored; run them separately")
             }
         }
-        let inputs = [keys != nil, replayPath != nil, terminal, !devices.isEmpty].filter { $0 }.count
-        if inputs > 1 { throw KeytraceUsageError("choose one input: --keys, --replay, --terminal or --device") }
+        let inputs = [keys != nil, replayPath != nil, terminal, !devices.isEmpty, wayland].filter { $0 }.count
+        if inputs > 1 {
+            throw KeytraceUsageError("choose one input: --keys, --replay, --terminal, --device or --wayland")
+        }
         if realTime && replayPath == nil { throw KeytraceUsageError("--real-time goes with --replay") }
         if allFocus && !conflicts { throw KeytraceUsageError("--all-focus goes with --conflicts") }
-        let notKeyboards = given.filter(["--keys", "--replay", "--terminal"].contains)
+        let notKeyboards = given.filter(["--keys", "--replay", "--terminal", "--wayland"].contains)
         if grab && !notKeyboards.isEmpty {
             throw KeytraceUsageError(
                 "--grab grabs the keyboards, and \(list(notKeyboards)) reads none, so it would be ignored; drop --grab")
@@ -189,6 +195,7 @@ extension KeytraceOptions {
     static let notWithAttach = [
         "--scene", "--keys", "--replay", "--real-time", "--device", "--grab", "--seat", "--terminal", "--layout",
         "--variant", "--model", "--xkb-options", "--rules", "--rtl", "--record", "--list-devices", "--print-demo-scene",
+        "--wayland",
     ]
 
     /// Refuses a target without `--attach`, an empty one, and input or scene flags with it.
@@ -381,19 +388,24 @@ public enum Keytrace {
         _ options: KeytraceOptions, scene: Scene, explain: Bool, output: OutputBuffer,
         onEvent: @escaping (TraceEvent) -> Void
     ) throws(KeytraceError) {
-        let live = options.format == .live && TerminalKeyboard.isTerminal(1)
+        let live = options.format == .live && (options.wayland || TerminalKeyboard.isTerminal(1))
         var configuration = KeyboardApp.Configuration()
+        // keytrace watches from its terminal unless asked for a window (--wayland).
+        configuration.prefersWayland = false
+        configuration.window.title = "keytrace"
         configuration.input =
-            options.terminal
-            ? .terminal
-            : (!options.devices.isEmpty || options.grab || options.seatName != nil || options.recordPath != nil)
-                ? .keyboards : .automatic
+            options.wayland
+            ? .wayland
+            : options.terminal
+                ? .terminal
+                : (!options.devices.isEmpty || options.grab || options.seatName != nil || options.recordPath != nil)
+                    ? .keyboards : .automatic
         configuration.devices = options.devices
         configuration.grab = options.grab
         configuration.seatName = options.seatName
         configuration.keymap = options.keymap
-        configuration.usesTerminalForOutput = live
-        configuration.fullScreen = live
+        configuration.usesTerminalForOutput = live && !options.wayland
+        configuration.fullScreen = live && !options.wayland
         // keytrace shows its own dispatch already; it is the watcher, not an app to attach to.
         configuration.inspection.isEnabled = false
         configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
@@ -406,14 +418,13 @@ public enum Keytrace {
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
         let view = live ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
         var drawn = -1
-        var shown: Canvas?
         var recorder: EvemuRecorder?
         func draw(force: Bool) {
             // A frame held back until it was dispatched (see EvemuRecorder.isSecureEntry).
             recorder?.flush()
             // A recording that cannot be written is not worth watching on: stop and say why.
             if recorder?.writeError != nil { app.stop() }
-            guard let view, let terminal = app.terminal else {
+            guard let view, let screen = app.output else {
                 output.flush()
                 // Lines nobody can read: stop, and say why (run() reports the output's error).
                 if output.writeError != nil { app.stop() }
@@ -422,15 +433,13 @@ public enum Keytrace {
             let marker = session.history.count &+ (view.showsTabLoop ? 1 << 40 : 0) &+ (view.showsGroups ? 1 << 41 : 0)
             guard force || marker != drawn else { return }
             drawn = marker
-            let size = terminal.size ?? (80, 24)
-            let canvas = view.canvas(columns: size.columns, rows: size.rows)
-            terminal.write(canvas.frame(replacing: shown))
-            shown = canvas
+            let size = screen.size ?? (80, 24)
+            screen.show(view.canvas(columns: size.columns, rows: size.rows))
         }
         func report(_ change: KeyboardApp.Change) {
             session.report(change)
             if case .resized = change {
-                shown = nil
+                app.output?.invalidate()
                 draw(force: true)
             }
         }

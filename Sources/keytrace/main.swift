@@ -78,6 +78,13 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .long, help: "Read the terminal even when keyboards are readable.")
     var terminal = false
 
+    @Flag(
+        name: .long,
+        help:
+            "Run in a window of the Wayland compositor WAYLAND_DISPLAY names: its seat's keys, clicks and taps; the live view in the window."
+    )
+    var wayland = false
+
     @Option(name: .long, help: ArgumentHelp("xkb layout, such as de or us,ru.", valueName: "layout"))
     var layout: String?
 
@@ -152,6 +159,7 @@ struct KeytraceCommand: ParsableCommand {
         options.grab = grab
         options.seatName = seat
         options.terminal = terminal
+        options.wayland = wayland
         options.keymap = KeymapNames(rules: rules, model: model, layout: layout, variant: variant, options: xkbOptions)
         options.rightToLeft = rtl
         options.format = json ? .json : plain ? .plain : .live

@@ -197,6 +197,13 @@ struct KeytraceBinary {
         let result = try KeytraceBinary.run(["--keys", "tab", "--replay", "x.evemu"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose one input"))
+        for arguments in [["--wayland", "--terminal"], ["--wayland", "--grab"], ["--wayland", "--attach"]] {
+            let wayland = try KeytraceBinary.run(arguments)
+            #expect(wayland.status == 64, "\(arguments): \(wayland.stderr)")
+        }
+        // --wayland with no compositor: the error names the variable.
+        let alone = try KeytraceBinary.run(["--wayland", "--plain"], environment: ["PATH": "/usr/bin:/bin"])
+        #expect(alone.status != 0 && alone.stderr.contains("WAYLAND_DISPLAY"), "\(alone.stderr)")
     }
 
     @Test("--list-devices lists every input device and ends with a count and where hot-plug comes from")

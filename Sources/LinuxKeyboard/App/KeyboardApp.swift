@@ -105,6 +105,10 @@ public final class KeyboardApp {
         /// (`Application.InspectionOptions`; `RESPONDERCHAIN_INSPECT=0` turns it off without a
         /// rebuild).
         public var inspection = Application.InspectionOptions()
+        /// Whether ``InputChoice/automatic`` tries the Wayland compositor first (on by default, as
+        /// the app is a window under it); a terminal tool that should stay in its terminal turns
+        /// it off, and ``InputChoice/wayland`` still asks for the compositor.
+        public var prefersWayland = true
         /// The window asked of a Wayland compositor: title, app id (`nil`: the program's name),
         /// full screen (on by default).
         public var window = WindowOptions()
@@ -196,7 +200,7 @@ public final class KeyboardApp {
         var wayland: Wayland?
         var waylandNote: String?
         if configuration.input == .wayland
-            || (configuration.input == .automatic
+            || (configuration.input == .automatic && configuration.prefersWayland
                 && (environment["WAYLAND_DISPLAY"] ?? environment["WAYLAND_SOCKET"]).map { !$0.isEmpty } == true)
         {
             do {
