@@ -151,7 +151,9 @@ let package = Package(
         // Every input a fuzzer crashed on, read again through the path it crashed.
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain", "Inspection"]),
+            dependencies: [
+                "KeytraceKit", "DispatchTrace", "LinuxKeyboard", "ResponderChain", "Inspection", "WaylandClient",
+            ]),
         // The built programs run as a user runs them: keytrace (golden traces), the examples in tmux.
         .testTarget(
             name: "EndToEndTests",

@@ -43,6 +43,13 @@ let package = Package(
         .executableTarget(
             name: "fuzz-request",
             dependencies: ["FuzzSupport", .product(name: "Inspection", package: "ResponderChain")]),
+        // A Wayland compositor's seat events, decoded into keys, clicks and taps.
+        .executableTarget(
+            name: "fuzz-seat",
+            dependencies: [
+                "FuzzSupport", .product(name: "WaylandClient", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
         // The keymap a Wayland compositor sends.
         .executableTarget(
             name: "fuzz-keymap",

@@ -340,3 +340,79 @@ public final class WaylandSeatDecoder {
         touches = [:]
     }
 }
+
+extension WaylandSeatEvent {
+    /// Reads a compact binary script of seat events: a fuzzer's input, or a regression input that
+    /// once crashed one. Each event is an opcode byte (taken modulo 15) followed by its fields,
+    /// little-endian 32-bit words (positions are signed 24.8 fixed point, as on the wire); a script
+    /// that ends inside an event ends there. At most `limit` events are read.
+    ///
+    /// - Parameters:
+    ///   - bytes: The script.
+    ///   - limit: The most events to read.
+    /// - Returns: The events.
+    public static func script(_ bytes: [UInt8], limit: Int = 4096) -> [WaylandSeatEvent] {
+        var index = 0
+        func word() -> UInt32? {
+            guard index + 4 <= bytes.count else { return nil }
+            defer { index += 4 }
+            return UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
+                | UInt32(bytes[index + 3]) << 24
+        }
+        func fixed() -> Double? { word().map { Double(Int32(bitPattern: $0)) / 256 } }
+        var events: [WaylandSeatEvent] = []
+        while index < bytes.count, events.count < limit {
+            let opcode = bytes[index] % 15
+            index += 1
+            let event: WaylandSeatEvent?
+            switch opcode {
+            case 0: event = word().map { .capabilities(SeatCapabilities(rawValue: $0 & 7)) }
+            case 1:
+                guard let count = word() else { return events }
+                var keys: [UInt32] = []
+                for _ in 0..<min(count, 16) {
+                    guard let key = word() else { break }
+                    keys.append(key)
+                }
+                event = .keyboardEnter(keys: keys)
+            case 2: event = .keyboardLeave
+            case 3:
+                guard let key = word(), let state = word() else { return events }
+                event = .key(key, state: state)
+            case 4:
+                guard let depressed = word(), let latched = word(), let locked = word(), let group = word() else {
+                    return events
+                }
+                event = .modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+            case 5:
+                guard let rate = word(), let delay = word() else { return events }
+                event = .repeatInfo(rate: Int32(bitPattern: rate), delay: Int32(bitPattern: delay))
+            case 6:
+                guard let x = fixed(), let y = fixed() else { return events }
+                event = .pointerEnter(x: x, y: y)
+            case 7: event = .pointerLeave
+            case 8:
+                guard let x = fixed(), let y = fixed() else { return events }
+                event = .pointerMotion(x: x, y: y)
+            case 9:
+                guard let button = word(), let state = word() else { return events }
+                event = .pointerButton(button, state: state)
+            case 10:
+                guard let id = word(), let x = fixed(), let y = fixed() else { return events }
+                event = .touchDown(id: Int32(bitPattern: id), x: x, y: y)
+            case 11:
+                guard let id = word(), let x = fixed(), let y = fixed() else { return events }
+                event = .touchMotion(id: Int32(bitPattern: id), x: x, y: y)
+            case 12: event = word().map { .touchUp(id: Int32(bitPattern: $0)) }
+            case 13: event = .touchCancel
+            default: event = nil  // 14: a no-op, so that any byte is a valid opcode
+            }
+            guard let event else {
+                if opcode == 14 { continue }
+                return events
+            }
+            events.append(event)
+        }
+        return events
+    }
+}

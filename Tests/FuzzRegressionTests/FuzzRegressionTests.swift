@@ -5,6 +5,7 @@ import KeytraceKit
 import LinuxKeyboard
 import ResponderChain
 import Testing
+import WaylandClient
 
 /// Every input a fuzzer (or the black-box fuzzing of keytrace) crashed on is kept in
 /// `Fuzz/Regressions/<target>/` and read here through the same path as keytrace reads it: a crash
@@ -127,6 +128,42 @@ import Testing
         }
     }
 
+    @Test("seat scripts (fuzz-seat's corpus and crashes) decode without a trap and leave no press open or key held")
+    func seatScripts() throws {
+        let urls = Self.inputs("seat") + Self.corpus("seat")
+        #expect(!urls.isEmpty)
+        for url in urls {
+            let scene = try Scene(json: WaylandSeatDecoderScene.json, file: "seat.json")
+            let (dispatcher, focus) = scene.makeDispatcher()
+            focus.updateFocusIfNeeded()
+            let repeater = SoftwareRepeater(timing: .standard, next: dispatcher)
+            var now = 1.0
+            let decoder = WaylandSeatDecoder(
+                sink: repeater, repeater: repeater, clock: { now },
+                makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
+            var open: Set<PressID> = []
+            let watch = dispatcher.addTraceObserver { record in
+                switch record.kind {
+                case .press(let press, _), .pressOwned(let press, _, _):
+                    if press.phase == .began { open.insert(press.id) }
+                    if press.phase == .ended || press.phase == .cancelled { open.remove(press.id) }
+                default: break
+                }
+            }
+            let events = WaylandSeatEvent.script(try [UInt8](Data(contentsOf: url)))
+            #expect(!events.isEmpty, "\(url.lastPathComponent)")
+            for event in events {
+                now += 0.013
+                decoder.receive(event)
+                repeater.fire(now: now)
+            }
+            decoder.cancelAll()
+            #expect(open.isEmpty, "\(url.lastPathComponent): presses never ended")
+            #expect(dispatcher.keyboardState.pressedKeys.isEmpty, "\(url.lastPathComponent): keys left held")
+            _ = watch
+        }
+    }
+
     @Test("request inputs give a request only for one whole line with nothing after it")
     func requests() throws {
         for url in Self.inputs("request") + Self.corpus("request") {
@@ -144,4 +181,13 @@ import Testing
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().map { directory.appendingPathComponent($0) }
     }
+}
+
+/// The scene fuzz-seat drives: a tile with a primary action and a text field.
+enum WaylandSeatDecoderScene {
+    static let json = """
+        {"root": {"id": "screen", "frame": [0, 0, 100, 60], "children": [
+          {"id": "open", "frame": [0, 0, 40, 20], "focusable": true, "primaryAction": "open", "actions": ["open"]},
+          {"id": "name", "kind": "textInput", "frame": [50, 30, 40, 10]}]}}
+        """
 }
