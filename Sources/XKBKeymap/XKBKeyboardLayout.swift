@@ -378,6 +378,32 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         return text
     }
 
+    /// The key a physical key acts as: the standard key of the function keysym it types with no
+    /// modifier in the first layout (a keymap that puts `Tab` on another key makes that key act
+    /// as Tab: focus, key commands and editing follow it), or `nil` when it acts as itself.
+    ///
+    /// - Parameter code: The physical key.
+    /// - Returns: The standard key of its function keysym, when that is another key.
+    ///
+    /// Uses `xkb_keymap_key_get_syms_by_level` (level 1 of group 1).
+    public func logicalKeyCode(for code: KeyCode) -> KeyCode? {
+        var symbols: UnsafePointer<xkb_keysym_t>?
+        let count = xkb_keymap_key_get_syms_by_level(keymap, UInt32(code.rawValue) + 8, 0, 0, &symbols)
+        guard count == 1, let symbols, let standard = Self.functionKeys[symbols[0]], standard != code else {
+            return nil
+        }
+        return standard
+    }
+
+    /// Function keysyms and the standard key of each (evdev's), for ``logicalKeyCode(for:)``.
+    static let functionKeys: [UInt32: KeyCode] = [
+        0xff09: .tab, 0xfe20: .tab, 0xff0d: .return, 0xff8d: .keypadEnter, 0xff1b: .escape, 0xff08: .backspace,
+        0xffff: .deleteForward, 0xff63: .insert, 0xff50: .home, 0xff57: .end, 0xff55: .pageUp, 0xff56: .pageDown,
+        0xff51: .leftArrow, 0xff52: .upArrow, 0xff53: .rightArrow, 0xff54: .downArrow, 0xffbe: .f1, 0xffbf: .f2,
+        0xffc0: .f3, 0xffc1: .f4, 0xffc2: .f5, 0xffc3: .f6, 0xffc4: .f7, 0xffc5: .f8, 0xffc6: .f9, 0xffc7: .f10,
+        0xffc8: .f11, 0xffc9: .f12,
+    ]
+
     /// The keysym name the key produces in a state, such as `z`, `ISO_Level3_Shift` or `Return`:
     /// this layout's answer to `KeyboardLayout.keysymName(for:in:)`, which traces show.
     /// Uses `xkb_state_key_get_one_sym` and `xkb_keysym_get_name`.

@@ -120,3 +120,71 @@ import Testing
         #expect(phases.contains("changed"), "\(phases)")
     }
 }
+
+/// A key acts as the function key its keymap makes it type: a compositor's keymap (wtype's puts
+/// each key it types at an arbitrary code) or an xkb option that moves Escape.
+@MainActor @Suite struct LogicalKeyTests {
+    static let tabOnA = """
+        xkb_keymap {
+            xkb_keycodes { include "evdev" };
+            xkb_types { include "complete" };
+            xkb_compat { include "complete" };
+            xkb_symbols { include "pc+us" key <AC01> { [ Tab ] }; key <AC02> { [ Return ] }; };
+        };
+        """
+
+    @Test("standard layouts remap nothing: every key acts as itself")
+    func standardLayouts() throws {
+        for layout in ["us", "de", "fr", "ru"] {
+            let compiled = try XKBKeyboardLayout(KeymapNames(layout: layout), composeLocale: nil)
+            let moved = (UInt16(1)..<256).filter { compiled.logicalKeyCode(for: KeyCode($0)) != nil }
+            #expect(moved.isEmpty, "\(layout): \(moved)")
+        }
+    }
+
+    @Test("caps:escape makes Caps Lock act as Escape; its key code stays Caps Lock's")
+    func capsEscape() throws {
+        let layout = try XKBKeyboardLayout(KeymapNames(layout: "us", options: "caps:escape"), composeLocale: nil)
+        #expect(layout.logicalKeyCode(for: .capsLock) == .escape)
+        let window = Window(identifier: "w")
+        let dispatcher = Dispatcher(window: window, layout: layout)
+        var keys: [Key] = []
+        _ = dispatcher.addTraceObserver { record in
+            if case .input(_, let key, .pressed) = record.kind { keys.append(key) }
+        }
+        dispatcher.handle(KeyEvent(.capsLock, .down, timestamp: 1))
+        dispatcher.handle(KeyEvent(.capsLock, .up, timestamp: 1.1))
+        #expect(keys.first?.keyCode == .capsLock && keys.first?.logicalKeyCode == .escape)
+        #expect(keys.first?.description == "Escape")
+    }
+
+    @Test("a keymap that types Tab and Return at other keys: they move focus and select, presses end as usual")
+    func tabElsewhere() throws {
+        let layout = try Array(Self.tabOnA.utf8).withUnsafeBytes { raw in
+            try XKBKeyboardLayout(keymapText: raw, composeLocale: nil)
+        }
+        #expect(layout.logicalKeyCode(for: .a) == .tab && layout.logicalKeyCode(for: .s) == .return)
+        let scene = try Scene(
+            json: """
+                {"root": {"id": "screen", "frame": [0, 0, 100, 60], "children": [
+                  {"id": "one", "frame": [0, 0, 40, 20], "focusable": true, "primaryAction": "open", "actions": ["open"]},
+                  {"id": "two", "frame": [50, 0, 40, 20], "focusable": true, "primaryAction": "open", "actions": ["open"]}]}}
+                """, file: "tab.json")
+        let (dispatcher, focus) = scene.makeDispatcher(layout: layout)
+        focus.updateFocusIfNeeded()
+        var performed: [String] = []
+        scene.nodes["two"]?.onAction = { action, _ in performed.append(action.rawValue) }
+        var phases: [String] = []
+        _ = dispatcher.addTraceObserver { record in
+            if case .press(let press, _) = record.kind { phases.append("\(press.phase)") }
+        }
+        #expect(focus.focusedItem?.focusDebugName == "one")
+        dispatcher.handle(KeyEvent(.a, .down, timestamp: 1))
+        dispatcher.handle(KeyEvent(.a, .up, timestamp: 1.1))
+        #expect(focus.focusedItem?.focusDebugName == "two", "the key typing Tab moved focus")
+        dispatcher.handle(KeyEvent(.s, .down, timestamp: 2))
+        dispatcher.handle(KeyEvent(.s, .up, timestamp: 2.1))
+        #expect(performed == ["open"], "the key typing Return selected")
+        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+    }
+}

@@ -93,7 +93,7 @@ extension Dispatcher {
             }
             reservedIndex = table
         }
-        let chord = KeyChordID(code: press.key.keyCode, modifiers: press.key.modifierFlags)
+        let chord = KeyChordID(code: press.key.logicalKeyCode, modifiers: press.key.modifierFlags)
         guard let position = reservedIndex?[chord] else {
             trace(.stage(.reservedShortcuts, .declined, reason: "no reserved shortcut for " + keyLabel(press)))
             return false

@@ -85,6 +85,7 @@ public final class Dispatcher {
         didSet {
             layoutGeneration &+= 1
             reverseMap = LayoutReverseMap(layout)
+            logicalKeys = LogicalKeyMap(layout)
             keyCache = KeyCache()
             cachesKeys = Self.answersFromArguments(layout)
             resolutions.reset()
@@ -151,6 +152,8 @@ public final class Dispatcher {
     let pressEvent = PressEvent()
     @exclusivity(unchecked) var index = KeyCommandIndex()
     var reverseMap: LayoutReverseMap
+    /// The keys the layout makes act as others (``KeyboardLayout/logicalKeyCode(for:)``).
+    var logicalKeys: LogicalKeyMap
     /// Key-command resolutions on `reverseMap`, kept across index rebuilds.
     var resolutions = KeyCommandResolutionCache()
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
@@ -205,6 +208,7 @@ public final class Dispatcher {
         self.window = window
         self.layout = layout
         self.reverseMap = LayoutReverseMap(layout)
+        self.logicalKeys = LogicalKeyMap(layout)
         cachesKeys = Self.answersFromArguments(layout)
         state.rightAltIsLevelThree = layout.rightAltIsLevelThree
         startTracking()
@@ -545,7 +549,8 @@ public final class Dispatcher {
         let characters = typed ?? tracker?.characters(for: code) ?? layout.characters(for: code, in: layoutState)
         let key = Key(
             keyCode: code, characters: characters,
-            charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: code), modifierFlags: flags)
+            charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: code), modifierFlags: flags,
+            logicalKeyCode: logicalKeys.logical(code))
         if cacheable { keyCache.store(key, in: layoutState) }
         return key
     }
@@ -675,4 +680,26 @@ extension KeyCode {
     /// Caps Lock, Num Lock or Scroll Lock by its code. A tracker is not told of these when a
     /// resync or a new layout finds them held: its key-down would toggle the lock a second time.
     var isLockKey: Bool { self == .capsLock || self == .numLock || self == .scrollLock }
+}
+
+/// The keys a layout makes act as others, asked once per layout: empty (no lookup cost) for a
+/// layout that remaps nothing.
+struct LogicalKeyMap {
+    private var codes: [UInt16] = []
+
+    init(_ layout: any KeyboardLayout) {
+        for raw in UInt16(1)..<256 {
+            guard let logical = layout.logicalKeyCode(for: KeyCode(raw)), logical.rawValue != raw else { continue }
+            if codes.isEmpty { codes = Array(0..<256) }
+            codes[Int(raw)] = logical.rawValue
+        }
+    }
+
+    /// The key `code` acts as, or `nil` when it acts as itself.
+    @inline(__always)
+    func logical(_ code: KeyCode) -> KeyCode? {
+        guard Int(code.rawValue) < codes.count else { return nil }
+        let logical = codes[Int(code.rawValue)]
+        return logical == code.rawValue ? nil : KeyCode(logical)
+    }
 }

@@ -60,7 +60,7 @@ extension TextInputResponder {
     /// - Returns: Whether it is a standard editing key.
     public static func isStandardEditingKey(_ key: Key) -> Bool {
         if !key.modifierFlags.isDisjoint(with: [.control, .command]) { return false }
-        switch key.keyCode {
+        switch key.logicalKeyCode {
         case .leftArrow, .rightArrow, .upArrow, .downArrow, .backspace, .deleteForward, .return, .keypadEnter,
             .home, .end:
             return true

@@ -235,7 +235,7 @@ open class FocusNode: Responder, FocusItem {
 
     /// Takes the press when its key is in ``handledKeys`` (calling ``onPress``); passes it on otherwise.
     open override func pressesBegan(_ press: Press, with event: PressEvent) {
-        if !handledKeyCodes.isEmpty && handledKeyCodes.contains(press.key.keyCode) {
+        if !handledKeyCodes.isEmpty && handledKeyCodes.contains(press.key.logicalKeyCode) {
             onPress?(press)
         } else {
             super.pressesBegan(press, with: event)

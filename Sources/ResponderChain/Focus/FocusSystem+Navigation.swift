@@ -260,7 +260,7 @@ extension FocusSystem: SystemKeyHandler {
 
     func heading(for key: Key) -> FocusHeading? {
         let chord = key.modifierFlags.intersection(.deviceIndependentChord)
-        switch key.keyCode {
+        switch key.logicalKeyCode {
         case .tab where navigationStyle == .keyboard && chord.isEmpty: return .next
         case .tab where navigationStyle == .keyboard && chord == .shift: return .previous
         case .upArrow where chord.isEmpty: return .up
@@ -272,7 +272,7 @@ extension FocusSystem: SystemKeyHandler {
     }
 
     func isSelectKey(_ key: Key) -> Bool {
-        selectKeyCodes.contains(key.keyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
+        selectKeyCodes.contains(key.logicalKeyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
     }
 
     /// Whether the key is a focus key: Tab and Shift-Tab (keyboard style), the arrows, the select keys.

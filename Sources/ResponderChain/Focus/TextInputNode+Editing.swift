@@ -54,7 +54,7 @@ extension TextInputNode {
             let value = scalar.value | 0x20
             return base.count == 1 && (0x61...0x7A).contains(value) ? Character(Unicode.Scalar(UInt8(value))) : nil
         }
-        switch key.keyCode {
+        switch key.logicalKeyCode {
         case .a: return "a"
         case .c: return "c"
         case .x: return "x"

@@ -161,7 +161,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
         if let action = Self.editingAction(for: key) { return canPerformAction(action, sender: .application) }
         let modifiers = key.modifierFlags
         if modifiers.contains(.command) || modifiers.contains(.alternate) { return false }
-        switch key.keyCode {
+        switch key.logicalKeyCode {
         case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .backspace, .deleteForward:
             return true
         case .return, .keypadEnter:
@@ -186,8 +186,8 @@ open class TextInputNode: FocusNode, TextInputResponder {
 
     /// Repeats the edit of a held editing key.
     open override func pressesChanged(_ press: Press, with event: PressEvent) {
-        if press.phase == .repeated, wantsToEdit(with: press.key), press.key.keyCode != .return,
-            press.key.keyCode != .keypadEnter
+        if press.phase == .repeated, wantsToEdit(with: press.key), press.key.logicalKeyCode != .return,
+            press.key.logicalKeyCode != .keypadEnter
         {
             edit(with: press.key)
         }
@@ -305,7 +305,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
         let byWord = key.modifierFlags.contains(.control)
         // Only word moves look at the characters; the rest works on offsets.
         let characters = byWord ? Array(text) : []
-        switch key.keyCode {
+        switch key.logicalKeyCode {
         case .leftArrow:
             if !extend && !selectedRange.isEmpty {
                 place(selectedRange.lowerBound)

@@ -143,7 +143,7 @@ final class KeyCommandIndex {
 
     /// The candidates for a key, nearest first.
     func lookup(_ key: Key) -> [Candidate] {
-        let chord = KeyChordID(code: key.keyCode, modifiers: key.modifierFlags)
+        let chord = KeyChordID(code: key.logicalKeyCode, modifiers: key.modifierFlags)
         let slot = Int(chord.rawValue)
         guard slot < Self.tableSize else { return overflow[chord] ?? [] }
         guard !table.isEmpty else { return [] }

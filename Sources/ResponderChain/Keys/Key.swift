@@ -1,9 +1,16 @@
-/// A key as a responder sees it: the physical key, the characters it produced and the modifiers.
+/// A key as a responder sees it: the physical key, the key it acts as, the characters it
+/// produced and the modifiers.
 ///
 /// This is the counterpart of UIKit's `UIKey`.
 public struct Key: Hashable, Sendable {
     /// The physical key.
     public var keyCode: KeyCode
+    /// The key it acts as for focus, key commands and editing: ``keyCode``, unless the layout
+    /// makes this key type a function key (Tab, Return, Escape, an arrow, Home, a function key…)
+    /// that sits elsewhere on a standard keyboard. A keymap that moves Tab — a compositor's, or
+    /// xkb's `caps:escape` — moves what the key does with it, as UIKit matches key commands on
+    /// what a key types.
+    public var logicalKeyCode: KeyCode
     /// The characters the key produced with Shift, Caps Lock and the layout's other levels
     /// applied (`"A"` for Shift-A, `"?"` for Shift-/ on a US layout). Control, Alt and Command do
     /// not change it. Empty for keys that type nothing (arrows, function keys, modifiers).
@@ -22,9 +29,13 @@ public struct Key: Hashable, Sendable {
     ///   - characters: The characters with modifiers applied.
     ///   - charactersIgnoringModifiers: The characters with no modifier applied.
     ///   - modifierFlags: The modifier flags.
-    public init(keyCode: KeyCode, characters: String, charactersIgnoringModifiers: String, modifierFlags: ModifierFlags)
-    {
+    ///   - logicalKeyCode: The key it acts as; `nil` for `keyCode`.
+    public init(
+        keyCode: KeyCode, characters: String, charactersIgnoringModifiers: String, modifierFlags: ModifierFlags,
+        logicalKeyCode: KeyCode? = nil
+    ) {
         self.keyCode = keyCode
+        self.logicalKeyCode = logicalKeyCode ?? keyCode
         self.characters = characters
         self.charactersIgnoringModifiers = charactersIgnoringModifiers
         self.modifierFlags = modifierFlags
@@ -39,10 +50,10 @@ extension Key {
 }
 
 extension Key: CustomStringConvertible {
-    /// The modifiers and key name, for example `ctrl+shift+KeyF`.
+    /// The modifiers and the name of the key it acts as, for example `ctrl+shift+KeyF`.
     public var description: String {
         let mods = modifierFlags.subtracting([.alphaShift, .numericPad]).description
-        return mods.isEmpty ? keyCode.name : mods + "+" + keyCode.name
+        return mods.isEmpty ? logicalKeyCode.name : mods + "+" + logicalKeyCode.name
     }
 }
 

@@ -65,6 +65,15 @@ public protocol KeyboardLayout {
     ///   - state: Modifiers, locks and the active layout.
     /// - Returns: The keysym's name, or `nil` when the layout has none.
     func keysymName(for code: KeyCode, in state: LayoutState) -> String?
+
+    /// The key a physical key acts as (``Key/logicalKeyCode``): the standard key of the function
+    /// key it types with no modifier (Tab, Return, Escape, an arrow…), when that is another key;
+    /// `nil` (the default) when it acts as itself. The dispatcher asks for every code once, when
+    /// its layout is set.
+    ///
+    /// - Parameter code: The physical key.
+    /// - Returns: The key it acts as, or `nil`.
+    func logicalKeyCode(for code: KeyCode) -> KeyCode?
 }
 
 extension KeyboardLayout {
@@ -73,6 +82,9 @@ extension KeyboardLayout {
 
     /// `nil`: modifiers and locks follow the key codes.
     public func makeKeyStateTracker() -> (any KeyStateTracker)? { nil }
+
+    /// `nil`: every key acts as itself.
+    public func logicalKeyCode(for code: KeyCode) -> KeyCode? { nil }
 
     /// `nil`: the layout has no keysym names.
     ///

@@ -92,7 +92,7 @@ struct KeyPressHandler {
         }
         switch match {
         case .any: return true
-        case .keys(let codes): return codes.contains(key.keyCode)
+        case .keys(let codes): return codes.contains(key.logicalKeyCode)
         case .characters(let set):
             guard let character = key.characters.first, key.characters.count == 1 else { return false }
             return set.contains(character)
@@ -179,7 +179,7 @@ extension Responder {
         ) {
             [unowned self] press in
             let mirrored = mirrorsInRightToLeft && self.window?.layoutDirection == .rightToLeft
-            switch press.key.keyCode {
+            switch press.key.logicalKeyCode {
             case .upArrow: action(.up)
             case .downArrow: action(.down)
             case .leftArrow: action(mirrored ? .right : .left)
