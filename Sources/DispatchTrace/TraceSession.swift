@@ -248,11 +248,17 @@ public final class TraceSession {
     }
 
     private var keysyms: [UInt64: String?] = [:]
+    /// The dispatcher's layout generation the cached keysyms belong to (a compositor sends new keymaps).
+    private var keysymGeneration: UInt64 = 0
 
     /// The keysym the key produces now, through the layout's
     /// `KeyboardLayout.keysymName(for:in:)`, cached per key and layout state
     /// (the layout is asked once).
     private func keysymName(_ code: KeyCode) -> String? {
+        if dispatcher.layoutGeneration != keysymGeneration {
+            keysyms.removeAll()
+            keysymGeneration = dispatcher.layoutGeneration
+        }
         let state = dispatcher.keyboardState.layoutState
         let flags = UInt64(truncatingIfNeeded: state.modifierFlags.rawValue)
         // States the key cannot hold (a group beyond 3, flags beyond bit 35) are asked every time.

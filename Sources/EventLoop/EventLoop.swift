@@ -125,6 +125,7 @@ public final class EventLoop {
     /// In the order added, so that two repeaters fire in the same order on every run.
     private var deadlines: [(token: UInt64, deadline: Deadline)] = []
     private var batchHandlers: [(token: UInt64, handler: () -> Void)] = []
+    private var lateBatchHandlers: [(token: UInt64, handler: () -> Void)] = []
     private var nextToken: UInt64 = 1
     private var ready: [EventCalls.Ready] = []
     private var mainQueue: Int32?
@@ -247,15 +248,23 @@ public final class EventLoop {
         deadlines.removeAll { $0.token == token }
     }
 
-    /// Adds work done at the end of every batch, before ``afterBatch``, in the order added
-    /// (keyboard LEDs following the lock state).
+    /// Adds work done at the end of every batch, in the order added: before ``afterBatch``
+    /// (keyboard LEDs following the lock state), or after it (`afterFrame`: sending what the batch
+    /// and the frame drawn in ``afterBatch`` produced, as a Wayland connection flushes its requests,
+    /// so that a frame committed there reaches the compositor now, not with the next batch).
     ///
-    /// - Parameter handler: The work.
+    /// - Parameters:
+    ///   - afterFrame: Whether the work runs after ``afterBatch`` instead of before it.
+    ///   - handler: The work.
     /// - Returns: A token for ``removeBatchHandler(_:)``.
     @discardableResult
-    public func addBatchHandler(_ handler: @escaping () -> Void) -> UInt64 {
+    public func addBatchHandler(afterFrame: Bool = false, _ handler: @escaping () -> Void) -> UInt64 {
         let token = makeToken()
-        batchHandlers.append((token, handler))
+        if afterFrame {
+            lateBatchHandlers.append((token, handler))
+        } else {
+            batchHandlers.append((token, handler))
+        }
         return token
     }
 
@@ -264,6 +273,7 @@ public final class EventLoop {
     /// - Parameter token: What ``addBatchHandler(_:)`` returned.
     public func removeBatchHandler(_ token: UInt64) {
         batchHandlers.removeAll { $0.token == token }
+        lateBatchHandlers.removeAll { $0.token == token }
     }
 
     private func makeToken() -> UInt64 {
@@ -419,5 +429,6 @@ public final class EventLoop {
         }
         for (_, handler) in batchHandlers { handler() }
         afterBatch?()
+        for (_, handler) in lateBatchHandlers { handler() }
     }
 }

@@ -136,7 +136,10 @@ extension WaylandSeatSource: InputSource {
 
     /// The compositor's keymap by its layouts' names (`English (US) (the compositor's keymap)`).
     public var layoutDescription: String? {
-        layout.map { "\($0.name) (the compositor's keymap)" } ?? "the compositor's keymap (not sent yet)"
+        guard let layout else { return "the compositor's keymap (not sent yet)" }
+        // A keymap without layout names (wtype's) is named by where it came from alone.
+        return layout.name == "compositor keymap"
+            ? "the compositor's keymap" : "\(layout.name) (the compositor's keymap)"
     }
 
     /// Releases the seat's devices: every press and contact ends cancelled.

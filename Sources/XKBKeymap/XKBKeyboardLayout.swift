@@ -380,7 +380,9 @@ public final class XKBKeyboardLayout: KeyboardLayout {
 
     /// The key a physical key acts as: the standard key of the function keysym it types with no
     /// modifier in the first layout (a keymap that puts `Tab` on another key makes that key act
-    /// as Tab: focus, key commands and editing follow it), or `nil` when it acts as itself.
+    /// as Tab: focus, key commands and editing follow it); for a key at a function key's place
+    /// that types a character instead, the same key as a character key
+    /// (`KeyCode.atCharacterPosition`), which acts as no function key; `nil` when it acts as itself.
     ///
     /// - Parameter code: The physical key.
     /// - Returns: The standard key of its function keysym, when that is another key.
@@ -389,15 +391,20 @@ public final class XKBKeyboardLayout: KeyboardLayout {
     public func logicalKeyCode(for code: KeyCode) -> KeyCode? {
         var symbols: UnsafePointer<xkb_keysym_t>?
         let count = xkb_keymap_key_get_syms_by_level(keymap, UInt32(code.rawValue) + 8, 0, 0, &symbols)
-        guard count == 1, let symbols, let standard = Self.functionKeys[symbols[0]], standard != code else {
-            return nil
-        }
-        return standard
+        guard count == 1, let symbols else { return nil }
+        if let standard = Self.functionKeys[symbols[0]] { return standard == code ? nil : standard }
+        // A character at a function key's place (wtype puts its letters at Escape, Tab…): it types,
+        // and acts as no function key.
+        guard Self.functionPositions.contains(code), xkb_keysym_to_utf32(symbols[0]) >= 0x20 else { return nil }
+        return code.atCharacterPosition
     }
+
+    /// The standard places of the function keys.
+    static let functionPositions = Set(functionKeys.values)
 
     /// Function keysyms and the standard key of each (evdev's), for ``logicalKeyCode(for:)``.
     static let functionKeys: [UInt32: KeyCode] = [
-        0xff09: .tab, 0xfe20: .tab, 0xff0d: .return, 0xff8d: .keypadEnter, 0xff1b: .escape, 0xff08: .backspace,
+        0x20: .space, 0xff09: .tab, 0xfe20: .tab, 0xff0d: .return, 0xff8d: .keypadEnter, 0xff1b: .escape, 0xff08: .backspace,
         0xffff: .deleteForward, 0xff63: .insert, 0xff50: .home, 0xff57: .end, 0xff55: .pageUp, 0xff56: .pageDown,
         0xff51: .leftArrow, 0xff52: .upArrow, 0xff53: .rightArrow, 0xff54: .downArrow, 0xffbe: .f1, 0xffbf: .f2,
         0xffc0: .f3, 0xffc1: .f4, 0xffc2: .f5, 0xffc3: .f6, 0xffc4: .f7, 0xffc5: .f8, 0xffc6: .f9, 0xffc7: .f10,

@@ -161,14 +161,18 @@ MainActor.assumeIsolated {
             // The seat's keyboards coming back are no news after "Welcome back".
             guard !resuming else { break }
             let grabbed = app.keyboards?.keyboards.first { $0.id == keyboard.id }?.isGrabbed ?? false
-            kiosk.message = "Keyboard connected: \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
+            // A compositor's seat has a pointer and a touch screen too.
+            let pointing = keyboard.detail.hasPrefix("pointer") || keyboard.detail.hasPrefix("touch")
+            let what = pointing ? "Connected" : "Keyboard connected"
+            kiosk.message = "\(what): \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
         case .deviceRemoved(let keyboard, let cancelled):
             // A Super held on the keyboard that went away never comes up: no overlay from it.
             endSuperHold()
             let keys =
                 app.dispatcher.isSecureEntry ? "\(cancelled.count)" : cancelled.map(\.name).joined(separator: " ")
             kiosk.message =
-                "Keyboard unplugged: \(keyboard.name)."
+                "\(keyboard.detail.hasPrefix("pointer") || keyboard.detail.hasPrefix("touch") ? "Gone" : "Keyboard unplugged"): "
+                + "\(keyboard.name)."
                 + (cancelled.isEmpty ? "" : " Press cancelled: \(keys); nothing is stuck.")
             app.setNeedsFrame()
         case .deviceFailed(_, let message):

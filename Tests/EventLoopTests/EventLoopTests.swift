@@ -129,7 +129,9 @@ import Testing
         #expect(seen == ["read 7", "hung up"])
     }
 
-    @Test("a deadline wakes an idle loop when due and fires once per batch; batch work runs in order, then afterBatch")
+    @Test(
+        "a deadline wakes an idle loop when due and fires once per batch; batch work runs in order, then afterBatch, then work after the frame"
+    )
     func deadlinesAndBatchOrder() throws {
         var options = EventLoop.Options()
         options.drainsMainQueue = false
@@ -144,14 +146,16 @@ import Testing
         }
         loop.addBatchHandler { order.append("first") }
         let second = loop.addBatchHandler { order.append("second") }
+        let flush = loop.addBatchHandler(afterFrame: true) { order.append("flush") }
         loop.afterBatch = { order.append("after") }
         #expect(loop.nextDeadline == due)
         let start = EventLoop.monotonicNow
         loop.runOnce(timeout: nil)  // no descriptor is ready: only the deadline can end the wait
         #expect(EventLoop.monotonicNow - start >= 0.04)
-        #expect(order == ["fired", "first", "second", "after"])
+        #expect(order == ["fired", "first", "second", "after", "flush"], "work after the frame runs last")
         #expect(loop.nextDeadline == nil)
         loop.removeBatchHandler(second)
+        loop.removeBatchHandler(flush)
         loop.removeDeadline(deadline)
         order = []
         loop.dispatchPending()

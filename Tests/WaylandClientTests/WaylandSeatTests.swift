@@ -230,6 +230,21 @@ struct WaylandSeatTests {
         #expect(rig.scene.window.firstResponder?.traceName == "name")
     }
 
+    @Test("a frame drawn after a key reaches the compositor in that batch, with no further input")
+    func frameAfterKeyIsSent() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let rig = try SeatRig(sway: sway)
+        let before = rig.output.framesDrawn
+        try rig.client(["wtype", "Q"], settle: 0)
+        #expect(rig.pump(upTo: 3) { rig.typed == "Q" && rig.output.framesDrawn > before })
+        // The loop is not run again: the commit of that frame must already be with sway. "typed Q"
+        // puts ink in cell 6 of row 1 (10x19 cells).
+        let shot = try sway.screenshot()
+        let ink = (60..<70).contains { x in (19..<38).contains { y in shot.pixel(x, y).allSatisfy { $0 > 128 } } }
+        #expect(ink, "the frame showing Q was not sent")
+    }
+
     @Test("the compositor killed: held presses are cancelled and run() throws the Wayland error")
     func compositorKilled() async throws {
         let sway = try SwayHeadless()

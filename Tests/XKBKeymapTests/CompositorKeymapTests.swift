@@ -129,7 +129,7 @@ import Testing
             xkb_keycodes { include "evdev" };
             xkb_types { include "complete" };
             xkb_compat { include "complete" };
-            xkb_symbols { include "pc+us" key <AC01> { [ Tab ] }; key <AC02> { [ Return ] }; };
+            xkb_symbols { include "pc+us" key <AC01> { [ Tab ] }; key <AC02> { [ Return ] }; key <AC03> { [ space ] }; };
         };
         """
 
@@ -164,6 +164,7 @@ import Testing
             try XKBKeyboardLayout(keymapText: raw, composeLocale: nil)
         }
         #expect(layout.logicalKeyCode(for: .a) == .tab && layout.logicalKeyCode(for: .s) == .return)
+        #expect(layout.logicalKeyCode(for: .d) == .space, "space selects wherever it is")
         let scene = try Scene(
             json: """
                 {"root": {"id": "screen", "frame": [0, 0, 100, 60], "children": [
@@ -186,5 +187,47 @@ import Testing
         dispatcher.handle(KeyEvent(.s, .up, timestamp: 2.1))
         #expect(performed == ["open"], "the key typing Return selected")
         #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
+    }
+
+    static let letterOnEscape = """
+        xkb_keymap {
+            xkb_keycodes { include "evdev" };
+            xkb_types { include "complete" };
+            xkb_compat { include "complete" };
+            xkb_symbols { include "pc+us" key <ESC> { [ f ] }; key <TAB> { [ a ] }; };
+        };
+        """
+
+    @Test("letters at Escape's and Tab's places type into a text field and match ctrl+f; focus does not move")
+    func lettersAtFunctionPlaces() throws {
+        let layout = try Array(Self.letterOnEscape.utf8).withUnsafeBytes { raw in
+            try XKBKeyboardLayout(keymapText: raw, composeLocale: nil)
+        }
+        #expect(layout.logicalKeyCode(for: .escape) == KeyCode.escape.atCharacterPosition)
+        #expect(KeyCode.escape.atCharacterPosition.physicalKey == .escape)
+        let scene = try Scene(
+            json: """
+                {"root": {"id": "screen", "frame": [0, 0, 100, 60], "children": [
+                  {"id": "name", "kind": "textInput", "frame": [0, 0, 40, 20], "firstResponder": true},
+                  {"id": "two", "frame": [50, 0, 40, 20], "focusable": true}]}}
+                """, file: "letters.json")
+        let (dispatcher, focus) = scene.makeDispatcher(layout: layout)
+        focus.updateFocusIfNeeded()
+        var found = 0
+        scene.root.keyCommands = [KeyCommand("f", modifierFlags: .control, action: "find", title: "Find")]
+        scene.root.performableActions = ["find"]
+        scene.root.onAction = { action, _ in if action.rawValue == "find" { found += 1 } }
+        for code in [KeyCode.escape, .tab] {
+            dispatcher.handle(KeyEvent(code, .down, timestamp: 1))
+            dispatcher.handle(KeyEvent(code, .up, timestamp: 1.1))
+        }
+        let field = try #require(scene.window.firstResponder as? TextInputNode)
+        #expect(field.text == "fa", "the letters were typed, not taken as Escape and Tab")
+        #expect(focus.focusedItem?.focusDebugName == "name")
+        dispatcher.handle(KeyEvent(.leftControl, .down, timestamp: 2))
+        dispatcher.handle(KeyEvent(.escape, .down, timestamp: 2.1))
+        dispatcher.handle(KeyEvent(.escape, .up, timestamp: 2.2))
+        dispatcher.handle(KeyEvent(.leftControl, .up, timestamp: 2.3))
+        #expect(found == 1, "ctrl+f is the key that types f")
     }
 }

@@ -166,7 +166,7 @@ public final class Dispatcher {
     static func answersFromArguments(_ layout: any KeyboardLayout) -> Bool {
         !(type(of: layout) is AnyObject.Type)
     }
-    @exclusivity(unchecked) var layoutGeneration: UInt64 = 0
+    @exclusivity(unchecked) package var layoutGeneration: UInt64 = 0
     @exclusivity(unchecked) var globalGeneration: UInt64 = 0
     @exclusivity(unchecked) var nextPressNumber: UInt64 = 1
     @exclusivity(unchecked) var sequence: UInt64 = 0

@@ -65,9 +65,11 @@ struct LayoutReverseMap: Sendable {
             if code.isModifier { continue }
             let base = layout.characters(for: code, in: LayoutState())
             let shifted = layout.characters(for: code, in: LayoutState(modifierFlags: .shift))
-            if !base.isEmpty { entries[base, default: []].append(Entry(code: code, needsShift: false)) }
+            // Chords are on the key a key acts as (a character at Escape's place is not Escape).
+            let chordCode = layout.logicalKeyCode(for: code) ?? code
+            if !base.isEmpty { entries[base, default: []].append(Entry(code: chordCode, needsShift: false)) }
             if !shifted.isEmpty && shifted != base && shifted.lowercased() != base {
-                entries[shifted, default: []].append(Entry(code: code, needsShift: true))
+                entries[shifted, default: []].append(Entry(code: chordCode, needsShift: true))
             }
         }
     }

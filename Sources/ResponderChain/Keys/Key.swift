@@ -53,7 +53,11 @@ extension Key: CustomStringConvertible {
     /// The modifiers and the name of the key it acts as, for example `ctrl+shift+KeyF`.
     public var description: String {
         let mods = modifierFlags.subtracting([.alphaShift, .numericPad]).description
-        return mods.isEmpty ? logicalKeyCode.name : mods + "+" + logicalKeyCode.name
+        // A character at a function key's place is named by what it types.
+        let name =
+            logicalKeyCode.rawValue >= KeyCode.characterPositionBase && !charactersIgnoringModifiers.isEmpty
+            ? charactersIgnoringModifiers : logicalKeyCode.name
+        return mods.isEmpty ? name : mods + "+" + name
     }
 }
 

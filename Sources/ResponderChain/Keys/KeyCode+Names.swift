@@ -54,6 +54,7 @@ extension KeyCode {
     /// `Numpad1`); otherwise the kernel's name (`KEY_OK`); otherwise `evdev` followed by the
     /// number (`evdev700`). ``init(name:)`` accepts every form this property returns.
     public var name: String {
+        if rawValue >= Self.characterPositionBase { return physicalKey.name }
         if let row = Self.rowsByCode[rawValue] {
             return row.w3c ?? ("KEY_" + row.evdevName)
         }
@@ -110,4 +111,22 @@ extension KeyCode {
 extension KeyCode: CustomStringConvertible {
     /// The key's ``name``.
     public var description: String { name }
+}
+
+extension KeyCode {
+    /// The first of the codes that stand for a key at a function key's place typing a character
+    /// (``atCharacterPosition``): above every evdev code.
+    static let characterPositionBase: UInt16 = 0x1000
+
+    /// This key, as a character key: the ``Key/logicalKeyCode`` of a key at a function key's place
+    /// (Escape, Tab…) that its keymap makes type a character (as wtype's keymaps do), so that it
+    /// acts as no function key. Its name is the physical key's.
+    public var atCharacterPosition: KeyCode {
+        rawValue >= Self.characterPositionBase ? self : KeyCode(Self.characterPositionBase | rawValue)
+    }
+
+    /// The physical key a code stands for: itself, or the key an ``atCharacterPosition`` code is.
+    public var physicalKey: KeyCode {
+        rawValue >= Self.characterPositionBase ? KeyCode(rawValue & 0x0FFF) : self
+    }
 }

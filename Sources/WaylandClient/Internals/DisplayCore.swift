@@ -184,7 +184,8 @@ final class DisplayCore {
     private func attach() {
         let fd = wl_display_get_fd(display)
         watchToken = loop.watch(fd) { [unowned self] readiness in ready(readiness) }
-        batchToken = loop.addBatchHandler { [unowned self] in flush() }
+        // After the app's frame: a frame committed in `afterBatch` is sent in the same batch.
+        batchToken = loop.addBatchHandler(afterFrame: true) { [unowned self] in flush() }
     }
 
     private func ready(_ readiness: EventLoop.Readiness) {
