@@ -33,7 +33,8 @@ public final class PixelRenderer {
     /// The colours styles are drawn in.
     public let palette: PixelPalette
 
-    private let font: CellFont
+    /// The faces, their shaping and the cell's metrics (internal for tests).
+    let font: CellFont
 
     /// Finds the font and measures its cell.
     ///

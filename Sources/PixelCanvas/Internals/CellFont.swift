@@ -37,7 +37,7 @@ final class CellFont {
     /// Shaped graphemes, by grapheme and weight: a kiosk redraws the same few dozen over and over, and a
     /// kept one is neither looked up in fontconfig nor shaped again. Emptied when it grows past ``cacheLimit``.
     private var cells: [CellKey: Cell] = [:]
-    private let cacheLimit = 1024
+    let cacheLimit = 1024
     /// How many fallback faces are tried for a grapheme the main face lacks.
     private let fallbackLimit = 8
 
@@ -143,10 +143,18 @@ final class CellFont {
         return cell
     }
 
+    /// How many fallback faces were loaded (for tests): each file and index once, however many characters
+    /// it serves.
+    private(set) var fallbackLoads = 0
+
+    /// How many shaped graphemes are kept (for tests): at most ``cacheLimit``.
+    var cachedCellCount: Int { cells.count }
+
     /// The face at a location, loaded the first time.
     private func face(at location: FaceLocation) -> FontFace? {
         if let face = faces[location] { return face }
         guard !unloadable.contains(location) else { return nil }
+        fallbackLoads += 1
         guard let face = FontFace(location, pixelSize: pixelSize, options: options) else {
             unloadable.insert(location)
             return nil
