@@ -70,10 +70,14 @@ final class FontFace {
         guard let face = FreeType.newFace(location) else { return nil }
         Self.setSize(face, pixelSize)
         let cairoFace = cairo_ft_font_face_create_for_ft_face(face, 0)!
-        let status = cairo_font_face_set_user_data(cairoFace, Self.releaseKey, UnsafeMutableRawPointer(face)) {
+        // The face is ours to free until Cairo's destroy notification is set, then Cairo's.
+        let release: cairo_destroy_func_t = {
             $0.map { FreeType.doneFace($0.assumingMemoryBound(to: FT_FaceRec.self)) }
         }
-        guard cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS, status == CAIRO_STATUS_SUCCESS else {
+        guard cairo_font_face_status(cairoFace) == CAIRO_STATUS_SUCCESS,
+            cairo_font_face_set_user_data(cairoFace, Self.releaseKey, UnsafeMutableRawPointer(face), release)
+                == CAIRO_STATUS_SUCCESS
+        else {
             cairo_font_face_destroy(cairoFace)
             FreeType.doneFace(face)
             return nil
@@ -119,13 +123,6 @@ final class FontFace {
             abs(Double(sizes[a].y_ppem) / 64 - pixelSize) < abs(Double(sizes[b].y_ppem) / 64 - pixelSize)
         }
         if let nearest { _ = FT_Select_Size(face, Int32(nearest)) }
-    }
-
-    /// Whether the face has a glyph for a character.
-    ///
-    /// Uses `FT_Get_Char_Index`.
-    func has(_ scalar: Unicode.Scalar) -> Bool {
-        FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
     }
 
     /// The face's glyph for a character (0, `.notdef`, when it has none).
