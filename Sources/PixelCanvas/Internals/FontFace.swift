@@ -136,7 +136,10 @@ final class FontFace {
     ///
     /// HarfBuzz composes a base and a mark into the face's precomposed glyph when it has one, and
     /// otherwise places the mark on the base (the face's mark positioning, or HarfBuzz's fallback); every
-    /// glyph it returns belongs to the grapheme's one cluster and is drawn. Default-ignorable characters
+    /// glyph it returns belongs to the grapheme and is drawn. A mark takes no room, so that the base stays
+    /// in its cell, and a mark the face leaves beside its base is centred over it: one the face gives an
+    /// advance of its own (DejaVu Sans Mono Bold's dot below, which its tables do not class as a mark),
+    /// or one its tables do not attach (an acute on a precomposed `ạ`). Default-ignorable characters
     /// (joiners, variation selectors) become invisible glyphs, not `.notdef`.
     ///
     /// - Parameters:
@@ -144,9 +147,11 @@ final class FontFace {
     ///   - buffer: A HarfBuzz buffer to reuse; its contents are replaced.
     /// - Returns: The glyphs, their advance, and whether one is `.notdef`.
     ///
-    /// Uses `hb_buffer_add_utf8`, `hb_buffer_guess_segment_properties` and `hb_shape`.
+    /// Uses `hb_buffer_add_utf8`, `hb_buffer_guess_segment_properties` and `hb_shape`, with clusters by
+    /// character (`HB_BUFFER_CLUSTER_LEVEL_CHARACTERS`) to tell the marks' glyphs from the base's.
     func shape(_ text: String, in buffer: OpaquePointer) -> Shaped {
         hb_buffer_clear_contents(buffer)
+        hb_buffer_set_cluster_level(buffer, HB_BUFFER_CLUSTER_LEVEL_CHARACTERS)
         text.withCString { hb_buffer_add_utf8(buffer, $0, -1, 0, -1) }
         hb_buffer_guess_segment_properties(buffer)
         hb_shape(harfBuzzFont, buffer, nil, 0)
@@ -154,18 +159,43 @@ final class FontFace {
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), count > 0,
             let positions = hb_buffer_get_glyph_positions(buffer, &count)
         else { return Shaped(glyphs: [], advance: 0, missing: false) }
+        // Each glyph's cluster is the UTF-8 offset of the character it came from.
+        var marks: Set<UInt32> = []
+        var offset: UInt32 = 0
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if category == .nonspacingMark || category == .enclosingMark { marks.insert(offset) }
+            offset += UInt32(UTF8.width(scalar))
+        }
         var shaped = Shaped(glyphs: [], advance: 0, missing: false)
         shaped.glyphs.reserveCapacity(Int(count))
+        var base: (x: Double, advance: Double)?
         for index in 0..<Int(count) {
-            let position = positions[index]
-            shaped.missing = shaped.missing || infos[index].codepoint == 0
-            shaped.glyphs.append(
-                cairo_glyph_t(
-                    index: UInt(infos[index].codepoint), x: shaped.advance + Double(position.x_offset) * unitScale,
-                    y: -Double(position.y_offset) * unitScale))
-            shaped.advance += Double(position.x_advance) * unitScale
+            let (glyph, position) = (infos[index].codepoint, positions[index])
+            var x = shaped.advance + Double(position.x_offset) * unitScale
+            if marks.contains(infos[index].cluster), let base {
+                // A mark takes no room; one whose ink is not over its base is moved there.
+                if let ink = inkInterval(glyph), !(base.x...(base.x + base.advance)).contains(x + ink.center) {
+                    x = base.x + base.advance / 2 - ink.center
+                }
+            } else {
+                let advance = Double(position.x_advance) * unitScale
+                base = (shaped.advance, advance)
+                shaped.advance += advance
+            }
+            shaped.missing = shaped.missing || glyph == 0
+            shaped.glyphs.append(cairo_glyph_t(index: UInt(glyph), x: x, y: -Double(position.y_offset) * unitScale))
         }
         return shaped
+    }
+
+    /// Where a glyph's ink is across, from its origin, in pixels: its centre; nil when it has none.
+    ///
+    /// Uses `hb_font_get_glyph_extents`.
+    private func inkInterval(_ glyph: hb_codepoint_t) -> (center: Double, width: Double)? {
+        var extents = hb_glyph_extents_t()
+        guard hb_font_get_glyph_extents(harfBuzzFont, glyph, &extents) != 0, extents.width != 0 else { return nil }
+        return ((Double(extents.x_bearing) + Double(extents.width) / 2) * unitScale, Double(extents.width) * unitScale)
     }
 
     /// How far below the baseline the top of the face's underline is, and its thickness, in pixels at
