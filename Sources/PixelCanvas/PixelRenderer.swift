@@ -5,10 +5,11 @@ public import TerminalCanvas
 ///
 /// fontconfig finds the face (DejaVu Sans Mono, from `fonts-dejavu-core`, by default), FreeType loads
 /// it, HarfBuzz shapes each cell's character (a base and its combining marks together) and Cairo
-/// rasterizes it; a character the face lacks comes from a fallback face fontconfig picks. Each cell is a ``cellSize`` rectangle: its background filled in the style's
-/// colour (see ``PixelPalette``), its character drawn on the face's baseline and clipped to the cell,
-/// a wide character centred across two cells. Characters the canvas replaced (control characters,
-/// lone bidi controls and zero-width characters) are `�` in the canvas, and so in pixels.
+/// rasterizes it; a character the face lacks comes from a fallback face fontconfig picks. Each cell is
+/// a ``cellSize`` rectangle: its background filled in the style's colour (see ``PixelPalette``), its
+/// character drawn on the face's baseline and clipped to the cell, a wide character centred across two
+/// cells. Characters the canvas replaced (control characters, lone bidi controls and zero-width
+/// characters) are `�` in the canvas, and so in pixels.
 ///
 /// Only rows whose cells differ from the previous canvas are drawn, and their pixel rows returned:
 /// the damage to report to the compositor.
@@ -20,7 +21,8 @@ public import TerminalCanvas
 ///                              previous: canvasInThatBuffer)
 /// ```
 ///
-/// Not thread-safe: use one renderer from one thread (its FreeType faces are used by one thread at a time).
+/// Not thread-safe: use one renderer from one thread (its faces are used by one thread at a time);
+/// renderers on other threads are independent.
 public final class PixelRenderer {
     /// A cell's width and height in pixels (device pixels: ``scale`` applied), from the font's metrics.
     public let cellSize: (width: Int, height: Int)
