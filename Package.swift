@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "TerminalIO", targets: ["TerminalIO"]),
         // A grid of styled cells drawn to a terminal: keytrace's live view and the kiosk example.
         .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
-        // The same canvas as pixels (Pango and Cairo): for a Wayland window and, later, a DRM display.
+        // The same canvas as pixels (FreeType, HarfBuzz and Cairo): for a Wayland window and, later, a DRM display.
         .library(name: "PixelCanvas", targets: ["PixelCanvas"]),
         // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
         .library(name: "DispatchTrace", targets: ["DispatchTrace"]),
@@ -94,12 +94,16 @@ let package = Package(
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
-        // Pango with Cairo: text shaped and rasterized by the libraries made for it, faces found by fontconfig.
+        // Text by the libraries made for it: faces found by fontconfig, loaded by FreeType, shaped by HarfBuzz,
+        // rasterized by Cairo (no Pango: pangocairo's pkg-config flags carry glib's -pthread, which SwiftPM
+        // warns about on every build; cairo-ft's carry none).
         .systemLibrary(
-            name: "CPangoCairo", pkgConfig: "pangocairo",
-            providers: [.apt(["libpango1.0-dev", "libcairo2-dev", "fonts-dejavu-core"])]),
+            name: "CFontRendering", pkgConfig: "cairo-ft",
+            providers: [
+                .apt(["libcairo2-dev", "libfreetype-dev", "libharfbuzz-dev", "libfontconfig-dev", "fonts-dejavu-core"])
+            ]),
         // A canvas rendered into ARGB8888 pixels with a real font; only changed rows are drawn.
-        .target(name: "PixelCanvas", dependencies: ["TerminalCanvas", "CPangoCairo"]),
+        .target(name: "PixelCanvas", dependencies: ["TerminalCanvas", "CFontRendering"]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),

@@ -3,12 +3,13 @@ public import TerminalCanvas
 /// Renders a `Canvas` (TerminalCanvas) into ARGB8888 pixels with a real font: the one renderer a
 /// Wayland window's `wl_shm` buffers and a DRM display's dumb buffers share.
 ///
-/// Text is shaped and rasterized by Pango with Cairo, and fontconfig finds the face (DejaVu Sans
-/// Mono, from `fonts-dejavu-core`, by default); a character the face lacks comes from a fallback face
-/// fontconfig picks. Each cell is a ``cellSize`` rectangle: its background filled in the style's
-/// colour (see ``PixelPalette``), its character drawn on the face's baseline and clipped to the cell,
-/// a wide character centred across two cells. Characters the canvas replaced (control characters,
-/// lone bidi controls and zero-width characters) are `�` in the canvas, and so in pixels.
+/// fontconfig finds the face (DejaVu Sans Mono, from `fonts-dejavu-core`, by default), FreeType loads
+/// it, HarfBuzz shapes each cell's character (a base and its combining marks together) and Cairo
+/// rasterizes it; a character the face lacks comes from a fallback face fontconfig picks. Each cell is
+/// a ``cellSize`` rectangle: its background filled in the style's colour (see ``PixelPalette``), its
+/// character drawn on the face's baseline and clipped to the cell, a wide character centred across two
+/// cells. Characters the canvas replaced (control characters, lone bidi controls and zero-width
+/// characters) are `�` in the canvas, and so in pixels.
 ///
 /// Only rows whose cells differ from the previous canvas are drawn, and their pixel rows returned:
 /// the damage to report to the compositor.
@@ -20,7 +21,8 @@ public import TerminalCanvas
 ///                              previous: canvasInThatBuffer)
 /// ```
 ///
-/// Not thread-safe: use one renderer from one thread (Pango's objects are confined to it).
+/// Not thread-safe: use one renderer from one thread (its faces are used by one thread at a time);
+/// renderers on other threads are independent.
 public final class PixelRenderer {
     /// A cell's width and height in pixels (device pixels: ``scale`` applied), from the font's metrics.
     public let cellSize: (width: Int, height: Int)
@@ -33,7 +35,8 @@ public final class PixelRenderer {
     /// The colours styles are drawn in.
     public let palette: PixelPalette
 
-    private let font: PangoFont
+    /// The faces, their shaping and the cell's metrics (internal for tests).
+    let font: CellFont
 
     /// Finds the font and measures its cell.
     ///
@@ -52,7 +55,7 @@ public final class PixelRenderer {
         self.pixelSize = max(1, pixelSize)
         self.scale = max(1, scale)
         self.palette = palette
-        font = try PangoFont(family: fontFamily, pixelSize: self.pixelSize * Double(self.scale))
+        font = try CellFont(family: fontFamily, pixelSize: self.pixelSize * Double(self.scale))
         cellSize = (font.cellWidth, font.cellHeight)
     }
 

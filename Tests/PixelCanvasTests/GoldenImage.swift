@@ -3,7 +3,7 @@ import PixelCanvas
 import Testing
 
 /// Compares a rendered canvas with a checked-in PNG, cell by cell, with a tolerance that survives
-/// font hinting and rasterizer differences between FreeType, Cairo and Pango versions but not a wrong
+/// font hinting and rasterizer differences between FreeType, HarfBuzz and Cairo versions but not a wrong
 /// character, colour or position. `UPDATE_GOLDEN=1` rewrites the PNG.
 ///
 /// The comparison is per cell, each image divided into the canvas's columns and rows: a cell matches

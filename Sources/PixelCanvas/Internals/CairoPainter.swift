@@ -1,18 +1,18 @@
-internal import CPangoCairo
+internal import CFontRendering
 
 /// Draws on a caller's ARGB8888 buffer through a Cairo image surface made over it: filled
-/// rectangles and single characters laid out by ``PangoFont``.
+/// rectangles and single graphemes shaped by ``CellFont``.
 struct CairoPainter: ~Copyable {
     private let surface: OpaquePointer
     private let cairo: OpaquePointer
-    private let font: PangoFont
+    private let font: CellFont
 
     /// Wraps the buffer (no copy); ``finish()`` flushes and releases the surface.
     ///
     /// Uses `cairo_image_surface_create_for_data` with `CAIRO_FORMAT_ARGB32`: 32-bit premultiplied ARGB in
     /// native byte order, which on a little-endian machine is wl_shm's and DRM's ARGB8888.
     init(
-        _ buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int, font: PangoFont
+        _ buffer: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int, font: CellFont
     ) {
         let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
         surface = cairo_image_surface_create_for_data(
@@ -41,22 +41,27 @@ struct CairoPainter: ~Copyable {
     /// Draws one character in a span of cells, clipped to the span: centred across the span when its
     /// advance differs from the span's width (a fallback face's glyph, a wide character), its baseline on
     /// the cell's.
+    ///
+    /// Uses `cairo_set_scaled_font` and `cairo_show_glyphs`.
     func character(
         _ character: Character, bold: Bool, x: Double, y: Double, width: Double, height: Double,
         _ color: PixelColor
     ) {
-        let layout = font.layout(for: character, bold: bold)
-        var ink = PangoRectangle()
-        var logical = PangoRectangle()
-        pango_layout_get_pixel_extents(layout, &ink, &logical)
-        let left = x + (width - Double(logical.width)) / 2
-        let top = y + font.baseline - Double(pango_layout_get_baseline(layout)) / Double(PANGO_SCALE)
+        let cell = font.cell(for: character, bold: bold)
+        guard !cell.shaped.glyphs.isEmpty else { return }
+        let left = (x + (width - cell.shaped.advance.rounded()) / 2).rounded()
+        let baseline = (y + font.baseline).rounded()
+        var glyphs = cell.shaped.glyphs
+        for index in glyphs.indices {
+            glyphs[index].x += left
+            glyphs[index].y += baseline
+        }
         cairo_save(cairo)
         cairo_rectangle(cairo, x, y, width, height)
         cairo_clip(cairo)
         setColor(color)
-        cairo_move_to(cairo, left.rounded(), top.rounded())
-        pango_cairo_show_layout(cairo, layout)
+        cairo_set_scaled_font(cairo, cell.face.scaledFont)
+        cairo_show_glyphs(cairo, &glyphs, Int32(glyphs.count))
         cairo_restore(cairo)
     }
 

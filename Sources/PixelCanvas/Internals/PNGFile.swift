@@ -1,4 +1,4 @@
-internal import CPangoCairo
+internal import CFontRendering
 
 /// PNG files through Cairo's own reader and writer.
 enum PNGFile {
