@@ -173,7 +173,7 @@ let package = Package(
             dependencies: [
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
                 "TerminalCanvas",
-            ]),
+            ], exclude: ["Golden"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]

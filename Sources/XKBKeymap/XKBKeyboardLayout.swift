@@ -404,7 +404,8 @@ public final class XKBKeyboardLayout: KeyboardLayout {
 
     /// Function keysyms and the standard key of each (evdev's), for ``logicalKeyCode(for:)``.
     static let functionKeys: [UInt32: KeyCode] = [
-        0x20: .space, 0xff09: .tab, 0xfe20: .tab, 0xff0d: .return, 0xff8d: .keypadEnter, 0xff1b: .escape, 0xff08: .backspace,
+        0x20: .space, 0xff09: .tab, 0xfe20: .tab, 0xff0d: .return, 0xff8d: .keypadEnter, 0xff1b: .escape,
+        0xff08: .backspace,
         0xffff: .deleteForward, 0xff63: .insert, 0xff50: .home, 0xff57: .end, 0xff55: .pageUp, 0xff56: .pageDown,
         0xff51: .leftArrow, 0xff52: .upArrow, 0xff53: .rightArrow, 0xff54: .downArrow, 0xffbe: .f1, 0xffbf: .f2,
         0xffc0: .f3, 0xffc1: .f4, 0xffc2: .f5, 0xffc3: .f6, 0xffc4: .f7, 0xffc5: .f8, 0xffc6: .f9, 0xffc7: .f10,

@@ -2,7 +2,7 @@ public import AppRuntime
 public import EvdevInput
 public import EventLoop
 internal import LinuxSystem
-public import PixelCanvas
+internal import PixelCanvas
 public import ResponderChain
 public import TerminalCanvas
 public import TerminalIO
