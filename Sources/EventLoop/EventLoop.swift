@@ -270,7 +270,7 @@ public final class EventLoop {
 
     /// Removes batch work.
     ///
-    /// - Parameter token: What ``addBatchHandler(_:)`` returned.
+    /// - Parameter token: What ``addBatchHandler(afterFrame:_:)`` returned.
     public func removeBatchHandler(_ token: UInt64) {
         batchHandlers.removeAll { $0.token == token }
         lateBatchHandlers.removeAll { $0.token == token }
