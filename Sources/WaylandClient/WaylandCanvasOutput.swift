@@ -3,7 +3,7 @@ public import ResponderChain
 public import TerminalCanvas
 
 /// Shows the app's `Canvas` in a Wayland window: cells rendered with a real font
-/// (``PixelRenderer``) into the window's double-buffered `wl_shm` buffers, only changed rows drawn
+/// (`PixelRenderer`) into the window's double-buffered `wl_shm` buffers, only changed rows drawn
 /// and damaged, drawing paced by the compositor's frame callbacks.
 ///
 /// While a frame waits for its callback, ``show(_:)`` keeps only the newest canvas: a burst of
