@@ -506,8 +506,10 @@ public final class Application {
         loop.control.stop()
     }
 
-    /// Gives the terminal back and ends the change sequences.
+    /// Stops the sources (every press still held ends `cancelled`), gives the terminal back and
+    /// ends the change sequences.
     private func finish() {
+        stopSources()
         inspection?.stop()
         inspection = nil
         terminal?.restore()

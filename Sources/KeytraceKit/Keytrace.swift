@@ -166,6 +166,12 @@ extension KeytraceOptions {
             throw KeytraceUsageError("choose one input: --keys, --replay, --terminal, --device or --wayland")
         }
         if realTime && replayPath == nil { throw KeytraceUsageError("--real-time goes with --replay") }
+        let keymapFlags = given.filter(["--layout", "--variant", "--model", "--xkb-options", "--rules"].contains)
+        if wayland && !keymapFlags.isEmpty {
+            throw KeytraceUsageError(
+                "with --wayland keys go through the compositor's keymap, so \(list(keymapFlags)) would be ignored; "
+                    + "set the layout in the compositor (XKB_DEFAULT_LAYOUT for cage, `input * xkb_layout` for sway)")
+        }
         if allFocus && !conflicts { throw KeytraceUsageError("--all-focus goes with --conflicts") }
         let notKeyboards = given.filter(["--keys", "--replay", "--terminal", "--wayland"].contains)
         if grab && !notKeyboards.isEmpty {
@@ -178,7 +184,7 @@ extension KeytraceOptions {
         }
         if recordPath != nil && !notKeyboards.isEmpty {
             throw KeytraceUsageError(
-                "--record records live keyboards; it does not go with --keys, --replay or --terminal")
+                "--record records live keyboards; it does not go with --keys, --replay, --terminal or --wayland")
         }
         if keymap.variant != nil && keymap.layout == nil {
             throw KeytraceUsageError(
@@ -389,6 +395,9 @@ public enum Keytrace {
         onEvent: @escaping (TraceEvent) -> Void
     ) throws(KeytraceError) {
         let live = options.format == .live && (options.wayland || TerminalKeyboard.isTerminal(1))
+        // In a window the view is drawn whatever the output's format: a window never drawn is never
+        // shown, and the compositor gives no keyboard focus to it.
+        let drawsView = live || options.wayland
         var configuration = KeyboardApp.Configuration()
         // keytrace watches from its terminal unless asked for a window (--wayland).
         configuration.prefersWayland = false
@@ -416,7 +425,8 @@ public enum Keytrace {
         }
         let session = TraceSession(
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
-        let view = live ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
+        let view =
+            drawsView ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
         var drawn = -1
         var recorder: EvemuRecorder?
         func draw(force: Bool) {
@@ -424,12 +434,14 @@ public enum Keytrace {
             recorder?.flush()
             // A recording that cannot be written is not worth watching on: stop and say why.
             if recorder?.writeError != nil { app.stop() }
-            guard let view, let screen = app.output else {
+            if !live {
                 output.flush()
                 // Lines nobody can read: stop, and say why (run() reports the output's error).
                 if output.writeError != nil { app.stop() }
-                return
             }
+            guard let view, let screen = app.output else { return }
+            // The compositor's keymap comes after the start, and again with every virtual keyboard.
+            if app.wayland != nil { view.layoutName = app.dispatcher.layout.name }
             let marker = session.history.count &+ (view.showsTabLoop ? 1 << 40 : 0) &+ (view.showsGroups ? 1 << 41 : 0)
             guard force || marker != drawn else { return }
             drawn = marker
@@ -450,7 +462,7 @@ public enum Keytrace {
         let input = app.input ?? .keyboards
         view?.inputNote = input.rawValue
         if input == .terminal { view?.layoutName = "terminal" }
-        session.keepsHistory = live
+        session.keepsHistory = drawsView
         output.isMuted = live
         if input == .terminal { session.deviceNames[.primary] = "terminal" }
         session.start(

@@ -26,6 +26,7 @@ public final class WaylandCanvasOutput: CanvasOutput {
     private var latest: Canvas?
     private var shown: Canvas?
     private var queued = false
+    private var configured = false
 
     /// How many frames were drawn (each a commit to the compositor).
     public private(set) var framesDrawn = 0
@@ -38,9 +39,18 @@ public final class WaylandCanvasOutput: CanvasOutput {
     public init(window: WaylandWindow, renderer: PixelRenderer) {
         self.window = window
         self.renderer = renderer
+        configured = window.isConfigured
         window.onResize = { [unowned self] _, _ in
             self.shown = nil
             self.onResize?()
+        }
+        // Until the compositor configures the window its size is unknown: the first configure
+        // asks the app for a frame of the real size (the canvases before it are not drawn).
+        window.onConfigure = { [unowned self] _, _ in
+            guard !self.configured else { return }
+            self.configured = true
+            self.onResize?()
+            if let latest = self.latest { self.show(latest) }
         }
     }
 
@@ -60,9 +70,15 @@ public final class WaylandCanvasOutput: CanvasOutput {
         // nothing: an idle app's window stays idle.
         if !queued, canvas == shown { return }
         latest = canvas
-        guard !queued else { return }
+        guard !queued, configured else { return }
         queued = true
-        window.present { [unowned self] buffer in self.draw(into: buffer) }
+        let kept = window.deferredDrawCount
+        if !window.present(draw: { [unowned self] buffer in self.draw(into: buffer) }),
+            window.deferredDrawCount <= kept
+        {
+            // Not drawn and not kept (no buffer could be made, the window is gone): the next show tries again.
+            queued = false
+        }
     }
 
     /// The next frame is drawn whole.
@@ -78,9 +94,8 @@ public final class WaylandCanvasOutput: CanvasOutput {
     ///   - y: Pixels from the top.
     /// - Returns: The position in cells (fractional: 3.5 is the middle of column 3).
     public func cellPoint(_ x: Double, _ y: Double) -> Point {
-        let scale = Double(renderer.scale)
-        return Point(
-            x: x * scale / Double(renderer.cellSize.width), y: y * scale / Double(renderer.cellSize.height))
+        // The buffers are the surface's size (no buffer scale is set): a pixel is a surface unit.
+        Point(x: x / Double(renderer.cellSize.width), y: y / Double(renderer.cellSize.height))
     }
 
     private func draw(into buffer: PixelBuffer) -> [Range<Int>] {

@@ -50,7 +50,7 @@ public enum WaylandSeatEvent: Hashable, Sendable {
 /// - A device appearing or going away is reported as a device added or removed; its held presses
 ///   are cancelled.
 ///
-/// Untrusted values are checked, never trapped on: key codes above 0xFFFF, unknown states and
+/// Untrusted values are checked, never trapped on: key codes above `KEY_MAX` (0x2FF), unknown states and
 /// buttons are ignored; at most ``maximumTouches`` fingers are followed; positions that are not
 /// finite are ignored.
 ///
@@ -60,6 +60,8 @@ public enum WaylandSeatEvent: Hashable, Sendable {
 public final class WaylandSeatDecoder {
     /// The most fingers followed at once; further touches are ignored until one lifts.
     public static let maximumTouches = 16
+    /// The highest key code a compositor sends (evdev's `KEY_MAX`); higher ones are ignored.
+    public static let highestKeyCode: UInt32 = 0x2FF
     /// The evdev code of the left button (`BTN_LEFT`).
     public static let leftButton: UInt32 = 0x110
 
@@ -271,7 +273,9 @@ public final class WaylandSeatDecoder {
         // nothing, and no press begins.
         var held: [KeyCode] = []
         for raw in keys.prefix(256) {
-            guard let code = UInt16(exactly: raw), !keysDown.contains(code) else { continue }
+            guard raw <= Self.highestKeyCode, let code = UInt16(exactly: raw), !keysDown.contains(code) else {
+                continue
+            }
             keysDown.insert(code)
             held.append(KeyCode(code))
         }
@@ -286,7 +290,9 @@ public final class WaylandSeatDecoder {
     }
 
     private func key(_ raw: UInt32, state: UInt32, at now: Double) {
-        guard let keyboard, keyboardFocused, let code = UInt16(exactly: raw) else { return }
+        guard let keyboard, keyboardFocused, raw <= Self.highestKeyCode, let code = UInt16(exactly: raw) else {
+            return
+        }
         switch state {
         case 1:
             guard keysDown.insert(code).inserted else { return }

@@ -70,6 +70,10 @@ public final class WaylandSeatSource {
             makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
         core = SeatCore(display: connection.core, window: window.core, decoder: decoder)
         decoder.onLayout = { [unowned dispatcher] layout in dispatcher.layout = layout }
+        // What repeats is what the keymap makes a key: not a modifier wherever it sits.
+        repeater.keyRepeats = { [unowned dispatcher] code in
+            !(dispatcher.layout.logicalKeyCode(for: code) ?? code).isModifier
+        }
     }
 
     /// Maps a surface-local position (logical pixels) to the focus tree's coordinates: the

@@ -399,7 +399,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         return code.atCharacterPosition
     }
 
-    /// The standard places of the function keys.
+    /// The standard places of the function and modifier keys.
     static let functionPositions = Set(functionKeys.values)
 
     /// Function keysyms and the standard key of each (evdev's), for ``logicalKeyCode(for:)``.
@@ -410,6 +410,10 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         0xff51: .leftArrow, 0xff52: .upArrow, 0xff53: .rightArrow, 0xff54: .downArrow, 0xffbe: .f1, 0xffbf: .f2,
         0xffc0: .f3, 0xffc1: .f4, 0xffc2: .f5, 0xffc3: .f6, 0xffc4: .f7, 0xffc5: .f8, 0xffc6: .f9, 0xffc7: .f10,
         0xffc8: .f11, 0xffc9: .f12,
+        // Modifiers and locks: ctrl:nocaps makes Caps Lock a Control key; a letter at Control's place is a letter.
+        0xffe1: .leftShift, 0xffe2: .rightShift, 0xffe3: .leftControl, 0xffe4: .rightControl, 0xffe5: .capsLock,
+        0xffe9: .leftAlt, 0xffea: .rightAlt, 0xffeb: .leftMeta, 0xffec: .rightMeta, 0xff7f: .numLock,
+
     ]
 
     /// The keysym name the key produces in a state, such as `z`, `ISO_Level3_Shift` or `Return`:

@@ -197,7 +197,10 @@ struct KeytraceBinary {
         let result = try KeytraceBinary.run(["--keys", "tab", "--replay", "x.evemu"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("choose one input"))
-        for arguments in [["--wayland", "--terminal"], ["--wayland", "--grab"], ["--wayland", "--attach"]] {
+        for arguments in [
+            ["--wayland", "--terminal"], ["--wayland", "--grab"], ["--wayland", "--attach"],
+            ["--wayland", "--layout", "de"],
+        ] {
             let wayland = try KeytraceBinary.run(arguments)
             #expect(wayland.status == 64, "\(arguments): \(wayland.stderr)")
         }

@@ -330,7 +330,7 @@ final class LoadingRow: FocusNode {
         let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration)
         #expect(app.wayland == nil)
         let note = try #require(app.waylandNote)
-        #expect(note.contains("WAYLAND_DISPLAY=wayland-rc-none") && note.contains("reading the keyboards instead"))
+        #expect(note.contains("WAYLAND_DISPLAY=wayland-rc-none") && note.contains("going on without the compositor"))
         #expect(app.inputNote?.hasPrefix(note) == true)
         // A terminal tool that stays in its terminal does not try the compositor at all.
         configuration.prefersWayland = false

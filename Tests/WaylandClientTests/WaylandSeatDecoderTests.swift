@@ -1,7 +1,9 @@
+import Glibc
 import ResponderChain
 import Testing
-import WaylandClient
 import XKBKeymap
+
+@testable import WaylandClient
 
 /// The compositor's seat events, decoded without a compositor: each rule of `WaylandSeatDecoder`
 /// on a scene's dispatcher, seen through its trace.
@@ -235,4 +237,36 @@ import XKBKeymap
         #expect(rig.log.filter { $0.hasPrefix("touch cancel") }.count == WaylandSeatDecoder.maximumTouches)
         #expect(rig.repeater.timing.interval >= 0.005)
     }
+}
+
+/// The compositor's keymap file, read as `wl_keyboard.keymap` hands it over: bounded, and never
+/// mapped past its end.
+@MainActor @Suite struct KeymapFileTests {
+    @Test(
+        "a keymap file shorter than announced, empty or too large is refused with its sizes, never mapped past its end")
+    func keymapFileBounds() throws {
+        let fd = cwaylandTestMemfd()
+        defer { close(fd) }
+        let text = Array("xkb_keymap {};".utf8)
+        #expect(text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == text.count)
+        var read: [UInt8] = []
+        let whole = SeatCore.withKeymapFile(fd: fd, size: UInt32(text.count)) { read = Array($0) }
+        #expect(whole == nil && read == text)
+        // Announced 4096 bytes in a 14-byte file: mapping it would fault on byte 4095.
+        let short = SeatCore.withKeymapFile(fd: fd, size: 4096) { _ in Issue.record("mapped past the end") }
+        #expect(short?.contains("4096-byte keymap in a file of 14 bytes") == true, "\(short ?? "")")
+        let empty = SeatCore.withKeymapFile(fd: fd, size: 0) { _ in Issue.record("an empty keymap was mapped") }
+        #expect(empty?.contains("1 to 1048576") == true)
+        let large = SeatCore.withKeymapFile(fd: fd, size: 2 << 20) { _ in Issue.record("a 2 MiB keymap was mapped") }
+        #expect(large?.contains("2097152 bytes") == true)
+    }
+}
+
+/// An unlinked temporary file, as a compositor's keymap file is.
+func cwaylandTestMemfd() -> Int32 {
+    var template = Array("/tmp/rc-keymap-XXXXXX".utf8CString)
+    let fd = mkstemp(&template)
+    precondition(fd >= 0, "mkstemp failed")
+    unlink(template)
+    return fd
 }

@@ -151,13 +151,16 @@ struct WaylandSeatTests {
             return [0..<buffer.height]
         }
         #expect(rig.pump(upTo: 5) { rig.presses.contains("x cancelled") }, "\(rig.presses)")
+        let cancelledAt = rig.presses.count
         rig.pump(upTo: 1) { false }  // longer than the repeat delay
-        #expect(rig.presses == ["x began", "x cancelled"], "\(rig.presses)")
+        // (A slow machine may repeat x before the other window maps: nothing may follow the cancel.)
+        #expect(rig.presses.first == "x began" && rig.presses.last == "x cancelled", "\(rig.presses)")
+        #expect(rig.presses.count == cancelledAt && !rig.presses.contains("x ended"), "\(rig.presses)")
         #expect(rig.seat.repeater.repeatingKey == nil)
         holder.terminate()
         holder.waitUntilExit()
         rig.pump(upTo: 0.3) { false }
-        #expect(rig.presses == ["x began", "x cancelled"], "the release went to the other window")
+        #expect(rig.presses.count == cancelledAt, "the release went to the other window: \(rig.presses)")
     }
 
     @Test("the compositor's repeat rate drives the repeat; a rate of 0 turns it off")
@@ -194,8 +197,9 @@ struct WaylandSeatTests {
         #expect(
             rig.changes.contains { if case .resized(64, 25) = $0 { true } else { false } }, "\(rig.changes)")
         #expect(rig.pump(upTo: 5) { rig.window.framesDone == rig.window.framesCommitted })
+        let committed = rig.window.framesCommitted
         rig.pump(upTo: 0.5) { false }
-        #expect(rig.window.framesDone == rig.window.framesCommitted, "an unchanged canvas commits nothing")
+        #expect(rig.window.framesCommitted == committed, "an unchanged canvas commits nothing")
         let shot = try sway.screenshot()
         #expect(shot.width == 640)
         // "focus open" in the palette's foreground on the first row: some pixel there is light.

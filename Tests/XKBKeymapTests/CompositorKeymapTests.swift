@@ -156,6 +156,22 @@ import Testing
         dispatcher.handle(KeyEvent(.capsLock, .up, timestamp: 1.1))
         #expect(keys.first?.keyCode == .capsLock && keys.first?.logicalKeyCode == .escape)
         #expect(keys.first?.description == "Escape")
+        // It acts as Escape, not as a bare modifier: an Escape key command runs from it.
+        let scene = try Scene(
+            json: """
+                {"root": {"id": "screen", "frame": [0, 0, 100, 60], "children": [
+                  {"id": "one", "frame": [0, 0, 40, 20], "focusable": true}]}}
+                """, file: "escape.json")
+        let (sceneDispatcher, focus) = scene.makeDispatcher(layout: layout)
+        focus.updateFocusIfNeeded()
+        var closed = 0
+        scene.root.keyCommands = [KeyCommand(.escape, action: "close", title: "Close")]
+        scene.root.performableActions = ["close"]
+        scene.root.onAction = { action, _ in if action.rawValue == "close" { closed += 1 } }
+        sceneDispatcher.handle(KeyEvent(.capsLock, .down, timestamp: 2))
+        sceneDispatcher.handle(KeyEvent(.capsLock, .up, timestamp: 2.1))
+        #expect(closed == 1, "Caps Lock typing Escape ran the Escape key command")
+        #expect(!sceneDispatcher.keyboardState.locks.contains(.capsLock))
     }
 
     @Test("a keymap that types Tab and Return at other keys: they move focus and select, presses end as usual")
@@ -194,7 +210,7 @@ import Testing
             xkb_keycodes { include "evdev" };
             xkb_types { include "complete" };
             xkb_compat { include "complete" };
-            xkb_symbols { include "pc+us" key <ESC> { [ f ] }; key <TAB> { [ a ] }; };
+            xkb_symbols { include "pc+us" key <ESC> { [ f ] }; key <TAB> { [ a ] }; key <LCTL> { [ q ] }; };
         };
         """
 
@@ -217,17 +233,17 @@ import Testing
         scene.root.keyCommands = [KeyCommand("f", modifierFlags: .control, action: "find", title: "Find")]
         scene.root.performableActions = ["find"]
         scene.root.onAction = { action, _ in if action.rawValue == "find" { found += 1 } }
-        for code in [KeyCode.escape, .tab] {
+        for code in [KeyCode.escape, .tab, .leftControl] {
             dispatcher.handle(KeyEvent(code, .down, timestamp: 1))
             dispatcher.handle(KeyEvent(code, .up, timestamp: 1.1))
         }
         let field = try #require(scene.window.firstResponder as? TextInputNode)
-        #expect(field.text == "fa", "the letters were typed, not taken as Escape and Tab")
+        #expect(field.text == "faq", "the letters were typed, not taken as Escape, Tab and Control")
         #expect(focus.focusedItem?.focusDebugName == "name")
-        dispatcher.handle(KeyEvent(.leftControl, .down, timestamp: 2))
+        dispatcher.handle(KeyEvent(.rightControl, .down, timestamp: 2))
         dispatcher.handle(KeyEvent(.escape, .down, timestamp: 2.1))
         dispatcher.handle(KeyEvent(.escape, .up, timestamp: 2.2))
-        dispatcher.handle(KeyEvent(.leftControl, .up, timestamp: 2.3))
+        dispatcher.handle(KeyEvent(.rightControl, .up, timestamp: 2.3))
         #expect(found == 1, "ctrl+f is the key that types f")
     }
 }

@@ -29,14 +29,19 @@ enum SeatFuzz {
             sink: repeater, repeater: repeater, clock: { now },
             makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
         var open: Set<PressID> = []
-        var ends: [PressID: Int] = [:]
+        var endings: [PressID: Press.Phase] = [:]
         let watch = dispatcher.addTraceObserver { record in
             switch record.kind {
             case .press(let press, _), .pressOwned(let press, _, _):
                 switch press.phase {
                 case .began: open.insert(press.id)
                 case .ended, .cancelled:
-                    if open.remove(press.id) != nil { ends[press.id, default: 0] += 1 }
+                    // A press is traced once per responder it reached: one phase may repeat, never both.
+                    if let earlier = endings[press.id] {
+                        precondition(earlier == press.phase, "press \(press.id) both \(earlier) and \(press.phase)")
+                    }
+                    endings[press.id] = press.phase
+                    open.remove(press.id)
                 default: break
                 }
             default: break

@@ -201,7 +201,7 @@ public final class KeyboardApp {
         var waylandNote: String?
         if configuration.input == .wayland
             || (configuration.input == .automatic && configuration.prefersWayland
-                && (environment["WAYLAND_DISPLAY"] ?? environment["WAYLAND_SOCKET"]).map { !$0.isEmpty } == true)
+                && [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains { !($0 ?? "").isEmpty })
         {
             do {
                 wayland = try Self.openWayland(
@@ -211,7 +211,7 @@ public final class KeyboardApp {
                         runtimeDirectory: environment["XDG_RUNTIME_DIR"]))
             } catch {
                 guard configuration.input == .automatic else { throw error }
-                waylandNote = "\(error.message); reading the keyboards instead"
+                waylandNote = "\(error.message); going on without the compositor"
             }
         }
         self.wayland = wayland

@@ -123,7 +123,9 @@ extension Dispatcher {
             if let event, press.device == event.device && press.key.keyCode == event.code { continue }
             // A key with no position carries its source's text, which no modifier changes.
             if press.key.keyCode == .unidentified { continue }
-            let key = makeKey(press.key.keyCode)
+            var key = makeKey(press.key.keyCode)
+            // A press acts as the key it began as, whatever keymap came since.
+            key.logicalKeyCode = press.key.logicalKeyCode
             guard key != press.key else { continue }
             active[slot].press.key = key
             active[slot].press.phase = .changed

@@ -60,7 +60,8 @@ extension Dispatcher {
         let record = makeRecord(for: press)
         let start = chainStart
         // The stages borrow `press`: reading `record.press` would copy it (and its strings).
-        if event.code.isModifier {
+        // What the key acts as decides (a keymap may put Escape on Caps Lock, or a letter on Control).
+        if key.logicalKeyCode.isModifier {
             trace(.stage(.reservedShortcuts, .skipped, reason: "bare modifier key: delivered as a press only"))
             runPressesStage(press, record, from: start)
         } else if runReservedShortcutStage(press, record) {

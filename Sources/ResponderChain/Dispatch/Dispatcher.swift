@@ -385,10 +385,10 @@ public final class Dispatcher {
         // Cause, then effect: a focus or first-responder change made while a stage works on a
         // key-down is delivered after that stage's decision.
         switch record.kind {
-        case .input(let event, _, _):
+        case .input(let event, let key, _):
             deliverHeldEffects()
             deliver(record)
-            holdsEffects = event.action == .down && !event.code.isModifier
+            holdsEffects = event.action == .down && !key.logicalKeyCode.isModifier
             return
         case .focus, .focusVetoed, .firstResponder:
             if holdsEffects {

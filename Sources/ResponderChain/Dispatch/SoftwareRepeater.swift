@@ -53,6 +53,9 @@ public final class SoftwareRepeater: InputSink {
     }
     /// Where input and repeats go (the dispatcher).
     public let next: any InputSink
+    /// Whether a key repeats: every key but the modifiers and locks by default; a source whose
+    /// keymap moves keys (a compositor's) asks its layout what each key acts as.
+    public var keyRepeats: (KeyCode) -> Bool = { !$0.isModifier }
     private var current: (key: KeyCode, device: DeviceID, next: Double)?
 
     /// Creates a repeater.
@@ -84,7 +87,7 @@ public final class SoftwareRepeater: InputSink {
         switch input {
         case .key(let event):
             switch event.action {
-            case .down where !event.code.isModifier && isEnabled:
+            case .down where isEnabled && keyRepeats(event.code):
                 current = (event.code, event.device, event.timestamp + timing.delay)
             case .up:
                 stop(event.code, on: event.device)

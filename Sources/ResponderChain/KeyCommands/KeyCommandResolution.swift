@@ -62,7 +62,7 @@ struct LayoutReverseMap: Sendable {
         layoutName = layout.name
         for raw in UInt16(1)..<256 {
             let code = KeyCode(raw)
-            if code.isModifier { continue }
+            if (layout.logicalKeyCode(for: code) ?? code).isModifier { continue }
             let base = layout.characters(for: code, in: LayoutState())
             let shifted = layout.characters(for: code, in: LayoutState(modifierFlags: .shift))
             // Chords are on the key a key acts as (a character at Escape's place is not Escape).

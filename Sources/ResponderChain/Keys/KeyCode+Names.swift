@@ -54,7 +54,6 @@ extension KeyCode {
     /// `Numpad1`); otherwise the kernel's name (`KEY_OK`); otherwise `evdev` followed by the
     /// number (`evdev700`). ``init(name:)`` accepts every form this property returns.
     public var name: String {
-        if rawValue >= Self.characterPositionBase { return physicalKey.name }
         if let row = Self.rowsByCode[rawValue] {
             return row.w3c ?? ("KEY_" + row.evdevName)
         }
@@ -120,7 +119,7 @@ extension KeyCode {
 
     /// This key, as a character key: the ``Key/logicalKeyCode`` of a key at a function key's place
     /// (Escape, Tab…) that its keymap makes type a character (as wtype's keymaps do), so that it
-    /// acts as no function key. Its name is the physical key's.
+    /// acts as no function key. Its ``name`` is its own number (`evdev4097`): names stay unique.
     public var atCharacterPosition: KeyCode {
         rawValue >= Self.characterPositionBase ? self : KeyCode(Self.characterPositionBase | rawValue)
     }

@@ -26,8 +26,21 @@ final class DisplayCore {
     var seatCapabilities = SeatCapabilities()
     var seatName: String?
     var onSeatCapabilitiesChange: ((SeatCapabilities) -> Void)?
-    /// The seat source's hook, called before ``onSeatCapabilitiesChange``.
-    var seatCapabilitiesObserver: ((SeatCapabilities) -> Void)?
+    /// The seat sources' hooks, called before ``onSeatCapabilitiesChange``, in the order added.
+    private var seatCapabilitiesObservers: [(token: UInt64, body: (SeatCapabilities) -> Void)] = []
+    private var nextObserver: UInt64 = 0
+
+    /// Follows the seat's capabilities (a seat source); returns a token for ``removeSeatCapabilitiesObserver(_:)``.
+    func addSeatCapabilitiesObserver(_ body: @escaping (SeatCapabilities) -> Void) -> UInt64 {
+        nextObserver += 1
+        seatCapabilitiesObservers.append((nextObserver, body))
+        return nextObserver
+    }
+
+    /// Stops following the seat's capabilities.
+    func removeSeatCapabilitiesObserver(_ token: UInt64) {
+        seatCapabilitiesObservers.removeAll { $0.token == token }
+    }
     var onDisconnect: ((WaylandError) -> Void)?
     private(set) var disconnectError: WaylandError?
     /// How many times the loop woke the connection for its descriptor (tests count idle wake-ups).
@@ -161,7 +174,7 @@ final class DisplayCore {
         let capabilities = SeatCapabilities(rawValue: raw & 7)
         guard capabilities != seatCapabilities else { return }
         seatCapabilities = capabilities
-        seatCapabilitiesObserver?(capabilities)
+        for observer in seatCapabilitiesObservers { observer.body(capabilities) }
         onSeatCapabilitiesChange?(capabilities)
     }
 
@@ -185,7 +198,7 @@ final class DisplayCore {
         let fd = wl_display_get_fd(display)
         watchToken = loop.watch(fd) { [unowned self] readiness in ready(readiness) }
         // After the app's frame: a frame committed in `afterBatch` is sent in the same batch.
-        batchToken = loop.addBatchHandler(afterFrame: true) { [unowned self] in flush() }
+        batchToken = loop.addBatchHandler(afterFrame: true) { [unowned self] in flush(dispatching: false) }
     }
 
     private func ready(_ readiness: EventLoop.Readiness) {
@@ -212,10 +225,13 @@ final class DisplayCore {
         }
     }
 
-    /// Sends what libwayland buffered (at the end of every batch); asks for writability when the socket is full.
-    func flush() {
+    /// Sends what libwayland buffered (at the end of every batch, after the app's frame); asks for
+    /// writability when the socket is full. `dispatching` first hands queued events to their
+    /// listeners; the flush after the frame does not, so that no input is handled after the frame
+    /// that should show it.
+    func flush(dispatching: Bool = true) {
         guard disconnectError == nil, !closed else { return }
-        if wl_display_dispatch_pending(display) < 0 {
+        if dispatching, wl_display_dispatch_pending(display) < 0 {
             return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
         }
         let result = wl_display_flush(display)

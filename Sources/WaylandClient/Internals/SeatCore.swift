@@ -16,6 +16,7 @@ final class SeatCore {
     private var pointer: OpaquePointer?
     private var touch: OpaquePointer?
     private(set) var started = false
+    private var observer: UInt64?
 
     init(display: DisplayCore, window: WindowCore, decoder: WaylandSeatDecoder) {
         self.display = display
@@ -29,7 +30,9 @@ final class SeatCore {
         started = true
         userdata = CallbackUserdata(retaining: self)
         if let name = display.seatName { decoder.seatName = name }
-        display.seatCapabilitiesObserver = { [unowned self] capabilities in self.capabilitiesChanged(capabilities) }
+        observer = display.addSeatCapabilitiesObserver { [unowned self] capabilities in
+            self.capabilitiesChanged(capabilities)
+        }
         capabilitiesChanged(display.seatCapabilities)
     }
 
@@ -37,7 +40,8 @@ final class SeatCore {
     func stop() {
         guard started else { return }
         started = false
-        display.seatCapabilitiesObserver = nil
+        if let observer { display.removeSeatCapabilitiesObserver(observer) }
+        observer = nil
         capabilitiesChanged([])
         userdata?.release()
         userdata = nil
@@ -86,21 +90,34 @@ final class SeatCore {
             decoder.keymap(format: format, text: UnsafeRawBufferPointer(start: nil, count: 0))
             return
         }
+        if let problem = Self.withKeymapFile(fd: fd, size: size, { decoder.keymap(format: format, text: $0) }) {
+            decoder.keymapFailed(problem + ": keys go through the layout in use")
+        }
+    }
+
+    /// Maps a keymap file the compositor sent and hands its bytes to `body`: at most
+    /// `XKBKeyboardLayout.maximumKeymapSize` bytes, and never more than the file holds (mapping
+    /// past its end would fault, SIGBUS, on the first byte read there).
+    ///
+    /// - Returns: Why the file could not be read, or `nil` when `body` ran.
+    static func withKeymapFile(fd: Int32, size: UInt32, _ body: (UnsafeRawBufferPointer) -> Void) -> String? {
         let limit = XKBKeyboardLayout.maximumKeymapSize
         guard size > 0, Int(size) <= limit else {
-            decoder.keymapFailed(
-                "the compositor's keymap is \(size) bytes; 1 to \(limit) are read: keys go through the layout in use")
-            return
+            return "the compositor's keymap is \(size) bytes; 1 to \(limit) are read"
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            return "cannot read the compositor's keymap file: \(Syscalls.message(Syscalls.lastError))"
+        }
+        guard status.st_size >= off_t(size) else {
+            return "the compositor announced a \(size)-byte keymap in a file of \(status.st_size) bytes"
         }
         guard let mapped = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            let code = Syscalls.lastError
-            decoder.keymapFailed(
-                "cannot map the compositor's keymap (\(size) bytes): \(Syscalls.message(code)); keys go through "
-                    + "the layout in use")
-            return
+            return "cannot map the compositor's keymap (\(size) bytes): \(Syscalls.message(Syscalls.lastError))"
         }
         defer { munmap(mapped, Int(size)) }
-        decoder.keymap(format: format, text: UnsafeRawBufferPointer(start: mapped, count: Int(size)))
+        body(UnsafeRawBufferPointer(start: mapped, count: Int(size)))
+        return nil
     }
 }
 
@@ -142,7 +159,8 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
                 let target = seat(data)
                 let surface = surface.map { UInt(bitPattern: $0) }
                 MainActor.assumeIsolated {
-                    guard let target, target.isWindow(surface) else { return }
+                    // A destroyed surface arrives as null: the keyboard has one focus, so any leave ends it.
+                    guard let target, surface == nil || target.isWindow(surface) else { return }
                     target.decoder.receive(.keyboardLeave)
                 }
             },
@@ -180,7 +198,7 @@ nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer
                 let target = seat(data)
                 let surface = surface.map { UInt(bitPattern: $0) }
                 MainActor.assumeIsolated {
-                    guard let target, target.isWindow(surface) else { return }
+                    guard let target, surface == nil || target.isWindow(surface) else { return }
                     target.decoder.receive(.pointerLeave)
                 }
             },

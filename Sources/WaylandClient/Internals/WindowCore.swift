@@ -19,6 +19,8 @@ final class WindowCore {
     private var closed = false
 
     private(set) var width: Int
+    /// The largest width or height drawn; a larger configure is clamped to it.
+    static let maximumSide = 8192
     private(set) var height: Int
     private(set) var configured = false
     private(set) var framePending = false
@@ -33,8 +35,8 @@ final class WindowCore {
         self.connection = connection
         self.options = options
         display = connection.core
-        width = max(options.defaultWidth, 1)
-        height = max(options.defaultHeight, 1)
+        width = min(max(options.defaultWidth, 1), Self.maximumSide)
+        height = min(max(options.defaultHeight, 1), Self.maximumSide)
         if let error = display.disconnectError { throw error }
         let userdata = CallbackUserdata(retaining: self)
         self.userdata = userdata
@@ -58,8 +60,11 @@ final class WindowCore {
 
     fileprivate func surfaceConfigured(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
-        let newWidth = pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1))
-        let newHeight = pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1))
+        // The compositor's size is untrusted: two buffers of at most 8192x8192 keep the pool's size in an Int32.
+        let newWidth = min(
+            pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1)), Self.maximumSide)
+        let newHeight = min(
+            pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1)), Self.maximumSide)
         let resized = newWidth != width || newHeight != height
         width = newWidth
         height = newHeight
