@@ -98,7 +98,7 @@ public final class PixelRenderer {
         if full {
             painter.fill(x: 0, y: 0, width: Double(width), height: Double(height), palette.background)
         }
-        for row in rows { draw(row, of: canvas, with: painter) }
+        for row in rows { draw(row, of: canvas, changedFrom: shown, with: painter) }
         painter.finish()
         if full { return [0..<height] }
         return Self.merged(rows.map { ($0 * cellSize.height)..<min(($0 + 1) * cellSize.height, height) })
@@ -117,16 +117,42 @@ public final class PixelRenderer {
         return image
     }
 
-    /// One row: each cell's background, then its character and underline.
-    private func draw(_ row: Int, of canvas: Canvas, with painter: borrowing CairoPainter) {
+    /// One row's cells that differ from `shown` (all of them without it): each cell's background,
+    /// then its character and underline. A cell a wide character covers, in either canvas, is
+    /// drawn with that character's first cell: glyphs are clipped to their cells, so nothing else
+    /// needs drawing again.
+    private func draw(_ row: Int, of canvas: Canvas, changedFrom shown: Canvas?, with painter: borrowing CairoPainter) {
         let (cellWidth, cellHeight) = (Double(cellSize.width), Double(cellSize.height))
         let y = Double(row * cellSize.height)
+        let columns = canvas.columns
+        var dirty = [Bool](repeating: shown == nil, count: columns)
+        if let shown {
+            for column in 0..<columns
+            where canvas.character(column, row) != shown.character(column, row)
+                || canvas.style(column, row) != shown.style(column, row)
+            {
+                dirty[column] = true
+            }
+            // A wide character (old or new) and the column it covers are drawn together.
+            for column in 0..<columns - 1
+            where
+                (Canvas.width(of: shown.character(column, row)) == 2
+                || Canvas.width(of: canvas.character(column, row)) == 2) && (dirty[column] || dirty[column + 1])
+            {
+                dirty[column] = true
+                dirty[column + 1] = true
+            }
+        }
         var column = 0
-        while column < canvas.columns {
+        while column < columns {
             let character = canvas.character(column, row)
-            let style = canvas.style(column, row)
             // A wide character's second column holds nothing of its own (the canvas keeps it blank).
-            let span = Canvas.width(of: character) == 2 && column + 1 < canvas.columns ? 2 : 1
+            let span = Canvas.width(of: character) == 2 && column + 1 < columns ? 2 : 1
+            guard dirty[column] else {
+                column += span
+                continue
+            }
+            let style = canvas.style(column, row)
             let colors = palette.colors(for: style)
             let x = Double(column) * cellWidth
             let width = cellWidth * Double(span)
