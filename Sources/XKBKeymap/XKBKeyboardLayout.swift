@@ -78,7 +78,13 @@ public final class XKBKeyboardLayout: KeyboardLayout {
             xkb_context_unref(context)
             throw error
         }
-        let list = rulesFile.flatMap { XKBRulesList(rulesFile: $0) }
+        // The rules' list (evdev.lst, about 3 ms to read) explains errors and catches the names
+        // xkbcommon ignores (a model, an option, a variant beyond the layouts): read only when needed.
+        let variants = names.variant.map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 0
+        let layouts = names.layout.map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 0
+        let checksNames =
+            !(names.model ?? "").isEmpty && names.model != "pc105" || !(names.options ?? "").isEmpty || variants > layouts
+        var list = checksNames ? rulesFile.flatMap { XKBRulesList(rulesFile: $0) } : nil
         let compiled: OpaquePointer? = Self.withOptionalCString(names.rules) { rules in
             Self.withOptionalCString(names.model) { model in
                 Self.withOptionalCString(names.layout) { layout in
@@ -94,6 +100,7 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         }
         guard let compiled else {
             xkb_context_unref(context)
+            if list == nil { list = rulesFile.flatMap { XKBRulesList(rulesFile: $0) } }
             throw Self.compileError(names, list: list)
         }
         // xkbcommon compiles an unknown model or option, or a variant without a layout, without a
