@@ -139,20 +139,11 @@ final class SwayHeadless {
     /// Runs a program as the sway user, connected to sway; waits for it unless `background`.
     @discardableResult
     func run(_ arguments: [String], background: Bool = false) throws -> Int32 {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        child.arguments = Self.asUser(uid, gid) + arguments
-        child.environment = [
-            "XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": socketName, "HOME": Self.home(uid),
-            "PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "SWAYSOCK": swaySocket() ?? "",
-        ]
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
         if background {
-            helpers.append(child)
+            _ = try start(arguments)
             return 0
         }
+        let child = try launch(arguments)
         child.waitUntilExit()
         return child.terminationStatus
     }
@@ -160,6 +151,13 @@ final class SwayHeadless {
     /// Starts a program as the sway user, connected to sway, and returns it running (a `wtype`
     /// holding a key down); ``stop()`` kills it if it still runs.
     func start(_ arguments: [String]) throws -> Process {
+        let child = try launch(arguments)
+        helpers.append(child)
+        return child
+    }
+
+    /// A program started as the sway user with sway's environment, its output discarded.
+    private func launch(_ arguments: [String]) throws -> Process {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         child.arguments = Self.asUser(uid, gid) + arguments
@@ -170,7 +168,6 @@ final class SwayHeadless {
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice
         try child.run()
-        helpers.append(child)
         return child
     }
 
