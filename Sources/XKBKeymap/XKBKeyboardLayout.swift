@@ -83,7 +83,8 @@ public final class XKBKeyboardLayout: KeyboardLayout {
         let variants = names.variant.map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 0
         let layouts = names.layout.map { $0.split(separator: ",", omittingEmptySubsequences: false).count } ?? 0
         let checksNames =
-            !(names.model ?? "").isEmpty && names.model != "pc105" || !(names.options ?? "").isEmpty || variants > layouts
+            !(names.model ?? "").isEmpty && names.model != "pc105" || !(names.options ?? "").isEmpty
+            || variants > layouts
         var list = checksNames ? rulesFile.flatMap { XKBRulesList(rulesFile: $0) } : nil
         let compiled: OpaquePointer? = Self.withOptionalCString(names.rules) { rules in
             Self.withOptionalCString(names.model) { model in
