@@ -91,7 +91,7 @@ public final class PixelRenderer {
         let rows = (0..<canvas.rows).filter { row in
             guard row * cellSize.height < height else { return false }
             guard let shown else { return true }
-            return !Self.row(row, of: canvas, equals: shown)
+            return !canvas.rowEquals(shown, row: row)
         }
         guard full || !rows.isEmpty else { return [] }
         let painter = CairoPainter(buffer, width: width, height: height, stride: stride, font: font)
@@ -169,16 +169,6 @@ public final class PixelRenderer {
             }
             column += span
         }
-    }
-
-    private static func row(_ row: Int, of canvas: Canvas, equals other: Canvas) -> Bool {
-        for column in 0..<canvas.columns
-        where canvas.character(column, row) != other.character(column, row)
-            || canvas.style(column, row) != other.style(column, row)
-        {
-            return false
-        }
-        return true
     }
 
     private static func merged(_ ranges: [Range<Int>]) -> [Range<Int>] {

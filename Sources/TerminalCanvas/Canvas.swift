@@ -64,6 +64,8 @@ public struct Canvas: Equatable, Sendable {
     ///
     /// - Parameter character: The character.
     public static func width(of character: Character) -> Int {
+        // ASCII (most of a kiosk's text) takes one column: no scalar to decode.
+        if character.asciiValue != nil { return 1 }
         guard let scalar = character.unicodeScalars.first?.value else { return 1 }
         switch scalar {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
@@ -305,13 +307,21 @@ public struct Canvas: Equatable, Sendable {
         let full = previous.map { $0.columns != columns || $0.rows != rows } ?? true
         if full { out += "\u{1b}[0m\u{1b}[2J" }
         for row in 0..<rows {
-            if !full, let previous, previous.rowEquals(self, row) { continue }
+            if !full, let previous, previous.rowEquals(self, row: row) { continue }
             out += "\u{1b}[\(row + 1);1H" + line(row, escapes: true)
         }
         return Array(out.utf8)
     }
 
-    private func rowEquals(_ other: Canvas, _ row: Int) -> Bool {
+    /// Whether a row holds the same characters in the same styles in both canvases (of the same
+    /// size; `false` otherwise): what an output compares to draw only the rows that changed.
+    ///
+    /// - Parameters:
+    ///   - other: The other canvas.
+    ///   - row: The row, from 0.
+    /// - Returns: Whether the row is the same.
+    public func rowEquals(_ other: Canvas, row: Int) -> Bool {
+        guard other.columns == columns, other.rows == rows, row >= 0, row < rows else { return false }
         let range = (row * columns)..<((row + 1) * columns)
         return cells[range] == other.cells[range] && styles[range] == other.styles[range]
     }
@@ -342,6 +352,7 @@ public struct Canvas: Equatable, Sendable {
     }
 
     private static func isPrintable(_ character: Character) -> Bool {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F }
         var isFirst = true
         for scalar in character.unicodeScalars {
             let value = scalar.value

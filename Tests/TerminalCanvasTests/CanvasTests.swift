@@ -121,4 +121,24 @@ import Testing
         styled.fill(0, 1, 3, 1, " ", .focused)
         #expect(String(decoding: styled.frame(replacing: canvas), as: UTF8.self).hasPrefix("\u{1b}[2;1H"))
     }
+
+    @Test("rowEquals compares one row's characters and styles; another size or a row outside is not equal")
+    func rowEquals() {
+        var canvas = Canvas(columns: 6, rows: 2)
+        canvas.text("ab中", 0, 0, CellStyle())
+        var other = canvas
+        #expect(canvas.rowEquals(other, row: 0) && canvas.rowEquals(other, row: 1))
+        other.fill(0, 1, 2, 1, " ", .focused)
+        #expect(canvas.rowEquals(other, row: 0) && !canvas.rowEquals(other, row: 1), "a style alone differs")
+        other.put("c", 1, 0, CellStyle())
+        #expect(!canvas.rowEquals(other, row: 0))
+        #expect(!canvas.rowEquals(Canvas(columns: 5, rows: 2), row: 0))
+        #expect(!canvas.rowEquals(canvas, row: 2) && !canvas.rowEquals(canvas, row: -1))
+        // ASCII takes one column and control characters are still replaced.
+        #expect(Canvas.width(of: "a") == 1 && Canvas.width(of: "中") == 2)
+        var controls = Canvas(columns: 3, rows: 1)
+        controls.text("\u{7}\u{7F}x", 0, 0, CellStyle())
+        #expect(controls.character(0, 0) == "\u{FFFD}" && controls.character(1, 0) == "\u{FFFD}")
+        #expect(controls.character(2, 0) == "x")
+    }
 }
