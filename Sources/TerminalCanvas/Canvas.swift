@@ -64,9 +64,7 @@ public struct Canvas: Equatable, Sendable {
     ///
     /// - Parameter character: The character.
     public static func width(of character: Character) -> Int {
-        // ASCII (most of a kiosk's text) takes one column: no scalar to decode.
-        if character.asciiValue != nil { return 1 }
-        guard let scalar = character.unicodeScalars.first?.value else { return 1 }
+        guard let scalar = singleScalar(character) ?? character.unicodeScalars.first?.value else { return 1 }
         switch scalar {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
@@ -351,8 +349,35 @@ public struct Canvas: Equatable, Sendable {
         }
     }
 
+    /// The scalar of a character that is one scalar (most of a screen: letters, box drawing,
+    /// arrows), decoded from its UTF-8 bytes: cheaper than `unicodeScalars.first`, which
+    /// validates a string index. `nil` for a cluster of several scalars.
+    @inline(__always) static func singleScalar(_ character: Character) -> UInt32? {
+        var iterator = character.utf8.makeIterator()
+        guard let lead = iterator.next() else { return nil }
+        let (count, initial): (Int, UInt32) =
+            lead < 0x80
+            ? (0, UInt32(lead))
+            : lead < 0xE0 ? (1, UInt32(lead & 0x1F)) : lead < 0xF0 ? (2, UInt32(lead & 0x0F)) : (3, UInt32(lead & 0x07))
+        var value = initial
+        for _ in 0..<count {
+            guard let byte = iterator.next() else { return nil }
+            value = value << 6 | UInt32(byte & 0x3F)
+        }
+        return iterator.next() == nil ? value : nil
+    }
+
     private static func isPrintable(_ character: Character) -> Bool {
-        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii != 0x7F }
+        if let value = singleScalar(character) {
+            if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
+            // Latin text, punctuation, arrows, box drawing, blocks and shapes need no lookup.
+            guard value >= 0xAD, value == 0xAD || !Self.hasNoFormatOrMark(value), let scalar = Unicode.Scalar(value)
+            else { return true }
+            switch scalar.properties.generalCategory {
+            case .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark: return false
+            default: return true
+            }
+        }
         var isFirst = true
         for scalar in character.unicodeScalars {
             let value = scalar.value
