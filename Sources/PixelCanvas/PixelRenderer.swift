@@ -37,6 +37,8 @@ public final class PixelRenderer {
 
     /// The faces, their shaping and the cell's metrics (internal for tests).
     let font: CellFont
+    /// Which cells of the row being drawn changed (kept between rows and frames).
+    private var dirty: [Bool] = []
 
     /// Finds the font and measures its cell.
     ///
@@ -125,7 +127,9 @@ public final class PixelRenderer {
         let (cellWidth, cellHeight) = (Double(cellSize.width), Double(cellSize.height))
         let y = Double(row * cellSize.height)
         let columns = canvas.columns
-        var dirty = [Bool](repeating: shown == nil, count: columns)
+        // One buffer for every row and frame: a key's frame allocates nothing here.
+        if dirty.count < columns { dirty = [Bool](repeating: false, count: columns) }
+        for column in 0..<columns { dirty[column] = shown == nil }
         if let shown {
             for column in 0..<columns
             where canvas.character(column, row) != shown.character(column, row)

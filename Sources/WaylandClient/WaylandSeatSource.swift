@@ -72,7 +72,7 @@ public final class WaylandSeatSource {
         decoder.onLayout = { [unowned dispatcher] layout in dispatcher.layout = layout }
         // What repeats is what the keymap makes a key: not a modifier wherever it sits.
         repeater.keyRepeats = { [unowned dispatcher] code in
-            !(dispatcher.layout.logicalKeyCode(for: code) ?? code).isModifier
+            !dispatcher.logicalKeyCode(for: code).isModifier
         }
     }
 

@@ -84,8 +84,8 @@ public final class Dispatcher {
     @exclusivity(unchecked) public var layout: any KeyboardLayout {
         didSet {
             layoutGeneration &+= 1
-            reverseMap = LayoutReverseMap(layout)
             logicalKeys = LogicalKeyMap(layout)
+            reverseMap = LayoutReverseMap(layout, logicalKeys: logicalKeys)
             keyCache = KeyCache()
             cachesKeys = Self.answersFromArguments(layout)
             resolutions.reset()
@@ -152,8 +152,17 @@ public final class Dispatcher {
     let pressEvent = PressEvent()
     @exclusivity(unchecked) var index = KeyCommandIndex()
     var reverseMap: LayoutReverseMap
-    /// The keys the layout makes act as others (``KeyboardLayout/logicalKeyCode(for:)``).
+    /// The keys the layout makes act as others (``KeyboardLayout/logicalKeyCode(for:)``), asked once per layout.
     var logicalKeys: LogicalKeyMap
+
+    /// The key a physical key acts as on the current layout (``Key/logicalKeyCode``), from the
+    /// table made when the layout was set: a lookup, no call into the layout.
+    ///
+    /// - Parameter code: The physical key.
+    /// - Returns: The key it acts as (itself on a standard layout).
+    public func logicalKeyCode(for code: KeyCode) -> KeyCode {
+        logicalKeys.logical(code) ?? code
+    }
     /// Key-command resolutions on `reverseMap`, kept across index rebuilds.
     var resolutions = KeyCommandResolutionCache()
     @exclusivity(unchecked) var reservedIndex: [KeyChordID: Int]?
@@ -207,8 +216,9 @@ public final class Dispatcher {
         precondition(window.dispatcher == nil, "\(window.traceName) already has a dispatcher")
         self.window = window
         self.layout = layout
-        self.reverseMap = LayoutReverseMap(layout)
-        self.logicalKeys = LogicalKeyMap(layout)
+        let logicalKeys = LogicalKeyMap(layout)
+        self.logicalKeys = logicalKeys
+        self.reverseMap = LayoutReverseMap(layout, logicalKeys: logicalKeys)
         cachesKeys = Self.answersFromArguments(layout)
         state.rightAltIsLevelThree = layout.rightAltIsLevelThree
         startTracking()

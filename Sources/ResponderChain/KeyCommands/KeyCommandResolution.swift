@@ -58,15 +58,19 @@ struct LayoutReverseMap: Sendable {
     let layoutName: String
     private var entries: [String: [Entry]] = [:]
 
-    init(_ layout: any KeyboardLayout) {
+    /// - Parameters:
+    ///   - layout: The layout.
+    ///   - logicalKeys: The keys it makes act as others, when the caller already asked it.
+    init(_ layout: any KeyboardLayout, logicalKeys: LogicalKeyMap? = nil) {
         layoutName = layout.name
+        let logicalKeys = logicalKeys ?? LogicalKeyMap(layout)
         for raw in UInt16(1)..<256 {
             let code = KeyCode(raw)
-            if (layout.logicalKeyCode(for: code) ?? code).isModifier { continue }
+            // Chords are on the key a key acts as (a character at Escape's place is not Escape).
+            let chordCode = logicalKeys.logical(code) ?? code
+            if chordCode.isModifier { continue }
             let base = layout.characters(for: code, in: LayoutState())
             let shifted = layout.characters(for: code, in: LayoutState(modifierFlags: .shift))
-            // Chords are on the key a key acts as (a character at Escape's place is not Escape).
-            let chordCode = layout.logicalKeyCode(for: code) ?? code
             if !base.isEmpty { entries[base, default: []].append(Entry(code: chordCode, needsShift: false)) }
             if !shifted.isEmpty && shifted != base && shifted.lowercased() != base {
                 entries[shifted, default: []].append(Entry(code: chordCode, needsShift: true))

@@ -322,51 +322,39 @@ private func core(_ data: UnsafeMutableRawPointer?) -> DisplayCore? {
     CallbackUserdata<DisplayCore>.target(from: data)
 }
 
-nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
-    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_registry_listener(
-            global: { data, _, name, interface, version in
-                guard let interface else { return }
-                let text = String(cString: interface)
-                let target = core(data)
-
-                MainActor.assumeIsolated { target?.globalAdded(name: name, interface: text, version: version) }
-            },
-            global_remove: { data, _, name in
-                let target = core(data)
-
-                MainActor.assumeIsolated { target?.globalRemoved(name: name) }
-            }))
-    return listener
-}()
-
-nonisolated(unsafe) private let wmBaseListener: UnsafeMutablePointer<xdg_wm_base_listener> = {
-    let listener = UnsafeMutablePointer<xdg_wm_base_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: xdg_wm_base_listener(ping: { data, _, serial in
+nonisolated(unsafe) private let registryListener = staticListener(
+    wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let interface else { return }
+            let text = String(cString: interface)
             let target = core(data)
 
-            MainActor.assumeIsolated { target?.pinged(serial) }
+            MainActor.assumeIsolated { target?.globalAdded(name: name, interface: text, version: version) }
+        },
+        global_remove: { data, _, name in
+            let target = core(data)
+
+            MainActor.assumeIsolated { target?.globalRemoved(name: name) }
         }))
-    return listener
-}()
 
-nonisolated(unsafe) private let seatListener: UnsafeMutablePointer<wl_seat_listener> = {
-    let listener = UnsafeMutablePointer<wl_seat_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_seat_listener(
-            capabilities: { data, _, capabilities in
-                let target = core(data)
+nonisolated(unsafe) private let wmBaseListener = staticListener(
+    xdg_wm_base_listener(ping: { data, _, serial in
+        let target = core(data)
 
-                MainActor.assumeIsolated { target?.seatCapabilitiesChanged(capabilities) }
-            },
-            name: { data, _, name in
-                guard let name else { return }
-                let text = String(cString: name)
-                let target = core(data)
+        MainActor.assumeIsolated { target?.pinged(serial) }
+    }))
 
-                MainActor.assumeIsolated { target?.seatName = text }
-            }))
-    return listener
-}()
+nonisolated(unsafe) private let seatListener = staticListener(
+    wl_seat_listener(
+        capabilities: { data, _, capabilities in
+            let target = core(data)
+
+            MainActor.assumeIsolated { target?.seatCapabilitiesChanged(capabilities) }
+        },
+        name: { data, _, name in
+            guard let name else { return }
+            let text = String(cString: name)
+            let target = core(data)
+
+            MainActor.assumeIsolated { target?.seatName = text }
+        }))

@@ -134,122 +134,110 @@ private func keys(in array: UnsafeMutablePointer<wl_array>?) -> [UInt32] {
     return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: count))
 }
 
-nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboard_listener> = {
-    let listener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_keyboard_listener(
-            keymap: { data, _, format, fd, size in
-                let target = seat(data)
-                guard let target else {
-                    Glibc.close(fd)
-                    return
-                }
-                MainActor.assumeIsolated { target.keymap(format: format, fd: fd, size: size) }
-            },
-            enter: { data, _, _, surface, array in
-                let target = seat(data)
-                let surface = surface.map { UInt(bitPattern: $0) }
-                let pressed = keys(in: array)
-                MainActor.assumeIsolated {
-                    guard let target, target.isWindow(surface) else { return }
-                    target.decoder.receive(.keyboardEnter(keys: pressed))
-                }
-            },
-            leave: { data, _, _, surface in
-                let target = seat(data)
-                let surface = surface.map { UInt(bitPattern: $0) }
-                MainActor.assumeIsolated {
-                    // A destroyed surface arrives as null: the keyboard has one focus, so any leave ends it.
-                    guard let target, surface == nil || target.isWindow(surface) else { return }
-                    target.decoder.receive(.keyboardLeave)
-                }
-            },
-            key: { data, _, _, _, key, state in
-                let target = seat(data)
-                MainActor.assumeIsolated { target?.decoder.receive(.key(key, state: state)) }
-            },
-            modifiers: { data, _, _, depressed, latched, locked, group in
-                let target = seat(data)
-                MainActor.assumeIsolated {
-                    target?.decoder.receive(
-                        .modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
-                }
-            },
-            repeat_info: { data, _, rate, delay in
-                let target = seat(data)
-                MainActor.assumeIsolated { target?.decoder.receive(.repeatInfo(rate: rate, delay: delay)) }
-            }))
-    return listener
-}()
+nonisolated(unsafe) private let keyboardListener = staticListener(
+    wl_keyboard_listener(
+        keymap: { data, _, format, fd, size in
+            let target = seat(data)
+            guard let target else {
+                Glibc.close(fd)
+                return
+            }
+            MainActor.assumeIsolated { target.keymap(format: format, fd: fd, size: size) }
+        },
+        enter: { data, _, _, surface, array in
+            let target = seat(data)
+            let surface = surface.map { UInt(bitPattern: $0) }
+            let pressed = keys(in: array)
+            MainActor.assumeIsolated {
+                guard let target, target.isWindow(surface) else { return }
+                target.decoder.receive(.keyboardEnter(keys: pressed))
+            }
+        },
+        leave: { data, _, _, surface in
+            let target = seat(data)
+            let surface = surface.map { UInt(bitPattern: $0) }
+            MainActor.assumeIsolated {
+                // A destroyed surface arrives as null: the keyboard has one focus, so any leave ends it.
+                guard let target, surface == nil || target.isWindow(surface) else { return }
+                target.decoder.receive(.keyboardLeave)
+            }
+        },
+        key: { data, _, _, _, key, state in
+            let target = seat(data)
+            MainActor.assumeIsolated { target?.decoder.receive(.key(key, state: state)) }
+        },
+        modifiers: { data, _, _, depressed, latched, locked, group in
+            let target = seat(data)
+            MainActor.assumeIsolated {
+                target?.decoder.receive(
+                    .modifiers(depressed: depressed, latched: latched, locked: locked, group: group))
+            }
+        },
+        repeat_info: { data, _, rate, delay in
+            let target = seat(data)
+            MainActor.assumeIsolated { target?.decoder.receive(.repeatInfo(rate: rate, delay: delay)) }
+        }))
 
-nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
-    let listener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_pointer_listener(
-            enter: { data, _, _, surface, x, y in
-                let target = seat(data)
-                let surface = surface.map { UInt(bitPattern: $0) }
-                MainActor.assumeIsolated {
-                    guard let target, target.isWindow(surface) else { return }
-                    target.decoder.receive(.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-                }
-            },
-            leave: { data, _, _, surface in
-                let target = seat(data)
-                let surface = surface.map { UInt(bitPattern: $0) }
-                MainActor.assumeIsolated {
-                    guard let target, surface == nil || target.isWindow(surface) else { return }
-                    target.decoder.receive(.pointerLeave)
-                }
-            },
-            motion: { data, _, _, x, y in
-                let target = seat(data)
-                MainActor.assumeIsolated {
-                    target?.decoder.receive(.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-                }
-            },
-            button: { data, _, _, _, button, state in
-                let target = seat(data)
-                MainActor.assumeIsolated { target?.decoder.receive(.pointerButton(button, state: state)) }
-            },
-            axis: { _, _, _, _, _ in },
-            frame: { _, _ in },
-            axis_source: { _, _, _ in },
-            axis_stop: { _, _, _, _ in },
-            axis_discrete: { _, _, _, _ in },
-            axis_value120: { _, _, _, _ in }))
-    return listener
-}()
+nonisolated(unsafe) private let pointerListener = staticListener(
+    wl_pointer_listener(
+        enter: { data, _, _, surface, x, y in
+            let target = seat(data)
+            let surface = surface.map { UInt(bitPattern: $0) }
+            MainActor.assumeIsolated {
+                guard let target, target.isWindow(surface) else { return }
+                target.decoder.receive(.pointerEnter(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            }
+        },
+        leave: { data, _, _, surface in
+            let target = seat(data)
+            let surface = surface.map { UInt(bitPattern: $0) }
+            MainActor.assumeIsolated {
+                guard let target, surface == nil || target.isWindow(surface) else { return }
+                target.decoder.receive(.pointerLeave)
+            }
+        },
+        motion: { data, _, _, x, y in
+            let target = seat(data)
+            MainActor.assumeIsolated {
+                target?.decoder.receive(.pointerMotion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            }
+        },
+        button: { data, _, _, _, button, state in
+            let target = seat(data)
+            MainActor.assumeIsolated { target?.decoder.receive(.pointerButton(button, state: state)) }
+        },
+        axis: { _, _, _, _, _ in },
+        frame: { _, _ in },
+        axis_source: { _, _, _ in },
+        axis_stop: { _, _, _, _ in },
+        axis_discrete: { _, _, _, _ in },
+        axis_value120: { _, _, _, _ in }))
 
-nonisolated(unsafe) private let touchListener: UnsafeMutablePointer<wl_touch_listener> = {
-    let listener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_touch_listener(
-            down: { data, _, _, _, surface, id, x, y in
-                let target = seat(data)
-                let surface = surface.map { UInt(bitPattern: $0) }
-                MainActor.assumeIsolated {
-                    guard let target, target.isWindow(surface) else { return }
-                    target.decoder.receive(.touchDown(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-                }
-            },
-            up: { data, _, _, _, id in
-                let target = seat(data)
-                MainActor.assumeIsolated { target?.decoder.receive(.touchUp(id: id)) }
-            },
-            motion: { data, _, _, id, x, y in
-                let target = seat(data)
-                MainActor.assumeIsolated {
-                    target?.decoder.receive(
-                        .touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-                }
-            },
-            frame: { _, _ in },
-            cancel: { data, _ in
-                let target = seat(data)
-                MainActor.assumeIsolated { target?.decoder.receive(.touchCancel) }
-            },
-            shape: { _, _, _, _, _ in },
-            orientation: { _, _, _, _ in }))
-    return listener
-}()
+nonisolated(unsafe) private let touchListener = staticListener(
+    wl_touch_listener(
+        down: { data, _, _, _, surface, id, x, y in
+            let target = seat(data)
+            let surface = surface.map { UInt(bitPattern: $0) }
+            MainActor.assumeIsolated {
+                guard let target, target.isWindow(surface) else { return }
+                target.decoder.receive(.touchDown(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            }
+        },
+        up: { data, _, _, _, id in
+            let target = seat(data)
+            MainActor.assumeIsolated { target?.decoder.receive(.touchUp(id: id)) }
+        },
+        motion: { data, _, _, id, x, y in
+            let target = seat(data)
+            MainActor.assumeIsolated {
+                target?.decoder.receive(
+                    .touchMotion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            }
+        },
+        frame: { _, _ in },
+        cancel: { data, _ in
+            let target = seat(data)
+            MainActor.assumeIsolated { target?.decoder.receive(.touchCancel) }
+        },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in }))

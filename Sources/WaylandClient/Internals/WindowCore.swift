@@ -173,58 +173,42 @@ private func window(_ data: UnsafeMutableRawPointer?) -> WindowCore? {
     CallbackUserdata<WindowCore>.target(from: data)
 }
 
-nonisolated(unsafe) private let xdgSurfaceListener: UnsafeMutablePointer<xdg_surface_listener> = {
-    let listener = UnsafeMutablePointer<xdg_surface_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: xdg_surface_listener(configure: { data, _, serial in
+nonisolated(unsafe) private let xdgSurfaceListener = staticListener(
+    xdg_surface_listener(configure: { data, _, serial in
+        let target = window(data)
+
+        MainActor.assumeIsolated { target?.surfaceConfigured(serial: serial) }
+    }))
+
+nonisolated(unsafe) private let toplevelListener = staticListener(
+    xdg_toplevel_listener(
+        configure: { data, _, width, height, _ in
             let target = window(data)
 
-            MainActor.assumeIsolated { target?.surfaceConfigured(serial: serial) }
-        }))
-    return listener
-}()
-
-nonisolated(unsafe) private let toplevelListener: UnsafeMutablePointer<xdg_toplevel_listener> = {
-    let listener = UnsafeMutablePointer<xdg_toplevel_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: xdg_toplevel_listener(
-            configure: { data, _, width, height, _ in
-                let target = window(data)
-
-                MainActor.assumeIsolated { target?.toplevelConfigured(width: width, height: height) }
-            },
-            close: { data, _ in
-                let target = window(data)
-
-                MainActor.assumeIsolated { target?.closeRequested() }
-            },
-            configure_bounds: { _, _, _, _ in },
-            wm_capabilities: { _, _, _ in }))
-    return listener
-}()
-
-nonisolated(unsafe) private let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
-    let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_callback_listener(done: { data, _, _ in
+            MainActor.assumeIsolated { target?.toplevelConfigured(width: width, height: height) }
+        },
+        close: { data, _ in
             let target = window(data)
 
-            MainActor.assumeIsolated { target?.frameDone() }
-        }))
-    return listener
-}()
+            MainActor.assumeIsolated { target?.closeRequested() }
+        },
+        configure_bounds: { _, _, _, _ in },
+        wm_capabilities: { _, _, _ in }))
+
+nonisolated(unsafe) private let frameListener = staticListener(
+    wl_callback_listener(done: { data, _, _ in
+        let target = window(data)
+
+        MainActor.assumeIsolated { target?.frameDone() }
+    }))
 
 /// A buffer's release goes to the window through the buffer's userdata.
-nonisolated(unsafe) let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
-    let listener = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
-    listener.initialize(
-        to: wl_buffer_listener(release: { data, _ in
-            let buffer = CallbackUserdata<ShmBuffer>.target(from: data)
-            MainActor.assumeIsolated {
-                guard let buffer else { return }
-                buffer.busy = false
-                buffer.window?.bufferReleased()
-            }
-        }))
-    return listener
-}()
+nonisolated(unsafe) let bufferListener = staticListener(
+    wl_buffer_listener(release: { data, _ in
+        let buffer = CallbackUserdata<ShmBuffer>.target(from: data)
+        MainActor.assumeIsolated {
+            guard let buffer else { return }
+            buffer.busy = false
+            buffer.window?.bufferReleased()
+        }
+    }))
