@@ -39,6 +39,22 @@ public final class PixelRenderer {
     let font: CellFont
     /// Which cells of the row being drawn changed (kept between rows and frames).
     private var dirty: [Bool] = []
+    /// Cells already drawn once, as pixels (premultiplied ARGB, a span's width by the cell's height), by
+    /// character, style and span: a kiosk shows the same few hundred cells over and over, and a kept one is
+    /// copied, not shaped and rasterized again. Characters of several scalars are not kept. Emptied when it
+    /// would pass ``cellCacheLimit`` bytes.
+    private var cellImages: [CellImageKey: [UInt32]] = [:]
+    private var cellImageBytes = 0
+    /// The most bytes ``cellImages`` holds (4 MiB: about 5,000 cells of DejaVu Sans Mono at 16 px).
+    let cellCacheLimit = 4 << 20
+    /// Whether cells are kept as pixels (internal: tests draw without to compare).
+    var cachesCells = true
+
+    private struct CellImageKey: Hashable {
+        let code: UInt32
+        let style: UInt16
+        let span: UInt8
+    }
 
     /// Finds the font and measures its cell.
     ///
@@ -96,12 +112,27 @@ public final class PixelRenderer {
             return !canvas.rowEquals(shown, row: row)
         }
         guard full || !rows.isEmpty else { return [] }
-        let painter = CairoPainter(buffer, width: width, height: height, stride: stride, font: font)
+        let target = Target(buffer: buffer, width: width, height: height, stride: stride)
         if full {
-            painter.fill(x: 0, y: 0, width: Double(width), height: Double(height), palette.background)
+            let background = palette.background.argb
+            for y in 0..<height {
+                let row = (buffer.baseAddress! + y * stride).assumingMemoryBound(to: UInt32.self)
+                row.update(repeating: background, count: width)
+            }
         }
-        for row in rows { draw(row, of: canvas, changedFrom: shown, with: painter) }
-        painter.finish()
+        // Cells not kept as pixels (characters of several scalars) are drawn on the buffer afterwards.
+        var uncached: [(column: Int, row: Int, span: Int)] = []
+        for row in rows { draw(row, of: canvas, changedFrom: shown, into: target, uncached: &uncached) }
+        if !uncached.isEmpty {
+            let painter = CairoPainter(buffer, width: width, height: height, stride: stride, font: font)
+            for cell in uncached {
+                paint(
+                    canvas.character(cell.column, cell.row), Canvas.unpack(canvas.cell(cell.column, cell.row).style),
+                    x: Double(cell.column * cellSize.width), y: Double(cell.row * cellSize.height), span: cell.span,
+                    with: painter)
+            }
+            painter.finish()
+        }
         if full { return [0..<height] }
         return Self.merged(rows.map { ($0 * cellSize.height)..<min(($0 + 1) * cellSize.height, height) })
     }
@@ -123,55 +154,101 @@ public final class PixelRenderer {
     /// then its character and underline. A cell a wide character covers, in either canvas, is
     /// drawn with that character's first cell: glyphs are clipped to their cells, so nothing else
     /// needs drawing again.
-    private func draw(_ row: Int, of canvas: Canvas, changedFrom shown: Canvas?, with painter: borrowing CairoPainter) {
-        let (cellWidth, cellHeight) = (Double(cellSize.width), Double(cellSize.height))
-        let y = Double(row * cellSize.height)
+    private func draw(
+        _ row: Int, of canvas: Canvas, changedFrom shown: Canvas?, into target: Target,
+        uncached: inout [(column: Int, row: Int, span: Int)]
+    ) {
         let columns = canvas.columns
         // One buffer for every row and frame: a key's frame allocates nothing here.
         if dirty.count < columns { dirty = [Bool](repeating: false, count: columns) }
         for column in 0..<columns { dirty[column] = shown == nil }
         if let shown {
-            for column in 0..<columns
-            where canvas.character(column, row) != shown.character(column, row)
-                || canvas.style(column, row) != shown.style(column, row)
-            {
-                dirty[column] = true
-            }
+            for column in 0..<columns where !canvas.sameCell(shown, column, row) { dirty[column] = true }
             // A wide character (old or new) and the column it covers are drawn together.
             for column in 0..<columns - 1
-            where
-                (Canvas.width(of: shown.character(column, row)) == 2
-                || Canvas.width(of: canvas.character(column, row)) == 2) && (dirty[column] || dirty[column + 1])
-            {
+            where (shown.isWide(column, row) || canvas.isWide(column, row)) && (dirty[column] || dirty[column + 1]) {
                 dirty[column] = true
                 dirty[column + 1] = true
             }
         }
         var column = 0
         while column < columns {
-            let character = canvas.character(column, row)
             // A wide character's second column holds nothing of its own (the canvas keeps it blank).
-            let span = Canvas.width(of: character) == 2 && column + 1 < columns ? 2 : 1
-            guard dirty[column] else {
-                column += span
+            let span = canvas.isWide(column, row) ? 2 : 1
+            defer { column += span }
+            guard dirty[column] else { continue }
+            let cell = canvas.cell(column, row)
+            guard cachesCells, cell.code & Canvas.clusterFlag == 0 else {
+                uncached.append((column, row, span))
                 continue
             }
-            let style = canvas.style(column, row)
-            let colors = palette.colors(for: style)
-            let x = Double(column) * cellWidth
-            let width = cellWidth * Double(span)
-            painter.fill(x: x, y: y, width: width, height: cellHeight, colors.background)
-            if character != " " {
-                painter.character(
-                    character, bold: style.bold, x: x, y: y, width: width, height: cellHeight, colors.foreground)
+            let pixels = cellImage(CellImageKey(code: cell.code, style: cell.style, span: UInt8(span)))
+            target.copy(
+                pixels, width: cellSize.width * span, height: cellSize.height, x: column * cellSize.width,
+                y: row * cellSize.height)
+        }
+    }
+
+    /// A cell's pixels, drawn on first use.
+    private func cellImage(_ key: CellImageKey) -> [UInt32] {
+        if let pixels = cellImages[key] { return pixels }
+        let (width, height) = (cellSize.width * Int(key.span), cellSize.height)
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBytes { bytes in
+            let painter = CairoPainter(bytes, width: width, height: height, stride: width * 4, font: font)
+            let character = Character(Unicode.Scalar(key.code) ?? "\u{FFFD}")
+            paint(character, Canvas.unpack(key.style), x: 0, y: 0, span: Int(key.span), with: painter)
+            painter.finish()
+        }
+        if cellImageBytes + pixels.count * 4 > cellCacheLimit {
+            cellImages.removeAll(keepingCapacity: true)
+            cellImageBytes = 0
+        }
+        cellImages[key] = pixels
+        cellImageBytes += pixels.count * 4
+        return pixels
+    }
+
+    /// Draws one cell (a span of one or two columns): its background, its character and its underline.
+    private func paint(
+        _ character: Character, _ style: CellStyle, x: Double, y: Double, span: Int,
+        with painter: borrowing CairoPainter
+    ) {
+        let (cellWidth, cellHeight) = (Double(cellSize.width), Double(cellSize.height))
+        let colors = palette.colors(for: style)
+        let width = cellWidth * Double(span)
+        painter.fill(x: x, y: y, width: width, height: cellHeight, colors.background)
+        if character != " " {
+            painter.character(
+                character, bold: style.bold, x: x, y: y, width: width, height: cellHeight, colors.foreground)
+        }
+        if style.underline {
+            let top = (y + font.baseline + font.underlinePosition).rounded()
+            painter.fill(
+                x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
+                colors.foreground)
+        }
+    }
+
+    /// The buffer being drawn on.
+    private struct Target {
+        let buffer: UnsafeMutableRawBufferPointer
+        let width: Int
+        let height: Int
+        let stride: Int
+
+        /// Copies a block of pixels to (x, y), clipped to the buffer.
+        func copy(_ pixels: [UInt32], width blockWidth: Int, height blockHeight: Int, x: Int, y: Int) {
+            let columns = min(blockWidth, width - x)
+            let rows = min(blockHeight, height - y)
+            guard columns > 0, rows > 0 else { return }
+            pixels.withUnsafeBufferPointer { source in
+                for row in 0..<rows {
+                    let destination = (buffer.baseAddress! + (y + row) * stride + x * 4).assumingMemoryBound(
+                        to: UInt32.self)
+                    destination.update(from: source.baseAddress! + row * blockWidth, count: columns)
+                }
             }
-            if style.underline {
-                let top = (y + font.baseline + font.underlinePosition).rounded()
-                painter.fill(
-                    x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
-                    colors.foreground)
-            }
-            column += span
         }
     }
 

@@ -16,15 +16,34 @@ public struct Canvas: Equatable, Sendable {
     public let columns: Int
     /// The height in rows.
     public let rows: Int
-    private var cells: [Character]
-    private var styles: [CellStyle]
+    /// Each cell's character and style, row by row.
+    private var cells: [Cell]
+    /// The characters of several scalars (a letter with its marks, an emoji sequence) that cells
+    /// refer to, and where each is: most screens have none.
+    private var clusters: [Character] = []
+    private var clusterIndex: [Character: UInt32] = [:]
 
     /// The widest and tallest a canvas gets, whatever size a terminal reports (1024: a 4K
     /// screen's worth of 4-pixel cells; 1 M cells, about 20 MB).
     public static let maximumSide = 1024
 
-    /// The second column of a wide character: rendered as nothing.
-    private static let continuation: Character = "\u{0}"
+    /// One cell: its character as a code (``Cell/code``) and its style packed in 16 bits: a cell is
+    /// compared, copied and cleared as two integers, not as a `Character` (a string) and a struct.
+    package struct Cell: Equatable, Sendable {
+        /// A Unicode scalar's value when the character is one scalar (almost every cell); `0` for a
+        /// wide character's second column; ``clusterFlag`` plus an index into the canvas's clusters
+        /// for a character of several scalars.
+        package var code: UInt32
+        /// The style (see ``Canvas/pack(_:)``).
+        package var style: UInt16
+
+        static let blank = Cell(code: 0x20, style: 0)
+    }
+
+    /// The code of a wide character's second column: rendered as nothing.
+    package static let continuation: UInt32 = 0
+    /// Set in a code that refers to a character of several scalars.
+    package static let clusterFlag: UInt32 = 0x8000_0000
 
     /// Creates a blank canvas.
     ///
@@ -34,8 +53,15 @@ public struct Canvas: Equatable, Sendable {
     public init(columns: Int, rows: Int) {
         self.columns = max(1, min(columns, Self.maximumSide))
         self.rows = max(1, min(rows, Self.maximumSide))
-        cells = Array(repeating: " ", count: self.columns * self.rows)
-        styles = Array(repeating: .plain, count: self.columns * self.rows)
+        cells = Array(repeating: .blank, count: self.columns * self.rows)
+    }
+
+    /// Canvases are equal when they are the same size and every cell shows the same character in the
+    /// same style.
+    public static func == (lhs: Canvas, rhs: Canvas) -> Bool {
+        guard lhs.columns == rhs.columns, lhs.rows == rhs.rows else { return false }
+        if lhs.clusters.isEmpty && rhs.clusters.isEmpty { return lhs.cells == rhs.cells }
+        return lhs.cells.indices.allSatisfy { lhs.sameCell(rhs, at: $0) }
     }
 
     /// The character in a cell (a space outside the grid or in a wide character's second column).
@@ -45,8 +71,14 @@ public struct Canvas: Equatable, Sendable {
     ///   - row: The row, from 0.
     public func character(_ column: Int, _ row: Int) -> Character {
         guard column >= 0, column < columns, row >= 0, row < rows else { return " " }
-        let character = cells[row * columns + column]
-        return character == Self.continuation ? " " : character
+        return character(code: cells[row * columns + column].code)
+    }
+
+    /// The character a code stands for (a space for a wide character's second column).
+    private func character(code: UInt32) -> Character {
+        if code == Self.continuation { return " " }
+        if code & Self.clusterFlag != 0 { return clusters[Int(code & ~Self.clusterFlag)] }
+        return Character(Unicode.Scalar(code) ?? "\u{FFFD}")
     }
 
     /// The style of a cell (``CellStyle/plain`` outside the grid).
@@ -56,7 +88,56 @@ public struct Canvas: Equatable, Sendable {
     ///   - row: The row, from 0.
     public func style(_ column: Int, _ row: Int) -> CellStyle {
         guard column >= 0, column < columns, row >= 0, row < rows else { return .plain }
-        return styles[row * columns + column]
+        return Self.unpack(cells[row * columns + column].style)
+    }
+
+    /// A style in 16 bits: bold, dim, underline and inverse in bits 0–3, the foreground in bits 4–7
+    /// and the background in bits 8–11 (0 for none, else the colour's raw value plus 1).
+    package static func pack(_ style: CellStyle) -> UInt16 {
+        var bits: UInt16 = 0
+        if style.bold { bits |= 1 }
+        if style.dim { bits |= 2 }
+        if style.underline { bits |= 4 }
+        if style.inverse { bits |= 8 }
+        if let foreground = style.foreground { bits |= UInt16(foreground.rawValue + 1) << 4 }
+        if let background = style.background { bits |= UInt16(background.rawValue + 1) << 8 }
+        return bits
+    }
+
+    /// The style ``pack(_:)`` packed.
+    package static func unpack(_ bits: UInt16) -> CellStyle {
+        let foreground = (bits >> 4) & 0xF
+        let background = (bits >> 8) & 0xF
+        return CellStyle(
+            bold: bits & 1 != 0, dim: bits & 2 != 0, underline: bits & 4 != 0, inverse: bits & 8 != 0,
+            foreground: foreground == 0 ? nil : CellStyle.Color(rawValue: UInt8(foreground - 1)),
+            background: background == 0 ? nil : CellStyle.Color(rawValue: UInt8(background - 1)))
+    }
+
+    /// A cell, for outputs that compare and draw cells (a cell outside the grid is blank).
+    package func cell(_ column: Int, _ row: Int) -> Cell {
+        guard column >= 0, column < columns, row >= 0, row < rows else { return .blank }
+        return cells[row * columns + column]
+    }
+
+    /// Whether a cell holds a character that takes two columns (its second column follows it).
+    package func isWide(_ column: Int, _ row: Int) -> Bool {
+        guard column >= 0, column + 1 < columns, row >= 0, row < rows else { return false }
+        return cells[row * columns + column + 1].code == Self.continuation
+    }
+
+    /// Whether a cell shows the same character in the same style in both canvases (of the same size).
+    package func sameCell(_ other: Canvas, _ column: Int, _ row: Int) -> Bool {
+        guard column >= 0, column < columns, row >= 0, row < rows, other.columns == columns, other.rows == rows
+        else { return false }
+        return sameCell(other, at: row * columns + column)
+    }
+
+    private func sameCell(_ other: Canvas, at index: Int) -> Bool {
+        let (mine, theirs) = (cells[index], other.cells[index])
+        if mine == theirs && mine.code & Self.clusterFlag == 0 { return true }
+        guard mine.style == theirs.style, (mine.code | theirs.code) & Self.clusterFlag != 0 else { return false }
+        return character(code: mine.code) == other.character(code: theirs.code)
     }
 
     /// How many columns a character takes on a terminal: 2 for East Asian wide characters and
@@ -65,6 +146,11 @@ public struct Canvas: Equatable, Sendable {
     /// - Parameter character: The character.
     public static func width(of character: Character) -> Int {
         guard let scalar = singleScalar(character) ?? character.unicodeScalars.first?.value else { return 1 }
+        return width(scalar: scalar)
+    }
+
+    /// How many columns a scalar takes (see ``width(of:)``).
+    @inline(__always) static func width(scalar: UInt32) -> Int {
         switch scalar {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
             0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
@@ -92,23 +178,63 @@ public struct Canvas: Equatable, Sendable {
     ///   - style: How it looks.
     public mutating func put(_ character: Character, _ column: Int, _ row: Int, _ style: CellStyle) {
         guard column >= 0, column < columns, row >= 0, row < rows else { return }
-        let safe = Self.isPrintable(character) ? character : "\u{FFFD}"
+        let (code, width) = code(for: character)
+        put(code, wide: width == 2, column, row, Self.pack(style))
+    }
+
+    /// The code a character is kept as and the columns it takes: its scalar, `U+FFFD` when it is not
+    /// printable, or a new or known cluster's.
+    private mutating func code(for character: Character) -> (code: UInt32, width: Int) {
+        if let value = Self.singleScalar(character) {
+            return Self.isPrintable(scalar: value) ? (value, Self.width(scalar: value)) : (0xFFFD, 1)
+        }
+        guard Self.isPrintable(character) else { return (0xFFFD, 1) }
+        let width = Self.width(of: character)
+        if let index = clusterIndex[character] { return (Self.clusterFlag | index, width) }
+        // Clusters drawn over stay listed until there are as many as cells: then only those in use are kept.
+        if clusters.count >= cells.count { compactClusters() }
+        let index = UInt32(clusters.count)
+        clusters.append(character)
+        clusterIndex[character] = index
+        return (Self.clusterFlag | index, width)
+    }
+
+    /// Keeps only the clusters some cell shows, and renumbers the cells' references to them.
+    private mutating func compactClusters() {
+        var renumbered: [UInt32: UInt32] = [:]
+        var kept: [Character] = []
+        for index in cells.indices where cells[index].code & Self.clusterFlag != 0 {
+            let old = cells[index].code & ~Self.clusterFlag
+            let new =
+                renumbered[old]
+                ?? {
+                    kept.append(clusters[Int(old)])
+                    renumbered[old] = UInt32(kept.count - 1)
+                    return UInt32(kept.count - 1)
+                }()
+            cells[index].code = Self.clusterFlag | new
+        }
+        clusters = kept
+        clusterIndex = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, UInt32($0)) })
+    }
+
+    /// Puts a code in a cell (skipped outside the grid); drawing over half of a wide character
+    /// blanks its other half, and a wide character in the last column is drawn as a space.
+    @inline(__always) private mutating func put(_ code: UInt32, wide: Bool, _ column: Int, _ row: Int, _ style: UInt16)
+    {
+        guard column >= 0, column < columns, row >= 0, row < rows else { return }
         let index = row * columns + column
-        // Drawing over half of a wide character blanks its other half.
-        if cells[index] == Self.continuation, column > 0 { cells[index - 1] = " " }
-        if column + 1 < columns, cells[index + 1] == Self.continuation { cells[index + 1] = " " }
-        if Self.width(of: safe) == 2 {
+        if cells[index].code == Self.continuation, column > 0 { cells[index - 1].code = 0x20 }
+        if column + 1 < columns, cells[index + 1].code == Self.continuation { cells[index + 1].code = 0x20 }
+        if wide {
             guard column + 1 < columns else {
-                cells[index] = " "
-                styles[index] = style
+                cells[index] = Cell(code: 0x20, style: style)
                 return
             }
-            if column + 2 < columns, cells[index + 2] == Self.continuation { cells[index + 2] = " " }
-            cells[index + 1] = Self.continuation
-            styles[index + 1] = style
+            if column + 2 < columns, cells[index + 2].code == Self.continuation { cells[index + 2].code = 0x20 }
+            cells[index + 1] = Cell(code: Self.continuation, style: style)
         }
-        cells[index] = safe
-        styles[index] = style
+        cells[index] = Cell(code: code, style: style)
     }
 
     /// Draws text from a cell rightwards, on one row.
@@ -129,6 +255,18 @@ public struct Canvas: Equatable, Sendable {
         let (sum, overflow) = column.addingReportingOverflow(max(0, limit))
         let end = min(overflow ? Int.max : sum, columns)
         var x = column
+        // Text whose every scalar is a character of its own, printable as it is (Latin text, box
+        // drawing, arrows: almost all an app draws) is drawn scalar by scalar, with no grapheme breaking.
+        if text.unicodeScalars.allSatisfy({ Self.standsAlone($0.value) }) {
+            let style = Self.pack(style)
+            for scalar in text.unicodeScalars {
+                let width = Self.width(scalar: scalar.value)
+                guard x <= end - width else { break }
+                put(scalar.value, wide: width == 2, x, row, style)
+                x += width
+            }
+            return x - column
+        }
         for character in text {
             let width = Self.width(of: character)
             guard x <= end - width else { break }
@@ -183,8 +321,10 @@ public struct Canvas: Equatable, Sendable {
     ) {
         let (left, top, right, bottom) = (max(left, 0), max(top, 0), min(right, columns - 1), min(bottom, rows - 1))
         guard right >= left, bottom >= top else { return }
+        let (code, width) = code(for: character)
+        let style = Self.pack(style)
         for y in top...bottom {
-            for x in left...right { put(character, x, y, style) }
+            for x in left...right { put(code, wide: width == 2, x, y, style) }
         }
     }
 
@@ -199,13 +339,14 @@ public struct Canvas: Equatable, Sendable {
         case heavy
     }
 
+    /// A line weight's pieces as codes (one-column, printable scalars).
     private static func pieces(_ line: Line) -> (
-        h: Character, v: Character, tl: Character, tr: Character, bl: Character, br: Character
+        h: UInt32, v: UInt32, tl: UInt32, tr: UInt32, bl: UInt32, br: UInt32
     ) {
         switch line {
-        case .single: return ("─", "│", "┌", "┐", "└", "┘")
-        case .double: return ("═", "║", "╔", "╗", "╚", "╝")
-        case .heavy: return ("━", "┃", "┏", "┓", "┗", "┛")
+        case .single: return (0x2500, 0x2502, 0x250C, 0x2510, 0x2514, 0x2518)  // ─│┌┐└┘
+        case .double: return (0x2550, 0x2551, 0x2554, 0x2557, 0x255A, 0x255D)  // ═║╔╗╚╝
+        case .heavy: return (0x2501, 0x2503, 0x250F, 0x2513, 0x2517, 0x251B)  // ━┃┏┓┗┛
         }
     }
 
@@ -221,19 +362,20 @@ public struct Canvas: Equatable, Sendable {
     public mutating func box(_ left: Int, _ top: Int, _ right: Int, _ bottom: Int, _ line: Line, _ style: CellStyle) {
         guard right > left, bottom > top else { return }
         let p = Self.pieces(line)
+        let style = Self.pack(style)
         // Only the part inside the grid is walked: huge or negative corners cost nothing.
         for x in Self.clipped(left, right, columns) {
-            put(p.h, x, top, style)
-            put(p.h, x, bottom, style)
+            put(p.h, wide: false, x, top, style)
+            put(p.h, wide: false, x, bottom, style)
         }
         for y in Self.clipped(top, bottom, rows) {
-            put(p.v, left, y, style)
-            put(p.v, right, y, style)
+            put(p.v, wide: false, left, y, style)
+            put(p.v, wide: false, right, y, style)
         }
-        put(p.tl, left, top, style)
-        put(p.tr, right, top, style)
-        put(p.bl, left, bottom, style)
-        put(p.br, right, bottom, style)
+        put(p.tl, wide: false, left, top, style)
+        put(p.tr, wide: false, right, top, style)
+        put(p.bl, wide: false, left, bottom, style)
+        put(p.br, wide: false, right, bottom, style)
     }
 
     /// A box one row high: `├──┤`, `╞══╡` doubled, `┣━━┫` heavy.
@@ -247,15 +389,16 @@ public struct Canvas: Equatable, Sendable {
     public mutating func flat(_ left: Int, _ right: Int, _ row: Int, _ line: Line, _ style: CellStyle) {
         guard right > left else { return }
         let p = Self.pieces(line)
-        let (l, r): (Character, Character)
+        let style = Self.pack(style)
+        let (l, r): (UInt32, UInt32)
         switch line {
-        case .single: (l, r) = ("├", "┤")
-        case .double: (l, r) = ("╞", "╡")
-        case .heavy: (l, r) = ("┣", "┫")
+        case .single: (l, r) = (0x251C, 0x2524)  // ├┤
+        case .double: (l, r) = (0x255E, 0x2561)  // ╞╡
+        case .heavy: (l, r) = (0x2523, 0x252B)  // ┣┫
         }
-        for x in Self.clipped(left, right, columns) { put(p.h, x, row, style) }
-        put(l, left, row, style)
-        put(r, right, row, style)
+        for x in Self.clipped(left, right, columns) { put(p.h, wide: false, x, row, style) }
+        put(l, wide: false, left, row, style)
+        put(r, wide: false, right, row, style)
     }
 
     /// The rows as text: with style escapes for a terminal, or plain with trailing spaces trimmed
@@ -275,19 +418,21 @@ public struct Canvas: Equatable, Sendable {
     public func line(_ row: Int, escapes: Bool) -> String {
         guard row >= 0, row < rows else { return "" }
         var line = ""
-        var current = CellStyle.plain
+        var current: UInt16 = 0
         for column in 0..<columns {
-            let index = row * columns + column
-            let character = cells[index]
-            if character == Self.continuation { continue }
-            let style = styles[index]
-            if escapes && style != current {
-                line += style.escape
-                current = style
+            let cell = cells[row * columns + column]
+            if cell.code == Self.continuation { continue }
+            if escapes && cell.style != current {
+                line += Self.unpack(cell.style).escape
+                current = cell.style
             }
-            line.append(character)
+            if cell.code & Self.clusterFlag == 0, let scalar = Unicode.Scalar(cell.code) {
+                line.unicodeScalars.append(scalar)
+            } else {
+                line.append(character(code: cell.code))
+            }
         }
-        if escapes && current != .plain { line += CellStyle.plain.escape }
+        if escapes && current != 0 { line += CellStyle.plain.escape }
         if !escapes {
             while line.last == " " { line.removeLast() }
         }
@@ -321,7 +466,8 @@ public struct Canvas: Equatable, Sendable {
     public func rowEquals(_ other: Canvas, row: Int) -> Bool {
         guard other.columns == columns, other.rows == rows, row >= 0, row < rows else { return false }
         let range = (row * columns)..<((row + 1) * columns)
-        return cells[range] == other.cells[range] && styles[range] == other.styles[range]
+        if clusters.isEmpty && other.clusters.isEmpty { return cells[range] == other.cells[range] }
+        return range.allSatisfy { sameCell(other, at: $0) }
     }
 
     /// The cells strictly between two borders that lie inside `0..<count`.
@@ -367,17 +513,34 @@ public struct Canvas: Equatable, Sendable {
         return iterator.next() == nil ? value : nil
     }
 
-    private static func isPrintable(_ character: Character) -> Bool {
-        if let value = singleScalar(character) {
-            if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
-            // Latin text, punctuation, arrows, box drawing, blocks and shapes need no lookup.
-            guard value >= 0xAD, value == 0xAD || !Self.hasNoFormatOrMark(value), let scalar = Unicode.Scalar(value)
-            else { return true }
-            switch scalar.properties.generalCategory {
-            case .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark: return false
-            default: return true
-            }
+    /// Whether a scalar is a character of its own, printable as it is, with no lookup: in
+    /// ``hasNoFormatOrMark(_:)``'s ranges (but the soft hyphen) or printable ASCII. Grapheme
+    /// clusters only join scalars of which one is a control, a mark, a joiner, a Hangul jamo, a
+    /// regional indicator or a prepended mark; none is in these ranges.
+    @inline(__always) private static func standsAlone(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x20..<0x7F, 0xA0..<0xAD, 0xAE..<0x300, 0x2010...0x2027, 0x2030...0x205F, 0x2190...0x2BFF,
+            0x3000...0x3029, 0x3041...0x3096, 0x4E00...0x9FFF, 0xAC00...0xD7A3:
+            return true
+        default:
+            return false
         }
+    }
+
+    /// Whether a one-scalar character is drawn as itself (see ``isPrintable(_:)``).
+    @inline(__always) private static func isPrintable(scalar value: UInt32) -> Bool {
+        if value < 0x20 || (0x7F...0x9F).contains(value) { return false }
+        // Latin text, punctuation, arrows, box drawing, blocks and shapes need no lookup.
+        guard value >= 0xAD, value == 0xAD || !Self.hasNoFormatOrMark(value), let scalar = Unicode.Scalar(value)
+        else { return true }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark: return false
+        default: return true
+        }
+    }
+
+    private static func isPrintable(_ character: Character) -> Bool {
+        if let value = singleScalar(character) { return isPrintable(scalar: value) }
         var isFirst = true
         for scalar in character.unicodeScalars {
             let value = scalar.value

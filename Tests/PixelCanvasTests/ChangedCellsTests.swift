@@ -1,6 +1,7 @@
-import PixelCanvas
 import TerminalCanvas
 import Testing
+
+@testable import PixelCanvas
 
 extension PixelCanvasTests {
     /// Only the cells that changed are drawn again: a key that moves a highlight redraws a few
@@ -63,6 +64,42 @@ extension PixelCanvasTests {
                 var fresh = [UInt8](repeating: 0, count: pixels.count)
                 _ = render(to, into: &fresh, previous: nil)
                 #expect(pixels == fresh)
+            }
+        }
+
+        @Test(
+            "cells copied from the kept pixels are exactly what drawing each one with Cairo gives: every style, wide characters, clusters, a buffer that clips the last row and column, and a frame changed from another"
+        )
+        func keptCellsMatchDrawnCells() throws {
+            var first = Canvas(columns: 12, rows: 4)
+            first.box(0, 0, 11, 3, .double, .focused)
+            first.text("Ab中 é", 1, 1, .heading)
+            first.text("x\u{301}🇩🇪·", 1, 2, .selected)
+            first.text("dim", 8, 1, .faint)
+            var second = first
+            second.box(0, 0, 11, 3, .heavy, .group)
+            second.text("😀ñ", 6, 2, .overlay)
+            second.text("▸ Zz", 2, 1, .firstResponder)
+            // One column and a few pixel rows short: the last cells are clipped.
+            let (width, height) = (12 * renderer.cellSize.width - 4, 4 * renderer.cellSize.height - 3)
+            let direct = try PixelRenderer(pixelSize: 16)
+            direct.cachesCells = false
+            for (from, to) in [(nil, first), (first, second), (second, first)] {
+                var kept = [UInt8](repeating: 0, count: width * 4 * height)
+                var drawn = kept
+                for (canvas, previous) in [(from, nil), (to, from)] {
+                    guard let canvas else { continue }
+                    kept.withUnsafeMutableBytes {
+                        _ = renderer.render(
+                            canvas, into: $0, width: width, height: height, stride: width * 4, previous: previous)
+                    }
+                    drawn.withUnsafeMutableBytes {
+                        _ = direct.render(
+                            canvas, into: $0, width: width, height: height, stride: width * 4, previous: previous)
+                    }
+                }
+                #expect(kept == drawn)
+                #expect(kept.contains { $0 != 0 })
             }
         }
     }

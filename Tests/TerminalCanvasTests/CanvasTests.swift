@@ -141,4 +141,93 @@ import Testing
         #expect(controls.character(0, 0) == "\u{FFFD}" && controls.character(1, 0) == "\u{FFFD}")
         #expect(controls.character(2, 0) == "x")
     }
+
+    /// The reference for ``Canvas/text(_:_:_:_:limit:)``: character by character, as it drew before
+    /// it drew text of standalone scalars scalar by scalar.
+    private func textByCharacters(
+        _ canvas: inout Canvas, _ text: String, _ column: Int, _ row: Int, _ style: CellStyle, limit: Int
+    ) {
+        let end = min(column + limit, canvas.columns)
+        var x = column
+        for character in text {
+            let width = Canvas.width(of: character)
+            guard x <= end - width else { break }
+            canvas.put(character, x, row, style)
+            x += width
+        }
+    }
+
+    @Test("text of any scalars lands as drawing it character by character does (grapheme clusters kept whole)")
+    func textMatchesCharacterByCharacter() {
+        // Scalars that stand alone, and every kind that joins a cluster or is replaced: CR LF, controls,
+        // the soft hyphen, combining marks, a joiner, regional indicators, Hangul jamo, variation selectors,
+        // prepended and spacing marks, bidi overrides, wide characters.
+        let alphabet: [UInt32] = [
+            0x41, 0x7A, 0x20, 0x0D, 0x0A, 0x09, 0x7F, 0xAD, 0xE9, 0x300, 0x301, 0x200D, 0x1F1E9, 0x1F1EA, 0x1F600,
+            0x1100, 0x1161, 0xAC00, 0x11A8, 0x2500, 0x2764, 0xFE0F, 0x3099, 0x302A, 0x3042, 0x4E2D, 0x202E, 0x600,
+            0x93F, 0x915, 0xB7, 0x2014, 0x25B8,
+        ]
+        var random = SplitMix(seed: 24)
+        for _ in 0..<2000 {
+            let count = Int(random.next() % 12)
+            var text = ""
+            for _ in 0..<count {
+                text.unicodeScalars.append(Unicode.Scalar(alphabet[Int(random.next() % UInt64(alphabet.count))])!)
+            }
+            let column = Int(random.next() % 10) - 2
+            let limit = Int(random.next() % 14)
+            var fast = Canvas(columns: 8, rows: 1)
+            fast.text("中x中", 0, 0, .faint)
+            var reference = fast
+            fast.text(text, column, 0, .heading, limit: limit)
+            textByCharacters(&reference, text, column, 0, .heading, limit: limit)
+            #expect(
+                fast == reference,
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) }) at \(column), limit \(limit)")
+            #expect(fast.lines(escapes: true) == reference.lines(escapes: true))
+        }
+    }
+
+    @Test(
+        "characters of several scalars: kept whole, drawn over many times without growing, and canvases drawn in another order compare equal"
+    )
+    func clusters() {
+        let flags = ["🇩🇪", "🇫🇷", "🇮🇹", "🇪🇸", "🇬🇧", "🇯🇵"]
+        var canvas = Canvas(columns: 4, rows: 1)
+        // Far more distinct clusters than cells, each drawn over the last.
+        for index in 0..<200 {
+            canvas.put(Character("e" + String(repeating: "\u{301}", count: 1 + index % 7)), index % 3, 0, .plain)
+            canvas.put(Character(flags[index % flags.count]), 2, 0, .heading)
+        }
+        #expect(canvas.character(0, 0) == Character("e" + String(repeating: "\u{301}", count: 1 + 198 % 7)))
+        #expect(canvas.character(1, 0) == Character("e" + String(repeating: "\u{301}", count: 1 + 199 % 7)))
+        #expect(canvas.character(2, 0) == Character(flags[199 % flags.count]))
+        #expect(canvas.character(3, 0) == " ", "the flag's second column")
+
+        var one = Canvas(columns: 6, rows: 2)
+        one.text("x\u{301}🇩🇪", 0, 0, .plain)
+        one.text("🇫🇷", 0, 1, .plain)
+        var other = Canvas(columns: 6, rows: 2)
+        other.text("🇫🇷", 0, 1, .plain)
+        other.text("x\u{301}🇩🇪", 0, 0, .plain)
+        #expect(one == other)
+        #expect(one.rowEquals(other, row: 0) && one.rowEquals(other, row: 1))
+        other.text("🇮🇹", 0, 1, .plain)
+        #expect(one != other)
+        #expect(one.rowEquals(other, row: 0) && !one.rowEquals(other, row: 1))
+        #expect(one.lines(escapes: false) == ["x\u{301}🇩🇪", "🇫🇷"])
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that a failing case is the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
