@@ -16,6 +16,8 @@ let package = Package(
                 .product(name: "KeytraceKit", package: "ResponderChain"),
                 .product(name: "DispatchTrace", package: "ResponderChain"),
                 .product(name: "LinuxKeyboard", package: "ResponderChain"),
+                .product(name: "TerminalCanvas", package: "ResponderChain"),
+                .product(name: "PixelCanvas", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

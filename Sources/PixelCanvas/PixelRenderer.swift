@@ -44,7 +44,9 @@ public final class PixelRenderer {
     /// copied, not shaped and rasterized again. Characters of several scalars are not kept. Emptied when it
     /// would pass ``cellCacheLimit`` bytes.
     private var cellImages: [CellImageKey: [UInt32]] = [:]
-    private var cellImageBytes = 0
+    /// Where kept cells are drawn (made with the first).
+    private var scratch: CellScratch?
+    private(set) var cellImageBytes = 0
     /// The most bytes ``cellImages`` holds (4 MiB: about 5,000 cells of DejaVu Sans Mono at 16 px).
     let cellCacheLimit = 4 << 20
     /// Whether cells are kept as pixels (internal: tests draw without to compare).
@@ -193,12 +195,18 @@ public final class PixelRenderer {
     private func cellImage(_ key: CellImageKey) -> [UInt32] {
         if let pixels = cellImages[key] { return pixels }
         let (width, height) = (cellSize.width * Int(key.span), cellSize.height)
-        var pixels = [UInt32](repeating: 0, count: width * height)
-        pixels.withUnsafeMutableBytes { bytes in
-            let painter = CairoPainter(bytes, width: width, height: height, stride: width * 4, font: font)
+        let scratch = self.scratch ?? CellScratch(cellWidth: cellSize.width, cellHeight: height, font: font)
+        self.scratch = scratch
+        scratch.draw { painter in
             let character = Character(Unicode.Scalar(key.code) ?? "\u{FFFD}")
             paint(character, Canvas.unpack(key.style), x: 0, y: 0, span: Int(key.span), with: painter)
-            painter.finish()
+        }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        pixels.withUnsafeMutableBufferPointer { cell in
+            for row in 0..<height {
+                (cell.baseAddress! + row * width).update(
+                    from: scratch.pixels.baseAddress! + row * scratch.rowLength, count: width)
+            }
         }
         if cellImageBytes + pixels.count * 4 > cellCacheLimit {
             cellImages.removeAll(keepingCapacity: true)

@@ -1,7 +1,8 @@
 import Foundation
-import PixelCanvas
 import TerminalCanvas
 import Testing
+
+@testable import PixelCanvas
 
 extension PixelCanvasTests {
     @Suite struct PixelRendererTests {
@@ -32,6 +33,55 @@ extension PixelCanvasTests {
                 return error.code == .fontNotFound && error.message.contains("fontconfig")
                     && error.message.contains("fonts-dejavu-core") && error.message.contains("No Such Family 24")
             }
+        }
+
+        @Test("a renderer made on a thread of its own is the one made here; waiting twice gives the same one")
+        func loading() throws {
+            let loading = PixelRenderer.Loading(pixelSize: 16)
+            let loaded = try loading.wait()
+            #expect(loaded.cellSize == renderer.cellSize && loaded.fontFamily == renderer.fontFamily)
+            #expect(try loading.wait() === loaded)
+            var canvas = Canvas(columns: 6, rows: 2)
+            canvas.text("Ab中é", 0, 0, .focused)
+            #expect(loaded.image(of: canvas) == renderer.image(of: canvas))
+            // Never waited for: its end waits for the thread.
+            _ = PixelRenderer.Loading(pixelSize: 18)
+        }
+
+        @Test("a family fontconfig does not know, loaded on a thread, fails when waited for, with the same message")
+        func loadingMissingFont() {
+            let loading = PixelRenderer.Loading(fontFamily: "No Such Family 24", pixelSize: 16)
+            #expect {
+                _ = try loading.wait()
+            } throws: { error in
+                (error as? PixelCanvasError)?.code == .fontNotFound
+                    && (error as? PixelCanvasError)?.message.contains("No Such Family 24") == true
+            }
+        }
+
+        @Test("more distinct cells than the kept pixels may hold: the memory stays bounded and the pixels right")
+        func keptCellsBounded() throws {
+            let styles: [CellStyle] = [
+                .plain, .heading, .faint, .focused, .group, .overlay, .selected, .firstResponder,
+            ]
+            var canvas = Canvas(columns: 100, rows: 40)
+            for row in 0..<40 {
+                for column in 0..<100 {
+                    let code = 0x0100 + UInt32(row * 100 + column) % 0x17F
+                    canvas.put(Character(Unicode.Scalar(code)!), column, row, styles[(row + column) % styles.count])
+                }
+            }
+            let kept = try PixelRenderer(pixelSize: 16)
+            let direct = try PixelRenderer(pixelSize: 16)
+            direct.cachesCells = false
+            let image = kept.image(of: canvas)
+            #expect(kept.cellImageBytes <= kept.cellCacheLimit && kept.cellImageBytes > 0)
+            let drawn = direct.image(of: canvas)
+            let differing = zip(image.pixels, drawn.pixels).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(
+                differing == nil,
+                "first differing pixel in cell \(differing.map { ($0 / 4 % image.width / kept.cellSize.width, $0 / image.stride / kept.cellSize.height) }.debugDescription)"
+            )
         }
 
         @Test("the renderer keeps what it was made with; family names match whatever their case")
@@ -238,10 +288,16 @@ extension PixelCanvasTests {
             }
             let (width, height) = (80 * renderer.cellSize.width, 24 * renderer.cellSize.height)
             var pixels = [UInt8](repeating: 0, count: width * 4 * height)
+            // Cells drawn on the buffer itself too, not only copied from the kept ones.
+            let direct = try PixelRenderer(pixelSize: 16)
+            direct.cachesCells = false
             func renderLoop(_ count: Int) {
                 pixels.withUnsafeMutableBytes { buffer in
                     for index in 0..<count {
                         let (canvas, previous) = index % 2 == 0 ? (first, second) : (second, first)
+                        direct.render(
+                            canvas, into: buffer, width: width, height: height, stride: width * 4,
+                            previous: index % 4 == 0 ? nil : previous)
                         renderer.render(
                             canvas, into: buffer, width: width, height: height, stride: width * 4,
                             previous: index % 4 == 0 ? nil : previous)

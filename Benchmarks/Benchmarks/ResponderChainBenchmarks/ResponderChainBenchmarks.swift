@@ -147,6 +147,7 @@ let benchmarks: @Sendable () -> Void = {
     focusBenchmarks()
     keytraceBenchmarks()
     inspectionBenchmarks()
+    canvasBenchmarks()
     qtSceneBenchmarks()
 
     Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { @MainActor benchmark async in

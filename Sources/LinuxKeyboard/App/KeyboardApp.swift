@@ -180,8 +180,17 @@ public final class KeyboardApp {
         throws(AppError)
     {
         self.configuration = configuration
-        let (names, source) = configuration.keymap.resolved(
-            environment: configuration.environment ?? Syscalls.processEnvironment())
+        let environment = configuration.environment ?? Syscalls.processEnvironment()
+        let triesWayland =
+            configuration.input == .wayland
+            || (configuration.input == .automatic && configuration.prefersWayland
+                && [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains { !($0 ?? "").isEmpty })
+        // Under a compositor, the font loads on a thread of its own while the keymap compiles and the
+        // runtime starts: the first frame comes a few milliseconds sooner.
+        let fonts =
+            triesWayland
+            ? PixelRenderer.Loading(fontFamily: configuration.fontFamily, pixelSize: configuration.fontSize) : nil
+        let (names, source) = configuration.keymap.resolved(environment: environment)
         do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
         layoutSource = source
         var runtime = Application.Configuration()
@@ -196,16 +205,12 @@ public final class KeyboardApp {
         application = try Application(
             window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
             configuration: runtime)
-        let environment = configuration.environment ?? Syscalls.processEnvironment()
         var wayland: Wayland?
         var waylandNote: String?
-        if configuration.input == .wayland
-            || (configuration.input == .automatic && configuration.prefersWayland
-                && [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains { !($0 ?? "").isEmpty })
-        {
+        if triesWayland, let fonts {
             do {
                 wayland = try Self.openWayland(
-                    application, configuration: configuration,
+                    application, configuration: configuration, fonts: fonts,
                     environment: WaylandEnvironment(
                         display: environment["WAYLAND_DISPLAY"], socket: environment["WAYLAND_SOCKET"],
                         runtimeDirectory: environment["XDG_RUNTIME_DIR"]))
@@ -238,14 +243,15 @@ public final class KeyboardApp {
     /// Connects to the compositor and makes the window, its output and the seat's input; the
     /// compositor going away stops the app with its message, and closing the window stops it.
     private static func openWayland(
-        _ application: Application, configuration: Configuration, environment: WaylandEnvironment
+        _ application: Application, configuration: Configuration, fonts: PixelRenderer.Loading,
+        environment: WaylandEnvironment
     ) throws(AppError) -> Wayland {
         let name = Application.programName
         do {
             let connection = try WaylandConnection(loop: application.loop, environment: environment)
             let renderer: PixelRenderer
             do {
-                renderer = try PixelRenderer(fontFamily: configuration.fontFamily, pixelSize: configuration.fontSize)
+                renderer = try fonts.wait()
             } catch {
                 throw AppError(code: .wayland, message: "\(error)")
             }

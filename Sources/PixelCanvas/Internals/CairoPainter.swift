@@ -7,7 +7,7 @@ struct CairoPainter: ~Copyable {
     private let cairo: OpaquePointer
     private let font: CellFont
 
-    /// Wraps the buffer (no copy); ``finish()`` flushes and releases the surface.
+    /// Wraps the buffer (no copy); ``finish()`` flushes and releases the surface (as does the painter's end).
     ///
     /// Uses `cairo_image_surface_create_for_data` with `CAIRO_FORMAT_ARGB32`: 32-bit premultiplied ARGB in
     /// native byte order, which on a little-endian machine is wl_shm's and DRM's ARGB8888.
@@ -27,8 +27,17 @@ struct CairoPainter: ~Copyable {
     /// Flushes the drawing into the buffer and releases Cairo's objects.
     consuming func finish() {
         cairo_surface_flush(surface)
+        // Ending here, the painter's deinit releases the surface and the context.
+    }
+
+    deinit {
         cairo_destroy(cairo)
         cairo_surface_destroy(surface)
+    }
+
+    /// Makes everything drawn so far readable in the buffer.
+    func flush() {
+        cairo_surface_flush(surface)
     }
 
     /// Fills a rectangle with an opaque colour.
@@ -49,7 +58,9 @@ struct CairoPainter: ~Copyable {
     ) {
         let cell = font.cell(for: character, bold: bold)
         guard !cell.shaped.glyphs.isEmpty else { return }
-        let left = (x + (width - cell.shaped.advance.rounded()) / 2).rounded()
+        // The offset rounded half up on its own, not the sum: a cell draws the same wherever it is
+        // (kept cells are drawn at 0 and copied), a glyph wider than its cell too.
+        let left = x + ((width - cell.shaped.advance.rounded()) / 2 + 0.5).rounded(.down)
         let baseline = (y + font.baseline).rounded()
         var glyphs = cell.shaped.glyphs
         for index in glyphs.indices {
@@ -67,5 +78,38 @@ struct CairoPainter: ~Copyable {
 
     private func setColor(_ color: PixelColor) {
         cairo_set_source_rgb(cairo, Double(color.red) / 255, Double(color.green) / 255, Double(color.blue) / 255)
+    }
+}
+
+/// Where the renderer draws a cell it keeps as pixels: one Cairo surface, over a buffer two cells wide,
+/// made once and drawn on again for each new cell (a surface and a context per cell cost more than the
+/// cell's glyph).
+final class CellScratch {
+    /// The pixels: two cells wide, one cell high, premultiplied ARGB.
+    let pixels: UnsafeMutableBufferPointer<UInt32>
+    /// Pixels from one row to the next.
+    let rowLength: Int
+    private var painter: CairoPainter?
+
+    init(cellWidth: Int, cellHeight: Int, font: CellFont) {
+        rowLength = 2 * cellWidth
+        pixels = .allocate(capacity: rowLength * cellHeight)
+        pixels.initialize(repeating: 0)
+        painter = CairoPainter(
+            UnsafeMutableRawBufferPointer(pixels), width: rowLength, height: cellHeight, stride: rowLength * 4,
+            font: font)
+    }
+
+    deinit {
+        painter = nil  // the surface goes before the pixels it draws on
+        pixels.deallocate()
+    }
+
+    /// Draws with the painter, then makes the pixels readable.
+    func draw(_ body: (borrowing CairoPainter) -> Void) {
+        guard let painter = painter.take() else { return }
+        body(painter)
+        painter.flush()
+        self.painter = consume painter
     }
 }
