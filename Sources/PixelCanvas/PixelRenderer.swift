@@ -42,13 +42,16 @@ public final class PixelRenderer {
     /// Cells already drawn once, as pixels (premultiplied ARGB, a span's width by the cell's height), by
     /// character, style and span: a kiosk shows the same few hundred cells over and over, and a kept one is
     /// copied, not shaped and rasterized again. Characters of several scalars are not kept. Emptied when it
-    /// would pass ``cellCacheLimit`` bytes.
+    /// would pass ``cellCacheLimit`` cells.
     private var cellImages: [CellImageKey: [UInt32]] = [:]
     /// Where kept cells are drawn (made with the first).
     private var scratch: CellScratch?
-    private(set) var cellImageBytes = 0
-    /// The most bytes ``cellImages`` holds (4 MiB: about 5,000 cells of DejaVu Sans Mono at 16 px).
-    let cellCacheLimit = 4 << 20
+    /// How many cells ``cellImages`` holds, and how often it was emptied (internal for tests).
+    var cellImageCount: Int { cellImages.count }
+    private(set) var cellCacheEvictions = 0
+    /// The most cells kept (internal and settable for tests): 4,096, far more distinct cells than a
+    /// screen shows; 3 MB with DejaVu Sans Mono at 16 px, four times that at scale 2.
+    var cellCacheLimit = 4096
     /// Whether cells are kept as pixels (internal: tests draw without to compare).
     var cachesCells = true
 
@@ -116,10 +119,12 @@ public final class PixelRenderer {
         guard full || !rows.isEmpty else { return [] }
         let target = Target(buffer: buffer, width: width, height: height, stride: stride)
         if full {
+            // The first row pixel by pixel, then copied: raw stores and copies, so the caller's buffer
+            // may be bound to any type (bytes, most often) and need not be aligned.
             let background = palette.background.argb
-            for y in 0..<height {
-                let row = (buffer.baseAddress! + y * stride).assumingMemoryBound(to: UInt32.self)
-                row.update(repeating: background, count: width)
+            for x in 0..<width { buffer.storeBytes(of: background, toByteOffset: x * 4, as: UInt32.self) }
+            for y in 1..<height {
+                (buffer.baseAddress! + y * stride).copyMemory(from: buffer.baseAddress!, byteCount: width * 4)
             }
         }
         // Cells not kept as pixels (characters of several scalars) are drawn on the buffer afterwards.
@@ -208,12 +213,11 @@ public final class PixelRenderer {
                     from: scratch.pixels.baseAddress! + row * scratch.rowLength, count: width)
             }
         }
-        if cellImageBytes + pixels.count * 4 > cellCacheLimit {
+        if cellImages.count >= cellCacheLimit {
             cellImages.removeAll(keepingCapacity: true)
-            cellImageBytes = 0
+            cellCacheEvictions += 1
         }
         cellImages[key] = pixels
-        cellImageBytes += pixels.count * 4
         return pixels
     }
 
@@ -231,9 +235,10 @@ public final class PixelRenderer {
                 character, bold: style.bold, x: x, y: y, width: width, height: cellHeight, colors.foreground)
         }
         if style.underline {
-            let top = (y + font.baseline + font.underlinePosition).rounded()
+            // Inside the cell, as a glyph is: a cell drawn on the buffer must not reach the row below.
+            let top = min((y + font.baseline + font.underlinePosition).rounded(), y + cellHeight - 1)
             painter.fill(
-                x: x, y: min(top, y + cellHeight - 1), width: width, height: font.underlineThickness.rounded(),
+                x: x, y: top, width: width, height: min(font.underlineThickness.rounded(), y + cellHeight - top),
                 colors.foreground)
         }
     }
@@ -250,11 +255,10 @@ public final class PixelRenderer {
             let columns = min(blockWidth, width - x)
             let rows = min(blockHeight, height - y)
             guard columns > 0, rows > 0 else { return }
-            pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeBytes { source in
                 for row in 0..<rows {
-                    let destination = (buffer.baseAddress! + (y + row) * stride + x * 4).assumingMemoryBound(
-                        to: UInt32.self)
-                    destination.update(from: source.baseAddress! + row * blockWidth, count: columns)
+                    (buffer.baseAddress! + (y + row) * stride + x * 4).copyMemory(
+                        from: source.baseAddress! + row * blockWidth * 4, byteCount: columns * 4)
                 }
             }
         }

@@ -21,10 +21,14 @@ public struct Canvas: Equatable, Sendable {
     /// The characters of several scalars (a letter with its marks, an emoji sequence) that cells
     /// refer to, and where each is: most screens have none.
     private var clusters: [Character] = []
-    private var clusterIndex: [Character: UInt32] = [:]
+    /// Where each cluster is, by its scalars: two spellings of one character (a letter with its marks
+    /// in another order) are two clusters, each shown as drawn.
+    private var clusterIndex: [[UInt32]: UInt32] = [:]
+    /// How many clusters are listed, in use or not (internal for tests).
+    var clusterCount: Int { clusters.count }
 
     /// The widest and tallest a canvas gets, whatever size a terminal reports (1024: a 4K
-    /// screen's worth of 4-pixel cells; 1 M cells, about 20 MB).
+    /// screen's worth of 4-pixel cells; 1 M cells, 8 MB).
     public static let maximumSide = 1024
 
     /// One cell: its character as a code (``Cell/code``) and its style packed in 16 bits: a cell is
@@ -56,7 +60,8 @@ public struct Canvas: Equatable, Sendable {
         cells = Array(repeating: .blank, count: self.columns * self.rows)
     }
 
-    /// Canvases are equal when they are the same size and every cell shows the same character in the
+    /// Canvases are equal when they are the same size and every cell shows the same character, scalar
+    /// for scalar (no normalization: `Å` as U+00C5 and as U+212B differ, as their glyphs may), in the
     /// same style.
     public static func == (lhs: Canvas, rhs: Canvas) -> Bool {
         guard lhs.columns == rhs.columns, lhs.rows == rhs.rows else { return false }
@@ -137,7 +142,8 @@ public struct Canvas: Equatable, Sendable {
         let (mine, theirs) = (cells[index], other.cells[index])
         if mine == theirs && mine.code & Self.clusterFlag == 0 { return true }
         guard mine.style == theirs.style, (mine.code | theirs.code) & Self.clusterFlag != 0 else { return false }
-        return character(code: mine.code) == other.character(code: theirs.code)
+        return character(code: mine.code).unicodeScalars.elementsEqual(
+            other.character(code: theirs.code).unicodeScalars)
     }
 
     /// How many columns a character takes on a terminal: 2 for East Asian wide characters and
@@ -190,12 +196,13 @@ public struct Canvas: Equatable, Sendable {
         }
         guard Self.isPrintable(character) else { return (0xFFFD, 1) }
         let width = Self.width(of: character)
-        if let index = clusterIndex[character] { return (Self.clusterFlag | index, width) }
+        let scalars = character.unicodeScalars.map(\.value)
+        if let index = clusterIndex[scalars] { return (Self.clusterFlag | index, width) }
         // Clusters drawn over stay listed until there are as many as cells: then only those in use are kept.
         if clusters.count >= cells.count { compactClusters() }
         let index = UInt32(clusters.count)
         clusters.append(character)
-        clusterIndex[character] = index
+        clusterIndex[scalars] = index
         return (Self.clusterFlag | index, width)
     }
 
@@ -215,7 +222,8 @@ public struct Canvas: Equatable, Sendable {
             cells[index].code = Self.clusterFlag | new
         }
         clusters = kept
-        clusterIndex = Dictionary(uniqueKeysWithValues: kept.enumerated().map { ($1, UInt32($0)) })
+        clusterIndex = Dictionary(
+            uniqueKeysWithValues: kept.enumerated().map { ($1.unicodeScalars.map(\.value), UInt32($0)) })
     }
 
     /// Puts a code in a cell (skipped outside the grid); drawing over half of a wide character
@@ -257,7 +265,11 @@ public struct Canvas: Equatable, Sendable {
         var x = column
         // Text whose every scalar is a character of its own, printable as it is (Latin text, box
         // drawing, arrows: almost all an app draws) is drawn scalar by scalar, with no grapheme breaking.
-        if text.unicodeScalars.allSatisfy({ Self.standsAlone($0.value) }) {
+        // Only the scalars that can fit are checked (each takes a column at least), and one more, which
+        // could join the last: a long text drawn in a short field is not read to its end.
+        let (span, spanOverflow) = end.subtractingReportingOverflow(column)
+        let checked = spanOverflow || span == .max ? Int.max : max(0, span) + 1
+        if text.unicodeScalars.prefix(checked).allSatisfy({ Self.standsAlone($0.value) }) {
             let style = Self.pack(style)
             for scalar in text.unicodeScalars {
                 let width = Self.width(scalar: scalar.value)

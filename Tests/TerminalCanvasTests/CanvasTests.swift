@@ -1,5 +1,6 @@
-import TerminalCanvas
 import Testing
+
+@testable import TerminalCanvas
 
 @Suite struct CanvasTests {
     @Test("boxes, flat boxes and text land in their cells; drawing outside the grid is clipped")
@@ -204,6 +205,7 @@ import Testing
         #expect(canvas.character(1, 0) == Character("e" + String(repeating: "\u{301}", count: 1 + 199 % 7)))
         #expect(canvas.character(2, 0) == Character(flags[199 % flags.count]))
         #expect(canvas.character(3, 0) == " ", "the flag's second column")
+        #expect(canvas.clusterCount <= 4 + 1, "clusters drawn over were kept: \(canvas.clusterCount)")
 
         var one = Canvas(columns: 6, rows: 2)
         one.text("x\u{301}🇩🇪", 0, 0, .plain)
@@ -217,5 +219,32 @@ import Testing
         #expect(one != other)
         #expect(one.rowEquals(other, row: 0) && !one.rowEquals(other, row: 1))
         #expect(one.lines(escapes: false) == ["x\u{301}🇩🇪", "🇫🇷"])
+
+        // Scalar for scalar: canonically equivalent spellings are different cells, each shown as drawn.
+        var angstrom = Canvas(columns: 4, rows: 1)
+        angstrom.text("\u{212B}e\u{301}\u{327}", 0, 0, .plain)
+        var ring = Canvas(columns: 4, rows: 1)
+        ring.text("\u{C5}e\u{327}\u{301}", 0, 0, .plain)
+        #expect(angstrom != ring && !angstrom.rowEquals(ring, row: 0))
+        #expect(angstrom.character(0, 0).unicodeScalars.map(\.value) == [0x212B])
+        #expect(angstrom.character(1, 0).unicodeScalars.map(\.value) == [0x65, 0x301, 0x327])
+        #expect(ring.character(1, 0).unicodeScalars.map(\.value) == [0x65, 0x327, 0x301])
+        ring.text("e\u{301}\u{327}", 1, 0, .plain)
+        ring.put("\u{212B}", 0, 0, .plain)
+        #expect(angstrom == ring)
+    }
+
+    @Test("a long text in a short space: drawn as far as it fits, the same as character by character")
+    func longText() {
+        let long = String(repeating: "abc ", count: 10_000) + "e\u{301}"
+        var fast = Canvas(columns: 20, rows: 1)
+        fast.text(long, 2, 0, .plain, limit: 5)
+        var reference = Canvas(columns: 20, rows: 1)
+        textByCharacters(&reference, long, 2, 0, .plain, limit: 5)
+        #expect(fast == reference && fast.lines(escapes: false) == ["  abc a"])
+        // The scalar after the last that fits joins it: the whole text goes character by character.
+        var joined = Canvas(columns: 4, rows: 1)
+        joined.text("abe\u{301}", 0, 0, .plain, limit: 3)
+        #expect(joined.lines(escapes: false) == ["abé"])
     }
 }
