@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         // A window under a Wayland compositor: the connection, an xdg_toplevel, wl_shm buffers on the loop.
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
+        // What a screen reader says about a focus tree (VoiceOver's rules): a Narrator and its utterances.
+        .library(name: "Accessibility", targets: ["Accessibility"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
     dependencies: [
@@ -35,6 +37,7 @@ let package = Package(
     targets: [
         .target(name: "ResponderChain"),
         .target(name: "ResponderChainTesting", dependencies: ["ResponderChain"]),
+        .target(name: "Accessibility", dependencies: ["ResponderChain"]),
         // The README's example as a program, linked without Foundation: if the core ever needs
         // libm or Foundation, `swift build` fails here instead of in a user's app.
         .executableTarget(name: "readme-example", dependencies: ["ResponderChain"]),
@@ -175,6 +178,8 @@ let package = Package(
                 "TerminalCanvas",
             ], exclude: ["Golden"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        .testTarget(
+            name: "AccessibilityTests", dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

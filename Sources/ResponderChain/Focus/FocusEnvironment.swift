@@ -152,7 +152,7 @@ public struct FocusUpdateContext {
 /// a ready-made adopter that is also a ``Responder``. Every requirement except the tree links has
 /// a default.
 @MainActor
-public protocol FocusEnvironment: AnyObject {
+public protocol FocusEnvironment: AccessibilityElement {
     /// The parent environment, or `nil` at the root.
     var parentFocusEnvironment: (any FocusEnvironment)? { get }
     /// The child environments.

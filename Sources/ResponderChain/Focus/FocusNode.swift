@@ -133,6 +133,56 @@ open class FocusNode: Responder, FocusItem {
     /// Called after the update's `didUpdateFocus`, nearest container first.
     @exclusivity(unchecked) public var onReveal: ((any FocusItem) -> Void)?
 
+    /// The node's accessibility properties, made when the first is set.
+    private var accessibility: AccessibilityStorage?
+    private var accessibilityStorage: AccessibilityStorage {
+        if let accessibility { return accessibility }
+        let made = AccessibilityStorage()
+        accessibility = made
+        return made
+    }
+
+    /// A short name a narrator speaks: "Check in". `nil` by default (the narrator then speaks the
+    /// identifier, so that a missing label is heard while testing).
+    open var accessibilityLabel: String? {
+        get { accessibility?.label }
+        set { accessibilityStorage.label = newValue }
+    }
+    /// The current value: a check box's "checked". `nil` by default; a ``TextInputNode`` answers
+    /// its text (secure: how many characters).
+    open var accessibilityValue: String? {
+        get { accessibility?.value }
+        set { accessibilityStorage.value = newValue }
+    }
+    /// What choosing the node does, spoken last. `nil` by default.
+    open var accessibilityHint: String? {
+        get { accessibility?.hint }
+        set { accessibilityStorage.hint = newValue }
+    }
+    /// What kind of element the node is and its state. Until set: ``AccessibilityTraits/button``
+    /// when the node has a ``primaryAction``, and ``AccessibilityTraits/textField`` for a
+    /// ``TextInputNode``; setting replaces them (add to them with `node.accessibilityTraits.insert(…)`).
+    open var accessibilityTraits: AccessibilityTraits {
+        get { accessibility?.traits ?? defaultAccessibilityTraits }
+        set { accessibilityStorage.traits = newValue }
+    }
+    /// The traits until ``accessibilityTraits`` is set.
+    open var defaultAccessibilityTraits: AccessibilityTraits {
+        primaryAction == nil ? [] : .button
+    }
+    /// Whether a narrator speaks the node when it gains focus and counts it in "3 of 6". Until set,
+    /// whether it can be focused.
+    open var isAccessibilityElement: Bool {
+        get { accessibility?.isElement ?? canBecomeFocused }
+        set { accessibilityStorage.isElement = newValue }
+    }
+    /// The language of the node's label and value, as a BCP 47 tag (`de`), when it differs from the
+    /// app's. `nil` by default.
+    open var accessibilityLanguage: String? {
+        get { accessibility?.language }
+        set { accessibilityStorage.language = newValue }
+    }
+
     /// Whether the node is the focused item of its window's focus system.
     public var isFocused: Bool {
         guard let focusSystem = window?.focusSystem else { return false }

@@ -138,6 +138,21 @@ open class TextInputNode: FocusNode, TextInputResponder {
         isSecureTextEntry ? String(repeating: "•", count: characterCount) : text
     }
 
+    /// A text field; a search field keeps its trait.
+    open override var defaultAccessibilityTraits: AccessibilityTraits { .textField }
+
+    /// The text until set; for a secure field, how many characters it holds ("4 characters"; `nil`
+    /// when empty), never the characters.
+    open override var accessibilityValue: String? {
+        get {
+            if let value = super.accessibilityValue { return value }
+            guard isSecureTextEntry else { return text }
+            guard characterCount > 0 else { return nil }
+            return characterCount == 1 ? "1 character" : "\(characterCount) characters"
+        }
+        set { super.accessibilityValue = newValue }
+    }
+
     /// Whether ``undo()`` would change something.
     public var canUndo: Bool { history.canUndo }
     /// Whether ``redo()`` would change something.
@@ -393,6 +408,14 @@ open class TextInputNode: FocusNode, TextInputResponder {
             cursorBefore: cursorBefore, countBefore: countBefore, countAfter: characterCount,
             cursorAfter: cursorPosition)
         onTextChange?(text)
+        if let window, window.hasAccessibilityObservers {
+            let secret = { (text: String) in String(repeating: "•", count: text.count) }
+            window.postAccessibilityNotification(
+                .textEdited(
+                    TextEdit(
+                        field: identifier, inserted: isSecureTextEntry ? secret(addition) : addition,
+                        removed: isSecureTextEntry ? secret(removed) : removed, isSecure: isSecureTextEntry)))
+        }
     }
 
     /// Puts `replacement` in place of the `length` UTF-8 bytes at `offset`, for undo and redo,

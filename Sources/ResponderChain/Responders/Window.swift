@@ -58,6 +58,10 @@ open class Window: Responder {
     /// Set while ``Responder/becomeFirstResponder()`` asks the current first responder to resign.
     package var isTransferringFirstResponder = false
 
+    /// Who ``postAccessibilityNotification(_:)`` tells.
+    var accessibilityObservers: [(id: UInt64, body: (AccessibilityNotification) -> Void)] = []
+    var nextAccessibilityObserver: UInt64 = 0
+
     /// The dispatcher delivering keys to this window, or `nil` when none does, or when it is gone.
     ///
     /// The window does not keep it alive: whoever made it does (``makeDispatcher(focusRoot:layout:)``
