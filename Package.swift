@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         // A window under a Wayland compositor: the connection, an xdg_toplevel, wl_shm buffers on the loop.
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
+        // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
+        .library(name: "SpeechDispatcher", targets: ["SpeechDispatcher"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
     dependencies: [
@@ -67,6 +69,8 @@ let package = Package(
         .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
+        // A speech-dispatcher client: SSIP over its socket, non-blocking on the loop; no libspeechd.
+        .target(name: "SpeechDispatcher", dependencies: ["EventLoop", "LinuxSystem"]),
         // Seat access through libseat (seatd or logind), shared by every device source.
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
@@ -174,6 +178,8 @@ let package = Package(
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
                 "TerminalCanvas",
             ], exclude: ["Golden"]),
+        // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
+        .testTarget(name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
     ],
     swiftLanguageModes: [.v6]
