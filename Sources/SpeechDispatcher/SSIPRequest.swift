@@ -70,7 +70,8 @@ package enum SSIPRequest {
         let kept = text.unicodeScalars.prefix(64).map { scalar -> Character in
             let safe =
                 scalar.isASCII
-                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".unicodeScalars.contains(scalar))
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-_.".unicodeScalars.contains(scalar))
             return safe ? Character(scalar) : "_"
         }
         return kept.isEmpty ? "unknown" : String(kept)

@@ -89,7 +89,9 @@ public struct SpeechDispatcherAddress: Hashable, Sendable, CustomStringConvertib
             }
             guard path.hasPrefix("/") else {
                 return .failure(
-                    malformed(value, "the socket path \"\(path)\" is relative", "an absolute path: unix_socket:/run/…/speechd.sock"))
+                    malformed(
+                        value, "the socket path \"\(path)\" is relative",
+                        "an absolute path: unix_socket:/run/…/speechd.sock"))
             }
             return .success(Self(transport: .unixSocket(path: path), origin: origin))
         case "inet_socket":
@@ -109,7 +111,8 @@ public struct SpeechDispatcherAddress: Hashable, Sendable, CustomStringConvertib
                 let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
                 guard parts.count <= 2 else {
                     return .failure(
-                        malformed(value, "it has more than host and port", "inet_socket:HOST:PORT (an IPv6 host in [ ])"))
+                        malformed(
+                            value, "it has more than host and port", "inet_socket:HOST:PORT (an IPv6 host in [ ])"))
                 }
                 host = parts[0]
                 portText = parts.count == 2 ? parts[1] : nil
@@ -121,7 +124,9 @@ public struct SpeechDispatcherAddress: Hashable, Sendable, CustomStringConvertib
             if let portText {
                 guard let number = Int(portText), (1...65535).contains(number) else {
                     return .failure(
-                        malformed(value, "the port \"\(portText)\" is not a number from 1 to 65535", "inet_socket:\(host):6560"))
+                        malformed(
+                            value, "the port \"\(portText)\" is not a number from 1 to 65535",
+                            "inet_socket:\(host):6560"))
                 }
                 port = number
             }

@@ -26,12 +26,12 @@ internal import LinuxSystem
 @MainActor
 public final class SpeechDispatcherClient {
     /// The most utterances waiting to be handed to the daemon.
-    public static let maximumQueuedRequests = 32
+    nonisolated public static let maximumQueuedRequests = 32
     /// The longest text sent, in UTF-8 bytes, after control characters are removed; longer text
     /// is cut at a character boundary.
-    public static let maximumTextLength = SSIPRequest.maximumTextBytes
+    nonisolated public static let maximumTextLength = SSIPRequest.maximumTextBytes
     /// The shortest and longest waits before connecting again after a failure, in seconds.
-    public static let reconnectDelays: ClosedRange<Double> = 0.25...8
+    nonisolated public static let reconnectDelays: ClosedRange<Double> = 0.25...8
 
     /// Where the daemon listens.
     public let address: SpeechDispatcherAddress
@@ -276,7 +276,8 @@ public final class SpeechDispatcherClient {
         problemReported = false
         connection = Connection()
         let handshake: [Item] = [
-            .command(SSIPRequest.clientName(user: SpeechSocket.userName(), client: clientName), .setting("CLIENT_NAME")),
+            .command(
+                SSIPRequest.clientName(user: SpeechSocket.userName(), client: clientName), .setting("CLIENT_NAME")),
             .command("SET SELF NOTIFICATION ALL on", .setting("NOTIFICATION")),
             .command("SET SELF RATE \(rate)", .setting("RATE")),
             .command("SET SELF VOLUME \(volume)", .setting("VOLUME")),
@@ -350,7 +351,8 @@ public final class SpeechDispatcherClient {
                 lost(
                     SpeechDispatcherError(
                         code: .connectionLost,
-                        message: "speech-dispatcher at \(address) (\(address.origin)) closed the connection: it stopped "
+                        message:
+                            "speech-dispatcher at \(address) (\(address.origin)) closed the connection: it stopped "
                             + "or restarted; the next utterance connects again, the app goes on"))
                 return
             case .success(let count?):
@@ -394,7 +396,8 @@ public final class SpeechDispatcherClient {
                 lost(
                     SpeechDispatcherError(
                         code: .protocolError,
-                        message: "speech-dispatcher at \(address) sent a reply to no command: \(reply.code) \(reply.text)"))
+                        message:
+                            "speech-dispatcher at \(address) sent a reply to no command: \(reply.code) \(reply.text)"))
                 return
             }
             let expectation = connection.expectations[connection.expectationHead]
@@ -422,7 +425,8 @@ public final class SpeechDispatcherClient {
                 problem(
                     SpeechDispatcherError(
                         code: .protocolError,
-                        message: "speech-dispatcher at \(address) refused SET SELF \(name): \(reply.code) \(reply.text)"))
+                        message: "speech-dispatcher at \(address) refused SET SELF \(name): \(reply.code) \(reply.text)"
+                    ))
             }
         case .daemonLanguage:
             if reply.isSuccess, let language = SSIPRequest.validLanguage(reply.data.first) {
