@@ -1,7 +1,7 @@
 public import EventLoop
 internal import LinuxSystem
 
-/// A client of speech-dispatcher on the app's ``EventLoop/EventLoop``: SSIP over the daemon's
+/// A client of speech-dispatcher on the app's `EventLoop`: SSIP over the daemon's
 /// socket, never blocking the loop.
 ///
 /// ```swift

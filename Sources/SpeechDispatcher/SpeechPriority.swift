@@ -65,7 +65,7 @@ public struct SpeechEvent: Hashable, Sendable {
     public var requestID: SpeechRequestID
     /// What happened.
     public var kind: Kind
-    /// When the client learnt of it, on the loop's monotonic clock (``EventLoop/EventLoop/monotonicNow``), in seconds.
+    /// When the client learnt of it, on the loop's monotonic clock (`EventLoop.monotonicNow`), in seconds.
     public var time: Double
 
     /// Creates an event.
