@@ -197,6 +197,7 @@ public final class SpeechDispatcherClient {
         }
         pending = kept
         guard case .connected = state else { return }
+        if case .command(_, .cancel)? = pending.first { return }
         pending.insert(.command("CANCEL self", .cancel), at: 0)
         fill()
     }
@@ -523,9 +524,17 @@ public final class SpeechDispatcherClient {
         }
     }
 
+    /// Sends a setting now when connected (a new connection sends every setting anyway). One
+    /// not yet written is replaced, so that a daemon that stops answering keeps the queue of
+    /// commands as bounded as the utterances'.
     private func sendSetting(_ name: String, _ value: Int) {
         guard isConnected else { return }
-        pending.append(.command("SET SELF \(name) \(value)", .setting(name)))
+        let prefix = "SET SELF \(name) "
+        pending.removeAll {
+            guard case .command(let line, _) = $0 else { return false }
+            return line.hasPrefix(prefix)
+        }
+        pending.append(.command(prefix + "\(value)", .setting(name)))
         fill()
     }
 

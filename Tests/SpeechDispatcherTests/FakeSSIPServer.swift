@@ -74,6 +74,15 @@ final class FakeSSIPServer {
         if port == 0 { unlink(address) }
     }
 
+    /// Whether a `SPEAK` waits for ``release()`` before its `230`.
+    var holdsSpeak = false
+
+    /// Answers the `SPEAK` held: `230`, and the text is read.
+    func release() {
+        inData = true
+        send("230 OK RECEIVING DATA\r\n")
+    }
+
     /// Sends bytes to the client as they are.
     func send(_ text: String) {
         guard connection >= 0 else { return }
@@ -120,6 +129,8 @@ final class FakeSSIPServer {
             return
         }
         switch line {
+        case "SPEAK" where holdsSpeak:
+            break
         case "SPEAK":
             inData = true
             send("230 OK RECEIVING DATA\r\n")

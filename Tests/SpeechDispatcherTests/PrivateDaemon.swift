@@ -184,6 +184,30 @@ final class PrivateDaemon {
         return lines
     }
 
+    /// For each SPEAK, the time from the daemon receiving it to its sending `225` (the message
+    /// queued), from the protocol log's timestamps (`[Thu Nov 26 06:18:21 2026 : 552340]`), in
+    /// seconds.
+    var speakToQueued: [Double] {
+        var result: [Double] = []
+        var speakTime: Double?
+        for entry in ("\n" + protocolLog).components(separatedBy: "\n[").dropFirst() {
+            guard let close = entry.firstIndex(of: "]") else { continue }
+            let stamp = entry[..<close].split(separator: " ")
+            // "Thu Nov 26 06:18:21 2026 : 552340": the clock, and microseconds.
+            guard stamp.count >= 7, let micro = Double(stamp[6]) else { continue }
+            let clock = stamp[3].split(separator: ":").compactMap { Double($0) }
+            guard clock.count == 3 else { continue }
+            let time = clock[0] * 3600 + clock[1] * 60 + clock[2] + micro / 1e6
+            if entry.contains(":DATA:|SPEAK\r\n") || entry.contains(":DATA:|SPEAK\n") {
+                speakTime = time
+            } else if entry.contains(":REPLY:|225-"), let started = speakTime {
+                result.append(time - started)
+                speakTime = nil
+            }
+        }
+        return result
+    }
+
     /// The audio captured so far, from `offset` bytes on, measured by `sox -n stat`: its length in
     /// seconds and its RMS amplitude (0...1), or `nil` when there is none.
     func audio(from offset: Int = 0) throws -> (seconds: Double, rms: Double)? {

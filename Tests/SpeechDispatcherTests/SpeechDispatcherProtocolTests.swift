@@ -124,4 +124,22 @@ struct SpeechDispatcherProtocolTests {
         #expect(
             server.lines.filter { $0.hasPrefix("SET SELF VOLUME") } == ["SET SELF VOLUME 100", "SET SELF VOLUME 40"])
     }
+
+    @Test("settings changed while a SPEAK waits replace each other; repeated cancels send one CANCEL")
+    func coalesced() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        server.holdsSpeak = true
+        let id = client.speak("Held")
+        #expect(run(loop, upTo: 5) { server.lines.last == "SPEAK" })
+        for value in 1...50 { client.rate = value }
+        client.cancel()
+        client.cancel()
+        server.holdsSpeak = false
+        server.release()
+        #expect(run(loop, upTo: 5) { recorder.queued(id) != nil && server.lines.contains("SET SELF RATE 50") })
+        _ = run(loop, upTo: 0.1) { false }
+        #expect(server.lines.filter { $0.hasPrefix("SET SELF RATE") } == ["SET SELF RATE 0", "SET SELF RATE 50"])
+        #expect(server.lines.filter { $0 == "CANCEL self" }.count == 1)
+    }
 }
