@@ -26,6 +26,11 @@ final class PrivateDaemon {
     var audioPath: String { directory + "/out.raw" }
 
     init() throws {
+        guard Self.isInstalled else {
+            throw Failure(
+                description: "speech-dispatcher, its espeak-ng module or sox is not installed: run Tools/test, "
+                    + "which installs them, or apt-get install speech-dispatcher speech-dispatcher-espeak-ng sox")
+        }
         var template = Array("/tmp/speechd-test-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
         directory = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

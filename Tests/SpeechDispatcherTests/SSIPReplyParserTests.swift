@@ -64,6 +64,14 @@ import Testing
         let bytes = Array(text.utf8)
         let (whole, _) = Self.parse(text)
         #expect(whole.count == 3)
+        var partial = SSIPReplyParser()
+        #expect(!partial.isInsideMessage)
+        _ = partial.consume(Array("22".utf8))
+        #expect(partial.isInsideMessage)
+        _ = partial.consume(Array("5-1\r\n".utf8))
+        #expect(partial.isInsideMessage)
+        _ = partial.consume(Array("225 OK\r\n".utf8))
+        #expect(!partial.isInsideMessage)
         for cut in 0...bytes.count {
             for second in cut...bytes.count {
                 var parser = SSIPReplyParser()

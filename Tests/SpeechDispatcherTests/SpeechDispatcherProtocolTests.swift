@@ -83,6 +83,18 @@ struct SpeechDispatcherProtocolTests {
         #expect(run(loop, upTo: 5) { recorder.finished(id) })
         #expect(recorder.problems.map(\.code) == [.connectionLost])
         #expect(recorder.problems.first?.message.contains(server.address) == true)
+        // The next utterance waits for the back-off on a loop deadline, not a busy retry.
+        let lostAt = EventLoop.monotonicNow
+        #expect(loop.nextDeadline == nil)
+        let again = client.speak("Again")
+        let due = try #require(loop.nextDeadline)
+        #expect(due > lostAt && due <= lostAt + SpeechDispatcherClient.reconnectDelays.lowerBound)
+        #expect(recorder.kinds(again).isEmpty)
+        #expect(run(loop, upTo: 5) { recorder.finished(again) })
+        #expect(EventLoop.monotonicNow >= due)
+        #expect(recorder.kinds(again) == [.cancelled])
+        #expect(recorder.problems.count == 1)
+        #expect(loop.nextDeadline == nil)
     }
 
     @Test("a silent daemon: the queue keeps 32; text, notification and progress go first, then message")
