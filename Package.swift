@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
         // What a screen reader says about a focus tree (VoiceOver's rules): a Narrator and its utterances.
         .library(name: "Accessibility", targets: ["Accessibility"]),
+        // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
+        .library(name: "SpeechDispatcher", targets: ["SpeechDispatcher"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
     ],
     dependencies: [
@@ -70,6 +72,8 @@ let package = Package(
         .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
+        // A speech-dispatcher client: SSIP over its socket, non-blocking on the loop; no libspeechd.
+        .target(name: "SpeechDispatcher", dependencies: ["EventLoop", "LinuxSystem"]),
         // Seat access through libseat (seatd or logind), shared by every device source.
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
@@ -177,6 +181,8 @@ let package = Package(
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
                 "TerminalCanvas",
             ], exclude: ["Golden"]),
+        // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
+        .testTarget(name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "AccessibilityTests", dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting"]),

@@ -57,6 +57,10 @@ let package = Package(
                 "FuzzSupport", .product(name: "XKBKeymap", package: "ResponderChain"),
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]),
+        // What speech-dispatcher sends a client: SSIP replies and 7xx events.
+        .executableTarget(
+            name: "fuzz-ssip",
+            dependencies: ["FuzzSupport", .product(name: "SpeechDispatcher", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )

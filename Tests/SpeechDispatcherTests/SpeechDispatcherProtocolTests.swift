@@ -1,0 +1,157 @@
+import EventLoop
+import Foundation
+import SpeechDispatcher
+import Testing
+
+/// The client against ``FakeSSIPServer``: what a real daemon does only now and then (events before
+/// their reply, a refused command, malformed bytes, silence), on demand.
+@Suite("SpeechDispatcherClient against a scripted server", .serialized)
+@MainActor
+struct SpeechDispatcherProtocolTests {
+    func make(tcp: Bool = false) throws -> (EventLoop, FakeSSIPServer, SpeechDispatcherClient, Recorder) {
+        let loop = try makeLoop()
+        let server = try FakeSSIPServer(loop: loop, tcp: tcp)
+        let address: SpeechDispatcherAddress =
+            tcp ? .inetSocket(server.address, port: server.port) : .unixSocket(server.address)
+        let client = SpeechDispatcherClient(loop: loop, address: address, clientName: "fake")
+        return (loop, server, client, Recorder(client))
+    }
+
+    @Test("events that come before their message's 225 are reported after it, in order")
+    func earlyEvents() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        server.answer = { $0 == "." ? "701-1\r\n701-9\r\n701 BEGIN\r\n225-1\r\n225 OK MESSAGE QUEUED\r\n" : nil }
+        let id = client.speak("Early")
+        #expect(run(loop, upTo: 5) { recorder.kinds(id).count == 2 })
+        server.send("702-1\r\n702-9\r\n702 END\r\n")
+        #expect(run(loop, upTo: 5) { recorder.finished(id) })
+        #expect(recorder.kinds(id) == [.queued(messageID: 1), .began, .ended])
+    }
+
+    @Test("over TCP: the connect finishes on the loop, and speech goes as over a Unix socket")
+    func tcp() throws {
+        let (loop, server, client, recorder) = try make(tcp: true)
+        defer { server.close() }
+        let id = client.speak("Over TCP")
+        #expect(run(loop, upTo: 5) { recorder.queued(id) != nil })
+        #expect(client.isConnected)
+        #expect(server.lines.suffix(3) == ["SPEAK", "Over TCP", "."])
+    }
+
+    @Test("a refused SPEAK: the utterance is cancelled and its text is not sent as commands")
+    func refusedSpeak() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        var refuse = true
+        server.answer = { line in
+            guard line == "SPEAK", refuse else { return nil }
+            refuse = false
+            return "401 ERR NOT ALLOWED\r\n"
+        }
+        let refused = client.speak("QUIT")
+        let next = client.speak("Next")
+        #expect(run(loop, upTo: 5) { recorder.finished(refused) && recorder.queued(next) != nil })
+        #expect(recorder.kinds(refused) == [.cancelled])
+        #expect(!server.lines.contains("QUIT"))
+        #expect(server.lines.contains("Next"))
+    }
+
+    @Test(
+        "malformed bytes or a reply to no command: a protocol problem, utterances cancelled, the connection closed",
+        arguments: ["garbage\r\n", "200 OK\r\n200 OK\r\n200 OK\r\n200 OK\r\n200 OK\r\n200 OK\r\n200 OK\r\n200 OK\r\n"])
+    func malformed(bytes: String) throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        server.answer = { $0 == "." ? "" : nil }  // the message is never queued
+        let id = client.speak("Waiting")
+        #expect(run(loop, upTo: 5) { server.lines.last == "." })
+        server.send(bytes)
+        #expect(run(loop, upTo: 5) { recorder.finished(id) })
+        #expect(recorder.kinds(id) == [.cancelled])
+        #expect(recorder.problems.first?.code == .protocolError)
+        #expect(!client.isConnected)
+    }
+
+    @Test("the server closing: in-flight utterances cancelled, one connection-lost problem naming the socket")
+    func serverCloses() throws {
+        let (loop, server, client, recorder) = try make()
+        server.answer = { $0 == "." ? "" : nil }
+        let id = client.speak("Waiting")
+        #expect(run(loop, upTo: 5) { server.lines.last == "." })
+        server.close()
+        #expect(run(loop, upTo: 5) { recorder.finished(id) })
+        #expect(recorder.problems.map(\.code) == [.connectionLost])
+        #expect(recorder.problems.first?.message.contains(server.address) == true)
+        // The next utterance waits for the back-off on a loop deadline, not a busy retry.
+        let lostAt = EventLoop.monotonicNow
+        #expect(loop.nextDeadline == nil)
+        let again = client.speak("Again")
+        let due = try #require(loop.nextDeadline)
+        #expect(due > lostAt && due <= lostAt + SpeechDispatcherClient.reconnectDelays.lowerBound)
+        #expect(recorder.kinds(again).isEmpty)
+        #expect(run(loop, upTo: 5) { recorder.finished(again) })
+        #expect(EventLoop.monotonicNow >= due)
+        #expect(recorder.kinds(again) == [.cancelled])
+        #expect(recorder.problems.count == 1)
+        #expect(loop.nextDeadline == nil)
+    }
+
+    @Test("a silent daemon: the queue keeps 32; text, notification and progress go first, then message")
+    func queueBound() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        server.answer = { $0 == "SPEAK" ? "" : nil }  // never answers a SPEAK
+        let inFlight = client.speak("In flight")
+        #expect(run(loop, upTo: 5) { server.lines.last == "SPEAK" })
+        let messages = (0..<31).map { client.speak("Message \($0)", priority: .message) }
+        let text = client.speak("Text", priority: .text)
+        #expect(recorder.events.isEmpty)
+        let extra = client.speak("One more", priority: .message)
+        #expect(recorder.kinds(text) == [.cancelled])
+        let important = client.speak("Important", priority: .important)
+        #expect(recorder.kinds(messages[0]) == [.cancelled])
+        #expect(recorder.events.count == 2)
+        #expect(recorder.kinds(inFlight).isEmpty)
+        // cancel() drops what waits here at once; the in-flight one waits for the daemon.
+        client.cancel()
+        for id in messages.dropFirst() + [extra, important] { #expect(recorder.kinds(id) == [.cancelled]) }
+        #expect(recorder.kinds(inFlight).isEmpty)
+        client.close()
+        #expect(recorder.kinds(inFlight) == [.cancelled])
+    }
+
+    @Test("rate and volume changed while connected are sent at once, clamped to -100...100")
+    func settings() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        let id = client.speak("Hi")
+        #expect(run(loop, upTo: 5) { recorder.queued(id) != nil })
+        client.rate = -250
+        client.volume = 40
+        client.volume = 40
+        #expect(run(loop, upTo: 5) { server.lines.contains("SET SELF VOLUME 40") })
+        #expect(client.rate == -100)
+        #expect(server.lines.filter { $0.hasPrefix("SET SELF RATE") } == ["SET SELF RATE 0", "SET SELF RATE -100"])
+        #expect(
+            server.lines.filter { $0.hasPrefix("SET SELF VOLUME") } == ["SET SELF VOLUME 100", "SET SELF VOLUME 40"])
+    }
+
+    @Test("settings changed while a SPEAK waits replace each other; repeated cancels send one CANCEL")
+    func coalesced() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        server.holdsSpeak = true
+        let id = client.speak("Held")
+        #expect(run(loop, upTo: 5) { server.lines.last == "SPEAK" })
+        for value in 1...50 { client.rate = value }
+        client.cancel()
+        client.cancel()
+        server.holdsSpeak = false
+        server.release()
+        #expect(run(loop, upTo: 5) { recorder.queued(id) != nil && server.lines.contains("SET SELF RATE 50") })
+        _ = run(loop, upTo: 0.1) { false }
+        #expect(server.lines.filter { $0.hasPrefix("SET SELF RATE") } == ["SET SELF RATE 0", "SET SELF RATE 50"])
+        #expect(server.lines.filter { $0 == "CANCEL self" }.count == 1)
+    }
+}
