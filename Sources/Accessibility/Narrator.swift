@@ -9,13 +9,13 @@ public import ResponderChain
 ///   dialog's title when one was just presented), the item's label, its value, its role and state
 ///   from its traits, its position in its group ("3 of 6"), and its hint. See ``description(of:)``.
 /// - **A dialog presented** (`FocusSystem.presentModal(_:)`) speaks its label, "dialog", and its
-///   first item, as one utterance of priority ``SpeechPriority/message``.
+///   first item, as one utterance of priority ``Utterance/Priority/message``.
 /// - **Announcements** an app posts (`Window.postAccessibilityNotification(.announcement(…))`) are
 ///   spoken whole, whatever has focus.
 /// - **Typing** in a field echoes what went in or out; a secure field's characters are "dot".
-/// - Focus moves and typing are ``SpeechPriority/text``, so the next one interrupts a stale one;
-///   announcements and dialogs are ``SpeechPriority/message``, which focus moves do not cut off; the
-///   listener's own changes ("Speech off", "Rate 20") are ``SpeechPriority/important``.
+/// - Focus moves and typing are ``Utterance/Priority/text``, so the next one interrupts a stale one;
+///   announcements and dialogs are ``Utterance/Priority/message``, which focus moves do not cut off; the
+///   listener's own changes ("Speech off", "Rate 20") are ``Utterance/Priority/important``.
 /// - One change is spoken once: focus landing again on the item just spoken, with no dialog
 ///   presented, says nothing.
 ///

@@ -1,39 +1,39 @@
-/// How an utterance stands against others, as speech-dispatcher ranks them (SSIP's priorities), so
-/// that the daemon interrupts what is stale: a new ``text`` utterance cancels a ``text`` one still
-/// speaking or waiting; a ``message`` is never cancelled by ``text``; ``important`` interrupts
-/// everything and is never cancelled; a ``notification`` is dropped when anything else speaks.
-public enum SpeechPriority: Int, Comparable, Sendable, CaseIterable {
-    /// Dropped when anything else is spoken (SSIP `progress`, which speaks only the last of a
-    /// run).
-    case progress
-    /// Spoken only when nothing else is (SSIP `notification`).
-    case notification
-    /// Cancelled by the next ``text`` or ``message`` (SSIP `text`): focus moves, typing echo, the key
-    /// command list.
-    case text
-    /// Spoken whole, after what is speaking; ``text`` waits for it (SSIP `message`): announcements,
-    /// a dialog presented.
-    case message
-    /// Interrupts everything and is never cancelled (SSIP `important`): "Speech off", a new rate.
-    case important
-
-    /// The name SSIP's `SET SELF PRIORITY` takes.
-    public var ssipName: String {
-        switch self {
-        case .progress: return "progress"
-        case .notification: return "notification"
-        case .text: return "text"
-        case .message: return "message"
-        case .important: return "important"
-        }
-    }
-
-    /// Orders by importance.
-    public static func < (lhs: SpeechPriority, rhs: SpeechPriority) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
 /// One thing a ``Narrator`` says.
 public struct Utterance: Equatable, Sendable {
+    /// How an utterance stands against others, as speech-dispatcher ranks them (SSIP's priorities), so
+    /// that the daemon interrupts what is stale: a new ``text`` utterance cancels a ``text`` one still
+    /// speaking or waiting; a ``message`` is never cancelled by ``text``; ``important`` interrupts
+    /// everything and is never cancelled; a ``notification`` is dropped when anything else speaks.
+    public enum Priority: Int, Comparable, Sendable, CaseIterable {
+        /// Dropped when anything else is spoken (SSIP `progress`, which speaks only the last of a
+        /// run).
+        case progress
+        /// Spoken only when nothing else is (SSIP `notification`).
+        case notification
+        /// Cancelled by the next ``text`` or ``message`` (SSIP `text`): focus moves, typing echo, the key
+        /// command list.
+        case text
+        /// Spoken whole, after what is speaking; ``text`` waits for it (SSIP `message`): announcements,
+        /// a dialog presented.
+        case message
+        /// Interrupts everything and is never cancelled (SSIP `important`): "Speech off", a new rate.
+        case important
+
+        /// The name SSIP's `SET SELF PRIORITY` takes.
+        public var ssipName: String {
+            switch self {
+            case .progress: return "progress"
+            case .notification: return "notification"
+            case .text: return "text"
+            case .message: return "message"
+            case .important: return "important"
+            }
+        }
+
+        /// Orders by importance.
+        public static func < (lhs: Priority, rhs: Priority) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
     /// Why it is said.
     public enum Kind: String, Sendable, CaseIterable {
         /// Focus moved: the item, and its group or dialog when focus entered one.
@@ -55,7 +55,7 @@ public struct Utterance: Equatable, Sendable {
     /// Why.
     public var kind: Kind
     /// How it stands against others.
-    public var priority: SpeechPriority
+    public var priority: Priority
     /// The language of the words (a BCP 47 tag), when the element set one; `nil` for the
     /// listener's.
     public var language: String?
@@ -67,7 +67,7 @@ public struct Utterance: Equatable, Sendable {
     ///   - kind: Why.
     ///   - priority: How it stands against others.
     ///   - language: The language, or `nil`.
-    public init(_ text: String, kind: Kind, priority: SpeechPriority, language: String? = nil) {
+    public init(_ text: String, kind: Kind, priority: Priority, language: String? = nil) {
         self.text = text
         self.kind = kind
         self.priority = priority
