@@ -97,7 +97,8 @@ let package = Package(
             name: "LinuxKeyboard",
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
-                "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas",
+                "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas", "Accessibility",
+                "SpeechDispatcher",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
@@ -153,7 +154,9 @@ let package = Package(
             dependencies: ["AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain"]),
         .testTarget(
             name: "LinuxKeyboardTests",
-            dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting"]),
+            dependencies: [
+                "LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "Accessibility", "SpeechDispatcher",
+            ]),
         .testTarget(name: "DispatchTraceTests", dependencies: ["DispatchTrace", "KeytraceKit", "ResponderChain"]),
         // keytrace's library in-process: the live view's rendering, secure entry, recordings.
         .testTarget(

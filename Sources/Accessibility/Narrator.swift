@@ -46,8 +46,8 @@ public final class Narrator {
     public private(set) var isEnabled: Bool
     /// How fast, -100...100 (0: the voice's default).
     public private(set) var rate = 0
-    /// How loud, -100...100 (0: the voice's default).
-    public private(set) var volume = 0
+    /// How loud, -100...100 (100, the default, is speech-dispatcher's default: the loudest).
+    public private(set) var volume = 100
     /// The last thing said (``repeatLast()`` says it again).
     public private(set) var lastUtterance: Utterance?
 
@@ -68,7 +68,7 @@ public final class Narrator {
     ///   - volume: How loud, -100...100.
     public init(
         window: Window, focusSystem: FocusSystem, dispatcher: Dispatcher? = nil, isEnabled: Bool = true,
-        rate: Int = 0, volume: Int = 0
+        rate: Int = 0, volume: Int = 100
     ) {
         self.window = window
         self.focusSystem = focusSystem
@@ -253,7 +253,7 @@ public final class Narrator {
             announce(text)
         case .textEdited(let edit):
             guard let text = Self.echo(edit) else { return }
-            speak(Utterance(text, kind: .typing, priority: .text))
+            speak(Utterance(text, kind: .typing, priority: .text, isSecret: edit.isSecure))
         }
     }
 

@@ -59,6 +59,9 @@ public struct Utterance: Equatable, Sendable {
     /// The language of the words (a BCP 47 tag), when the element set one; `nil` for the
     /// listener's.
     public var language: String?
+    /// Whether the words stand for a secret: typing in a secure field (spoken "dot"). A trace shows
+    /// such an utterance as `•`, as it shows the field's keys.
+    public var isSecret: Bool
 
     /// Creates an utterance.
     ///
@@ -67,11 +70,13 @@ public struct Utterance: Equatable, Sendable {
     ///   - kind: Why.
     ///   - priority: How it stands against others.
     ///   - language: The language, or `nil`.
-    public init(_ text: String, kind: Kind, priority: Priority, language: String? = nil) {
+    ///   - isSecret: Whether the words stand for a secret.
+    public init(_ text: String, kind: Kind, priority: Priority, language: String? = nil, isSecret: Bool = false) {
         self.text = text
         self.kind = kind
         self.priority = priority
         self.language = language
+        self.isSecret = isSecret
     }
 }
 
@@ -84,7 +89,7 @@ public protocol SpeechOutput: AnyObject {
     func speak(_ utterance: Utterance)
     /// Stops saying anything, and drops what is waiting.
     func stopSpeaking()
-    /// Applies the listener's rate and volume, each -100...100 (0 is the voice's default).
+    /// Applies the listener's rate and volume, each -100...100 (a rate of 0 is the voice's default; a volume of 100, the loudest, is speech-dispatcher's).
     ///
     /// - Parameters:
     ///   - rate: How fast.

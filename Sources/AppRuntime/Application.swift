@@ -570,6 +570,18 @@ public final class Application {
         post(.firstResponderChanged(window.firstResponder?.traceName))
     }
 
+    /// Shows something said to the listener (a screen reader's utterance) to `keytrace --attach`
+    /// watchers, as an `announce` trace event stamped now. An app's own trace (`--trace FILE`) gets
+    /// it from the app, which knows its session.
+    ///
+    /// - Parameters:
+    ///   - text: The words; `nil` for a secret (typing in a secure field), shown `•`.
+    ///   - kind: Why it was said (`focus`, `typing` …).
+    ///   - priority: Its priority (`text`, `message` …).
+    public func traceAnnouncement(_ text: String?, kind: String, priority: String) {
+        inspection?.emit(.announce(text: text.map { .value($0) } ?? .redacted, kind: kind, priority: priority))
+    }
+
     private func post(_ change: Change) {
         inspection?.report(change)
         onChange?(change)

@@ -14,7 +14,7 @@ extension TraceEvent {
     /// The `event` names this reader knows, in the README's order.
     public static let eventNames = [
         "session", "key", "stage", "keyCommand", "keyCommandPassedOver", "press", "focus", "focusVetoed",
-        "firstResponder", "unhandled", "device", "paste", "pointer",
+        "firstResponder", "unhandled", "device", "paste", "pointer", "announce",
     ]
 
     /// Reads one JSON line as ``writeJSON(to:)`` writes it (what `keytrace --json` and an app's
@@ -248,6 +248,11 @@ private struct Fields {
                     phase: try named("phase", PointerEvent.Phase.self), kind: try named("kind", PointerEvent.Kind.self),
                     contact: Int(contact), position: position, device: try string("device"),
                     item: try redactable("item"), outcome: try redactable("outcome")))
+        case "announce":
+            let text = try optionalString("text")
+            return .announce(
+                text: text.map { $0 == "•" ? .redacted : .value($0) } ?? .redacted, kind: try string("kind"),
+                priority: try string("priority"))
         default:
             throw TraceDecodingError(
                 .unknownEvent, field: "event", expected: "one of " + TraceEvent.eventNames.joined(separator: ", "),

@@ -119,6 +119,11 @@ extension TraceEvent {
             Self.field(&out, ",\"device\":", pointer.device)
             Self.field(&out, ",\"item\":", pointer.item)
             Self.field(&out, ",\"outcome\":", pointer.outcome)
+        case .announce(let text, let kind, let priority):
+            out.append(",\"event\":\"announce\"")
+            Self.field(&out, ",\"kind\":", kind)
+            Self.field(&out, ",\"priority\":", priority)
+            Self.field(&out, ",\"text\":", text)
         }
         out.append("}\n")
     }

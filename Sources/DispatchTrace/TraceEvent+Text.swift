@@ -71,6 +71,8 @@ extension TraceEvent {
             return "\(pointer.kind.rawValue) \(pointer.contact) \(pointer.phase.rawValue) at \(place) on "
                 + (pointer.item?.text ?? "nothing") + " (\(pointer.device))"
                 + (pointer.outcome.map { ": " + $0.text } ?? "")
+        case .announce(let text, let kind, let priority):
+            return "\(kind) (\(priority)): \(text.text)"
         }
     }
 

@@ -46,6 +46,11 @@ public struct TraceEvent: Hashable, Sendable {
         case paste(characters: Int, responder: String?)
         /// A click or a touch went down, came up or was cancelled, and what it hit and did.
         case pointer(Pointer)
+        /// Something was said to the listener (a screen reader's utterance): why (`focus`, `modal`,
+        /// `announcement`, `typing`, `keyCommands`, `control`), its priority (speech-dispatcher's:
+        /// `text`, `message`, `important` …) and the words; typing in a secure field is
+        /// ``Redactable/redacted``, as its keys are.
+        case announce(text: Redactable<String>, kind: String, priority: String)
     }
 
     /// A click or a touch as a `pointer` event shows it. During secure entry its position, item
@@ -176,6 +181,7 @@ public struct TraceEvent: Hashable, Sendable {
         case .device: return "device"
         case .paste: return "paste"
         case .pointer: return "pointer"
+        case .announce: return "announce"
         }
     }
 }

@@ -99,6 +99,10 @@ struct TraceEventGenerator {
                 TraceEvent.DeviceChange.allCases.randomElement(using: &random)!, name: string(), path: optional(),
                 detail: optional())
         case 11: kind = .paste(characters: Int.random(in: 0...Int.max, using: &random), responder: optional())
+        case 13:
+            let text = string()
+            kind = .announce(
+                text: bool() ? .redacted : .value(text == "•" ? "said •" : text), kind: string(), priority: string())
         default:
             // `•` alone reads back as redacted, so a shown item or outcome is never just `•`.
             func shown() -> TraceEvent.Redactable<String>? {
@@ -123,7 +127,7 @@ struct TraceEventGenerator {
 }
 
 @Suite struct TraceEventDecodingTests {
-    @Test("every event kind, with random values, reads back equal from its JSON line", arguments: 0..<13)
+    @Test("every event kind, with random values, reads back equal from its JSON line", arguments: 0..<14)
     func roundTrip(kind: Int) throws {
         var generator = TraceEventGenerator(random: TraceRandom(state: UInt64(kind) &* 7919))
         for _ in 0..<400 {
@@ -318,5 +322,21 @@ struct TraceEventGenerator {
                 jsonLine:
                     #"{"t":1,"event":"pointer","phase":"up","kind":"touch","contact":0,"x":1,"y":null,"device":"d"}"#)
         }
+    }
+
+    @Test("an announce event's line and plain text: why, the priority and the words, or • for typing in a secure field")
+    func announceLines() throws {
+        let said = TraceEvent(
+            t: 3, .announce(text: .value("Directory, button, 2 of 3"), kind: "focus", priority: "text"))
+        #expect(
+            said.json
+                == #"{"t":3.000000,"event":"announce","kind":"focus","priority":"text","text":"Directory, button, 2 of 3"}"#
+        )
+        #expect(said.plainDetail == "focus (text): Directory, button, 2 of 3")
+        #expect(try TraceEvent(jsonLine: said.json) == said)
+        let secret = TraceEvent(t: 4, .announce(text: .redacted, kind: "typing", priority: "text"))
+        #expect(secret.json.hasSuffix(#""text":"•"}"#))
+        #expect(secret.plainDetail == "typing (text): •")
+        #expect(try TraceEvent(jsonLine: secret.json) == secret)
     }
 }

@@ -383,6 +383,11 @@ final class InspectionServer {
         session?.report(change)
     }
 
+    /// Sends an event the app made itself (an utterance) to the watchers, stamped now.
+    func emit(_ kind: TraceEvent.Kind) {
+        session?.emit(TraceEvent(t: now, kind))
+    }
+
     /// Names a device (the terminal as `.primary`) in key events from now on.
     func nameDevice(_ device: DeviceID, _ name: String) {
         deviceNames[device] = name

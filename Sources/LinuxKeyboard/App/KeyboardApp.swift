@@ -1,3 +1,4 @@
+public import Accessibility
 public import AppRuntime
 public import EvdevInput
 public import EventLoop
@@ -117,6 +118,9 @@ public final class KeyboardApp {
         /// The font's em size in pixels under a compositor: 16 gives DejaVu Sans Mono cells of
         /// 10x19, 80x31 cells in an 800x600 window.
         public var fontSize = 16.0
+        /// Speech for a listener who cannot see the screen (a narrator through speech-dispatcher and
+        /// the listener's key commands); `nil`, the default, for none.
+        public var speech: SpeechOptions?
 
         /// A configuration with the defaults: automatic input, no grab, the system's layout.
         public init() {}
@@ -165,6 +169,17 @@ public final class KeyboardApp {
     /// Why the app does not run under the Wayland compositor `WAYLAND_DISPLAY` names, when that
     /// is set but the compositor could not be used (the app went on with the keyboards).
     public let waylandNote: String?
+    /// What speaks the app aloud, when ``Configuration/speech`` is set: post announcements with
+    /// `Window.postAccessibilityNotification(_:)`, or call its methods.
+    public let narrator: Narrator?
+    /// The speech-dispatcher output the narrator speaks through (`nil` when the address could not be
+    /// read: ``speechNote`` says why).
+    public let speechOutput: SpeechDispatcherOutput?
+    /// Why speech is silent, once it is (no daemon at the address, a malformed `SPEECHD_ADDRESS`):
+    /// show it where the operator sees it. Set again when the daemon is lost.
+    public private(set) var speechNote: String?
+    /// Called with ``speechNote`` each time it is set (once per outage).
+    public var onSpeechProblem: ((String) -> Void)?
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
     /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
@@ -237,6 +252,21 @@ public final class KeyboardApp {
             self.keyboards = keyboards
         } else {
             keyboards = nil
+        }
+        if let options = configuration.speech {
+            let (narrator, output, note) = Self.makeSpeech(
+                options, application: application, environment: environment)
+            self.narrator = narrator
+            speechOutput = output
+            speechNote = note
+            output?.client.onProblem = { [unowned self] error in
+                let message = "\(error.message); the app goes on silently"
+                speechNote = message
+                onSpeechProblem?(message)
+            }
+        } else {
+            narrator = nil
+            speechOutput = nil
         }
     }
 

@@ -1,0 +1,146 @@
+public import Accessibility
+internal import AppRuntime
+public import ResponderChain
+public import SpeechDispatcher
+
+extension KeyboardApp {
+    /// Speech for a listener who cannot see the screen: a `Narrator` (the Accessibility module's)
+    /// speaking focus, dialogs, announcements and typing through speech-dispatcher, and the
+    /// listener's key commands. Set ``Configuration/speech`` to have it.
+    public struct SpeechOptions: Sendable {
+        /// Whether the app speaks from the start (`kiosk-example --speak`); otherwise it starts
+        /// silent and the listener turns speech on with its key command.
+        public var startsSpeaking = false
+        /// Where speech-dispatcher listens; `nil` for `SPEECHD_ADDRESS`, else libspeechd's default
+        /// socket.
+        public var address: SpeechDispatcherAddress?
+        /// The name the daemon knows the app by; `nil` for the program's name.
+        public var clientName: String?
+        /// Whether the listener's key commands are reserved (see ``KeyboardApp/speechKeyCommands``).
+        public var reservesKeyCommands = true
+
+        /// Speech off at the start, from `SPEECHD_ADDRESS` or the default socket, with the
+        /// listener's key commands.
+        public init() {}
+    }
+
+    /// The listener's key commands, reserved when speech is configured (they come before the app's
+    /// own; an app command on the same chord is reported by the conflict report), each with a title
+    /// the help overlay and "Speak key commands" read:
+    ///
+    /// | chord | does |
+    /// |---|---|
+    /// | Ctrl+Alt+S | speech on and off, saying so |
+    /// | Ctrl+Alt+R | repeats the last utterance |
+    /// | Ctrl+Alt+X | stops speaking |
+    /// | Ctrl+Alt+W | says the focused item ("where am I") |
+    /// | Ctrl+Alt+K | reads the active key commands aloud |
+    /// | Ctrl+Alt+↑ / ↓ | speaks faster / slower |
+    /// | Ctrl+Alt+Page Up / Page Down | louder / softer |
+    public static let speechKeyCommands: [KeyCommand] = {
+        let chord: ModifierFlags = [.control, .alternate]
+        return [
+            KeyCommand("s", modifierFlags: chord, action: "speechToggle", title: "Speech on or off"),
+            KeyCommand("r", modifierFlags: chord, action: "speechRepeat", title: "Repeat what was said"),
+            KeyCommand("x", modifierFlags: chord, action: "speechStop", title: "Stop speaking"),
+            KeyCommand("w", modifierFlags: chord, action: "speechWhere", title: "Say the focused item"),
+            KeyCommand("k", modifierFlags: chord, action: "speechKeyCommands", title: "Speak the key commands"),
+            KeyCommand(.upArrow, modifierFlags: chord, action: "speechFaster", title: "Speak faster"),
+            KeyCommand(.downArrow, modifierFlags: chord, action: "speechSlower", title: "Speak slower"),
+            KeyCommand(.pageUp, modifierFlags: chord, action: "speechLouder", title: "Speak louder"),
+            KeyCommand(.pageDown, modifierFlags: chord, action: "speechSofter", title: "Speak softer"),
+        ]
+    }()
+
+    /// Makes the narrator and its speech-dispatcher output, and reserves the listener's key
+    /// commands. Nothing connects until the first utterance (speech off: never).
+    static func makeSpeech(
+        _ options: SpeechOptions, application: Application, environment: [String: String]
+    ) -> (Narrator, SpeechDispatcherOutput?, String?) {
+        let narrator = Narrator(
+            window: application.window, focusSystem: application.focusSystem, dispatcher: application.dispatcher,
+            isEnabled: options.startsSpeaking)
+        var note: String?
+        var output: SpeechDispatcherOutput?
+        let address =
+            options.address.map { Result<SpeechDispatcherAddress, SpeechDispatcherError>.success($0) }
+            ?? SpeechDispatcherAddress.resolve(environment: environment)
+        switch address {
+        case .success(let address):
+            let client = SpeechDispatcherClient(
+                loop: application.loop, address: address,
+                clientName: options.clientName ?? Application.programName)
+            output = SpeechDispatcherOutput(client)
+            narrator.output = output
+        case .failure(let error):
+            note = "\(error.message); the app goes on silently"
+        }
+        narrator.onUtterance = { [unowned application] utterance in
+            application.traceAnnouncement(
+                utterance.isSecret ? nil : utterance.text, kind: utterance.kind.rawValue,
+                priority: utterance.priority.ssipName)
+        }
+        if options.reservesKeyCommands {
+            for command in speechKeyCommands {
+                application.dispatcher.reserve(
+                    ReservedShortcut(command) { [unowned narrator] _ in Self.perform(command.action, on: narrator) })
+            }
+        }
+        return (narrator, output, note)
+    }
+
+    private static func perform(_ action: Action, on narrator: Narrator) {
+        switch action {
+        case "speechToggle": narrator.setEnabled(!narrator.isEnabled)
+        case "speechRepeat": narrator.repeatLast()
+        case "speechStop": narrator.stopSpeaking()
+        case "speechWhere": narrator.speakFocusedItem()
+        case "speechKeyCommands": narrator.speakKeyCommands()
+        case "speechFaster": narrator.adjustRate(by: 10)
+        case "speechSlower": narrator.adjustRate(by: -10)
+        case "speechLouder": narrator.adjustVolume(by: 10)
+        case "speechSofter": narrator.adjustVolume(by: -10)
+        default: break
+        }
+    }
+}
+
+/// A `Narrator`'s utterances spoken by speech-dispatcher: the Accessibility module's
+/// `SpeechOutput` over a `SpeechDispatcherClient` (its priority, language, cancel, rate and volume).
+/// Never blocks: the client queues and connects on the event loop.
+@MainActor
+public final class SpeechDispatcherOutput: SpeechOutput {
+    /// The client utterances go through.
+    public let client: SpeechDispatcherClient
+
+    /// Speaks through a client.
+    ///
+    /// - Parameter client: The client.
+    public init(_ client: SpeechDispatcherClient) {
+        self.client = client
+    }
+
+    /// Hands the utterance to the daemon with its priority and language.
+    ///
+    /// - Parameter utterance: What to say.
+    public func speak(_ utterance: Utterance) {
+        _ = client.speak(
+            utterance.text, priority: SpeechPriority(rawValue: utterance.priority.ssipName) ?? .text,
+            language: utterance.language)
+    }
+
+    /// Cancels what is spoken and what waits (`CANCEL self`).
+    public func stopSpeaking() {
+        client.cancel()
+    }
+
+    /// Sets the client's rate and volume.
+    ///
+    /// - Parameters:
+    ///   - rate: -100...100.
+    ///   - volume: -100...100.
+    public func apply(rate: Int, volume: Int) {
+        client.rate = rate
+        client.volume = volume
+    }
+}

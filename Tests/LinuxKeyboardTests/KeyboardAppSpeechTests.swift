@@ -1,0 +1,144 @@
+import Accessibility
+import Foundation
+import LinuxKeyboard
+import ResponderChain
+import ResponderChainTesting
+import SpeechDispatcher
+import Testing
+
+/// What the narrator said, beside speech-dispatcher.
+@MainActor final class HeardList: SpeechOutput {
+    var heard: [Utterance] = []
+    var stops = 0
+    func speak(_ utterance: Utterance) { heard.append(utterance) }
+    func stopSpeaking() { stops += 1 }
+    func apply(rate: Int, volume: Int) {}
+}
+
+@MainActor @Suite struct KeyboardAppSpeechTests {
+    /// Two buttons under a root that declares its own command on Ctrl+Alt+S.
+    @MainActor struct Screen {
+        let window = Window(identifier: "kiosk")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 40, height: 10))
+        let pay = FocusNode(identifier: "pay", frame: Rect(x: 0, y: 0, width: 10, height: 1), isFocusable: true)
+        let cancel = FocusNode(identifier: "cancel", frame: Rect(x: 0, y: 2, width: 10, height: 1), isFocusable: true)
+
+        init() {
+            window.addChild(root)
+            root.addChild(pay)
+            root.addChild(cancel)
+            pay.accessibilityLabel = "Pay"
+            pay.primaryAction = "pay"
+            cancel.accessibilityLabel = "Cancel"
+            cancel.primaryAction = "cancel"
+        }
+    }
+
+    func app(_ screen: Screen, speech: KeyboardApp.SpeechOptions = KeyboardApp.SpeechOptions()) throws -> KeyboardApp {
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.environment = ["XDG_RUNTIME_DIR": "/nonexistent-runtime"]
+        configuration.speech = speech
+        configuration.inspection.isEnabled = false
+        let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
+        // Initial focus, as the app's start gives it.
+        app.focusSystem.updateFocusIfNeeded()
+        return app
+    }
+
+    @Test("no speech unless configured: no narrator, no output, no reserved speech commands")
+    func off() throws {
+        let screen = Screen()
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.inspection.isEnabled = false
+        let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
+        #expect(app.narrator == nil && app.speechOutput == nil && app.speechNote == nil)
+        let titles = app.dispatcher.discoverableKeyCommands().flatMap(\.commands).map(\.title)
+        #expect(!titles.contains("Speech on or off"))
+    }
+
+    @Test("the listener's key commands are reserved and discoverable; Ctrl+Alt+S turns speech on and says so")
+    func keyCommands() throws {
+        let screen = Screen()
+        let app = try app(screen)
+        let narrator = try #require(app.narrator)
+        #expect(!narrator.isEnabled, "speech starts off unless startsSpeaking")
+        let heard = HeardList()
+        narrator.output = heard
+        let titles = app.dispatcher.discoverableKeyCommands().flatMap(\.commands).map { "\($0.title) \($0.shortcut)" }
+        for command in KeyboardApp.speechKeyCommands {
+            #expect(titles.contains("\(command.title) \(command.readableShortcut)"), "\(command.title) is listed")
+        }
+        let keyboard = VirtualKeyboard(app.dispatcher)
+        keyboard.tap("ctrl+alt+s")
+        #expect(narrator.isEnabled)
+        #expect(heard.heard.map(\.text) == ["Speech on"])
+        keyboard.tap("ctrl+alt+w")
+        #expect(heard.heard.last?.text == "Pay, button, 1 of 2")
+        keyboard.tap("ctrl+alt+up")
+        #expect(heard.heard.last?.text == "Rate 10" && narrator.rate == 10)
+        keyboard.tap("ctrl+alt+pagedown")
+        #expect(heard.heard.last?.text == "Volume 90" && narrator.volume == 90)
+        keyboard.tap("ctrl+alt+x")
+        #expect(heard.stops == 1)
+        keyboard.tap("ctrl+alt+k")
+        #expect(heard.heard.last?.text.contains("Speech on or off, Control Alt S") == true)
+        keyboard.tap("ctrl+alt+s")
+        #expect(heard.heard.last?.text == "Speech off" && !narrator.isEnabled)
+    }
+
+    @Test("an app command on a listener's chord is reported by the conflict report, not silently lost")
+    func conflicts() throws {
+        let screen = Screen()
+        screen.root.keyCommands = [
+            KeyCommand("s", modifierFlags: [.control, .alternate], action: "save", title: "Save")
+        ]
+        screen.root.performableActions = ["save"]
+        let app = try app(screen)
+        let report = KeyCommandConflictReport(app.dispatcher)
+        let save = try #require(report.entries.first { $0.command.action == "save" })
+        guard case .shadowedByReservedShortcut(let winner) = save.status else {
+            Issue.record("Save on Ctrl+Alt+S is \(save.status), not shadowed by the speech command")
+            return
+        }
+        #expect(winner.title == "Speech on or off")
+    }
+
+    @Test("no daemon: speech on says nothing aloud, the note names the socket once, and the app goes on")
+    func noDaemon() throws {
+        let screen = Screen()
+        var speech = KeyboardApp.SpeechOptions()
+        speech.startsSpeaking = true
+        speech.address = .unixSocket("/nonexistent-runtime/speechd.sock")
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.inspection.isEnabled = false
+        configuration.speech = speech
+        let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
+        var problems: [String] = []
+        app.onSpeechProblem = { problems.append($0) }
+        #expect(app.speechNote == nil, "nothing connects before the first utterance")
+        app.focusSystem.updateFocusIfNeeded()
+        let narrator = try #require(app.narrator)
+        narrator.announce("Checked in")
+        narrator.speakFocusedItem()
+        #expect(narrator.lastUtterance?.text == "Pay, button, 1 of 2", "the narrator goes on")
+        #expect(problems.count == 1, "once per outage: \(problems)")
+        #expect(app.speechNote?.contains("/nonexistent-runtime/speechd.sock") == true)
+        #expect(app.speechNote?.contains("goes on silently") == true)
+    }
+
+    @Test("a malformed SPEECHD_ADDRESS is a note naming it, and the narrator still runs (its trace, its commands)")
+    func badAddress() throws {
+        let screen = Screen()
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.inspection.isEnabled = false
+        configuration.environment = ["SPEECHD_ADDRESS": "carrier_pigeon:coop"]
+        configuration.speech = KeyboardApp.SpeechOptions()
+        let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
+        #expect(app.narrator != nil && app.speechOutput == nil)
+        #expect(app.speechNote?.contains("SPEECHD_ADDRESS") == true)
+    }
+}
