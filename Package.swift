@@ -171,7 +171,10 @@ let package = Package(
         // The built programs run as a user runs them: keytrace (golden traces), the examples in tmux.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard"],
+            dependencies: [
+                "KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard",
+                "SpeechTestSupport",
+            ],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
@@ -185,7 +188,10 @@ let package = Package(
                 "TerminalCanvas",
             ], exclude: ["Golden"]),
         // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
-        .testTarget(name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop"]),
+        // A private speech-dispatcher for tests (the recipe's daemon, in Swift): not a product.
+        .target(name: "SpeechTestSupport", dependencies: ["EventLoop"], path: "Tests/SpeechTestSupport"),
+        .testTarget(
+            name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop", "SpeechTestSupport"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "AccessibilityTests", dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting"]),

@@ -6,6 +6,8 @@ struct DirectoryEntry: Sendable {
 
     /// What a search matches and a row shows.
     var line: String { "\(name) · \(department) · room \(room)" }
+    /// What a screen reader says for its row.
+    var spoken: String { "\(name), \(department), room \(room)" }
 
     /// 240 entries, always the same ones: staff over twelve departments.
     static let all: [DirectoryEntry] = {

@@ -61,6 +61,13 @@ import ResponderChain
     }
     /// What the kiosk says on its message line.
     var message = "Welcome. Choose a tile with the arrows and Return; F1 shows the keys."
+
+    /// Puts a message on the message line and says it to a listener (an announcement: a screen
+    /// reader speaks it whole, whatever has focus).
+    func say(_ text: String) {
+        message = text
+        window.postAccessibilityNotification(.announcement(text))
+    }
     /// The terminal's size the frames were laid out for.
     private(set) var size = (columns: 80, rows: 24)
 
@@ -74,6 +81,8 @@ import ResponderChain
         root.addChild(content)
         sidebar.focusGroupIdentifier = "sidebar"
         content.focusGroupIdentifier = "content"
+        // What a screen reader says on entering each area: "Menu"; the content area by its screen.
+        sidebar.accessibilityLabel = "Menu"
         // The first screen opens on its first tile, not on the menu.
         root.preferredFocusIdentifiers = ["content"]
         buildSidebar()
@@ -161,6 +170,7 @@ import ResponderChain
     private func buildDialog() {
         root.addChild(dialog)
         dialog.focusGroupIdentifier = "dialog"
+        dialog.accessibilityTraits = .modal
         dialog.addChild(confirm)
         dialog.addChild(cancel)
         dialog.isHidden = true
@@ -176,6 +186,9 @@ import ResponderChain
     private func buildHelp() {
         root.addChild(helpPanel)
         helpPanel.focusGroupIdentifier = "help"
+        helpPanel.accessibilityLabel = "Help: the keys"
+        helpPanel.accessibilityTraits = .modal
+        helpClose.accessibilityHint = "Control Alt K reads the key commands aloud"
         helpPanel.addChild(helpClose)
         helpPanel.isHidden = true
         helpClose.onChoose = { [unowned self] in self.closeHelp() }
@@ -235,6 +248,10 @@ import ResponderChain
         // Leaving the form forgets what was typed: the next person must not find a name and PIN.
         if self.screen == .checkIn && screen != .checkIn { clearForm() }
         self.screen = screen
+        content.accessibilityLabel = screen.rawValue
+        for (each, button) in navigation {
+            button.accessibilityTraits = each == screen ? [.button, .selected] : .button
+        }
         home.isHidden = screen != .home
         directory.isHidden = screen != .directory
         form.isHidden = screen != .checkIn
@@ -285,8 +302,12 @@ import ResponderChain
 
     private func focusResults() {
         guard let first = rows.first(where: { !$0.isHidden }) else {
-            message = "No one matches \"\(search.text)\"."
+            say("No one matches \"\(search.text)\".")
             return
+        }
+        if !search.text.isEmpty {
+            let matches = rows.count(where: { !$0.isHidden })
+            say("\(matches) result\(matches == 1 ? "" : "s")")
         }
         let target = selectedRow.flatMap { $0.isHidden ? nil : $0 } ?? first
         _ = focusSystem?.requestFocus(on: target)
@@ -307,18 +328,18 @@ import ResponderChain
     private func submitForm() {
         let name = nameField.text.trimmingSpaces
         if name.isEmpty {
-            message = "Type your name first."
+            say("Type your name first.")
             _ = focusSystem?.requestFocus(on: nameField)
         } else if pinField.text.count < 4 {
-            message = "Your PIN has 4 to 6 digits (Num Lock is on: the keypad types them)."
+            say("Your PIN has 4 to 6 digits (Num Lock is on: the keypad types them).")
             _ = focusSystem?.requestFocus(on: pinField)
         } else if !consent.isChecked {
-            message = "Tick the box to agree to be called by name."
+            say("Tick the box to agree to be called by name.")
             _ = focusSystem?.requestFocus(on: consent)
         } else {
             message = "Confirm, or Cancel to change something."
             present("Check in as \(name)?", confirmTitle: "Confirm") { [unowned self] in
-                self.message = "Checked in: \(name). Please take a seat; we will call you."
+                self.say("Checked in: \(name). Please take a seat; we will call you.")
                 self.show(.home)
                 _ = self.focusSystem?.requestFocus(on: self.tiles[0])
             }
@@ -328,6 +349,7 @@ import ResponderChain
     /// Opens the dialog: focus is trapped inside until it closes, then goes back where it was.
     func present(_ text: String, confirmTitle: String, onConfirm: (() -> Void)? = nil) {
         dialogText = text
+        dialog.accessibilityLabel = text
         confirm.title = confirmTitle
         cancel.isHidden = onConfirm == nil
         self.onConfirm = onConfirm

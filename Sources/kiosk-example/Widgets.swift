@@ -22,6 +22,17 @@ import ResponderChain
         performableActions = ["choose"]
         onAction = { [unowned self] _, _ in self.onChoose() }
     }
+
+    /// Its title, as drawn (a navigation entry's title without the marker).
+    override var accessibilityLabel: String? {
+        get { super.accessibilityLabel ?? title }
+        set { super.accessibilityLabel = newValue }
+    }
+    /// A tile's subtitle, said after the rest ("appointments").
+    override var accessibilityHint: String? {
+        get { super.accessibilityHint ?? (subtitle.isEmpty ? nil : subtitle) }
+        set { super.accessibilityHint = newValue }
+    }
 }
 
 /// A check box: Return or Space toggles it.
@@ -35,11 +46,25 @@ import ResponderChain
         acceptsFirstResponder = true
         primaryAction = "toggle"
         performableActions = ["toggle"]
-        onAction = { [unowned self] _, _ in self.isChecked.toggle() }
+        onAction = { [unowned self] _, _ in self.toggle() }
         onKeyPress([.space], phases: .down) { [unowned self] _ in
-            self.isChecked.toggle()
+            self.toggle()
             return .handled
         }
+        accessibilityLabel = title
+        accessibilityTraits = .toggle
+    }
+
+    /// Checked or not, and says the new state (VoiceOver says a switch's new value).
+    private func toggle() {
+        isChecked.toggle()
+        window?.postAccessibilityNotification(.announcement(isChecked ? "checked" : "not checked"))
+    }
+
+    /// "checked" or "not checked".
+    override var accessibilityValue: String? {
+        get { super.accessibilityValue ?? (isChecked ? "checked" : "not checked") }
+        set { super.accessibilityValue = newValue }
     }
 }
 
@@ -54,6 +79,7 @@ import ResponderChain
         super.init(identifier: identifier)
         isSecureTextEntry = secure
         self.maximumLength = maximumLength
+        accessibilityLabel = label
     }
 
     override func wantsToEdit(with key: Key) -> Bool {
@@ -80,5 +106,6 @@ import ResponderChain
         self.index = index
         super.init(identifier: "row\(index + 1)", isFocusable: true)
         acceptsFirstResponder = true
+        accessibilityLabel = entry.spoken
     }
 }

@@ -10,7 +10,7 @@ import TerminalCanvas
 
 let usage = """
     usage: kiosk-example [--wayland | --keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
-                         [--variant NAME] [--trace FILE] [--seat NAME]
+                         [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
                       else the terminal)
@@ -22,6 +22,9 @@ let usage = """
       --variant NAME  the layout's variant
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
       --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
+      --speak         speak from the start through speech-dispatcher (SPEECHD_ADDRESS, else its
+                      default socket); Ctrl+Alt+S turns speech on and off at any time, F1 lists
+                      the listener's other keys
     keytrace --attach watches the running kiosk from another terminal or over SSH
     (RESPONDERCHAIN_INSPECT=0 in the environment turns that off).
     """
@@ -44,6 +47,8 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
     var configuration = KeyboardApp.Configuration()
     configuration.fullScreen = true
     configuration.initialLocks = .numLock  // the PIN pad is the keypad
+    // Usable by ear: a narrator, silent until --speak or Ctrl+Alt+S.
+    configuration.speech = KeyboardApp.SpeechOptions()
     var tracePath: String?
     var arguments = list[...]
     func value(after flag: String) -> String {
@@ -61,6 +66,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
         case "--variant": configuration.keymap.variant = value(after: argument)
         case "--trace": tracePath = value(after: argument)
         case "--seat": configuration.seatName = value(after: argument)
+        case "--speak": configuration.speech?.startsSpeaking = true
         case "--help", "-h":
             print(usage)
             exit(0)
@@ -95,6 +101,25 @@ MainActor.assumeIsolated {
     }
 
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
+    // What the narrator says goes to --trace too (keytrace --attach watchers get it from the app).
+    if let narrator = app.narrator, let session = trace?.session {
+        let shown = narrator.onUtterance
+        narrator.onUtterance = { utterance in
+            shown?(utterance)
+            session.emit(
+                TraceEvent(
+                    t: EventLoop.monotonicNow - session.timeOrigin,
+                    .announce(
+                        text: utterance.isSecret ? .redacted : .value(utterance.text), kind: utterance.kind.rawValue,
+                        priority: utterance.priority.ssipName)))
+        }
+    }
+    // Speech that cannot reach speech-dispatcher says why, once, where the operator looks.
+    app.onSpeechProblem = { note in
+        printError(note)
+        kiosk.message = note
+        app.setNeedsFrame()
+    }
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
     var resuming = false  // between the seat's enable and the next frame
     var traceFailed = false

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import SpeechDispatcher
+import SpeechTestSupport
 import Testing
 
 /// What a client saw: its events in order, and its problems.

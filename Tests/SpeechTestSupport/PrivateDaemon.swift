@@ -1,6 +1,5 @@
 import EventLoop
 import Foundation
-import Testing
 
 /// A speech-dispatcher of the test's own, as /work/shared/recipes/speech-dispatcher's mkconf.sh and
 /// start_speechd.sh make it: the system's configuration copied into a temporary directory with the
@@ -8,24 +7,27 @@ import Testing
 /// the only module, audio through ALSA's `file` plugin into `out.raw` (S16_LE mono 22050 Hz, no sound
 /// card), no idle timeout, no autospawn, and an empty environment. Spawned with posix_spawn and
 /// reaped with waitpid; ``stop()`` sends SIGTERM, then SIGKILL after 5 s.
-final class PrivateDaemon {
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class PrivateDaemon {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
     /// Whether the daemon and espeak-ng's module are installed (Tools/test installs them).
-    static var isInstalled: Bool {
+    public static var isInstalled: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/speech-dispatcher")
             && FileManager.default.fileExists(atPath: "/usr/lib/speech-dispatcher-modules/sd_espeak-ng")
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
     }
 
-    let directory: String
-    private(set) var pid: pid_t = 0
+    public let directory: String
+    public private(set) var pid: pid_t = 0
 
-    var socketPath: String { directory + "/speechd.sock" }
-    var protocolLogPath: String { directory + "/log/protocol.log" }
-    var audioPath: String { directory + "/out.raw" }
+    public var socketPath: String { directory + "/speechd.sock" }
+    public var protocolLogPath: String { directory + "/log/protocol.log" }
+    public var audioPath: String { directory + "/out.raw" }
 
-    init() throws {
+    public init() throws {
         guard Self.isInstalled else {
             throw Failure(
                 description: "speech-dispatcher, its espeak-ng module or sox is not installed: run Tools/test, "
@@ -80,7 +82,7 @@ final class PrivateDaemon {
     }
 
     /// Starts the daemon (removing a stale socket first) and waits up to 10 s for its socket.
-    func start() throws {
+    public func start() throws {
         unlink(socketPath)
         pid = try Self.spawn(
             [
@@ -106,12 +108,12 @@ final class PrivateDaemon {
     }
 
     /// Sends a signal (SIGSTOP, SIGCONT, SIGKILL) to the daemon.
-    func signal(_ signal: Int32) {
+    public func signal(_ signal: Int32) {
         if pid > 0 { kill(pid, signal) }
     }
 
     /// Kills the daemon with SIGKILL and reaps it; the socket file stays, as after a crash.
-    func killNow() {
+    public func killNow() {
         guard pid > 0 else { return }
         let modules = children
         kill(pid, SIGKILL)
@@ -120,7 +122,7 @@ final class PrivateDaemon {
     }
 
     /// SIGTERM (after SIGCONT, for a stopped daemon), then SIGKILL after 5 s; reaped either way.
-    func stop() {
+    public func stop() {
         guard pid > 0 else { return }
         let modules = children
         defer { killAll(modules) }
@@ -170,13 +172,13 @@ final class PrivateDaemon {
     }
 
     /// Every text the daemon received, from its protocol log (`fd:DATA:|text` lines), in order.
-    var protocolLog: String {
+    public var protocolLog: String {
         (try? String(contentsOfFile: protocolLogPath, encoding: .utf8)) ?? ""
     }
 
     /// Every line the daemon received (commands and text, as sent: a text line's leading dot
     /// doubled), from the protocol log's `fd:DATA:|line` entries, in order.
-    var received: [String] {
+    public var received: [String] {
         let log = protocolLog
         var lines: [String] = []
         var rest = log[...]
@@ -192,7 +194,7 @@ final class PrivateDaemon {
     /// For each SPEAK, the time from the daemon receiving it to its sending `225` (the message
     /// queued), from the protocol log's timestamps (`[Thu Nov 26 06:18:21 2026 : 552340]`), in
     /// seconds.
-    var speakToQueued: [Double] {
+    public var speakToQueued: [Double] {
         var result: [Double] = []
         var speakTime: Double?
         for entry in ("\n" + protocolLog).components(separatedBy: "\n[").dropFirst() {
@@ -215,7 +217,7 @@ final class PrivateDaemon {
 
     /// The audio captured so far, from `offset` bytes on, measured by `sox -n stat`: its length in
     /// seconds and its RMS amplitude (0...1), or `nil` when there is none.
-    func audio(from offset: Int = 0) throws -> (seconds: Double, rms: Double)? {
+    public func audio(from offset: Int = 0) throws -> (seconds: Double, rms: Double)? {
         guard let data = FileManager.default.contents(atPath: audioPath), data.count > offset + 2 else { return nil }
         let chunk = directory + "/chunk.raw"
         try data.subdata(in: offset..<data.count).write(to: URL(fileURLWithPath: chunk))
@@ -236,12 +238,12 @@ final class PrivateDaemon {
     }
 
     /// The size of the captured audio now.
-    var audioSize: Int {
+    public var audioSize: Int {
         ((try? FileManager.default.attributesOfItem(atPath: audioPath))?[.size] as? Int) ?? 0
     }
 
     /// Runs a program to its end and returns what it wrote to standard output and error.
-    static func run(_ arguments: [String]) throws -> String {
+    public static func run(_ arguments: [String]) throws -> String {
         let output = "/tmp/speechd-test-run-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { unlink(output) }
         let pid = try spawn(arguments, environment: ["PATH=/usr/bin:/bin", "LANG=C.UTF-8"], output: output)
@@ -281,24 +283,4 @@ final class PrivateDaemon {
         guard spawned == 0 else { throw Failure(description: "cannot start \(arguments[0]): errno \(spawned)") }
         return pid
     }
-}
-
-/// Runs the loop until `condition` holds or `seconds` pass; returns whether it held.
-@MainActor
-func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) -> Bool {
-    let deadline = EventLoop.monotonicNow + seconds
-    while !condition() {
-        let left = deadline - EventLoop.monotonicNow
-        if left <= 0 { return false }
-        loop.runOnce(timeout: min(left, 0.05))
-    }
-    return true
-}
-
-/// A loop for a test: it does not drain the main queue, so that the test holds the main actor.
-@MainActor
-func makeLoop() throws -> EventLoop {
-    var options = EventLoop.Options()
-    options.drainsMainQueue = false
-    return try EventLoop(options: options)
 }
