@@ -71,7 +71,6 @@ public struct SpeechSettings: Hashable, Sendable {
     public init(parsing text: some StringProtocol) throws(SpeechSettingsError) {
         self = .defaults
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(text.utf8.count, Self.maximumSize))
         for byte in text.utf8 {
             guard bytes.count < Self.maximumSize else {
                 throw SpeechSettingsError(
