@@ -35,6 +35,16 @@ import Testing
         #expect(SpeechSettingsFile.path(appName: "kiosk", environment: environment) == expected)
     }
 
+    @Test("an app name that is not one path component is a programmer error")
+    func badAppName() async {
+        await #expect(processExitsWith: .failure) {
+            _ = SpeechSettingsFile.path(appName: "a/b", environment: ["HOME": "/home/k"])
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = SpeechSettingsFile.path(appName: "..", environment: ["HOME": "/home/k"])
+        }
+    }
+
     @Test("a missing file gives the defaults and no note")
     func missing() throws {
         try withDirectory { directory throws in
@@ -78,6 +88,19 @@ import Testing
         }
     }
 
+    @Test("a FIFO without a writer is given up after a second, with a note: loading never holds the app up")
+    func fifo() throws {
+        try withDirectory { directory throws in
+            let path = directory + "/speech.conf"
+            #expect(mkfifo(path, 0o600) == 0)
+            let start = ContinuousClock.now
+            let (settings, note) = SpeechSettingsFile.load(from: path)
+            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(settings == .defaults)
+            #expect(note?.hasPrefix("\(path): no data from the FIFO after 1 s: is a writer connected?") == true)
+        }
+    }
+
     @Test("save then load gives the same settings; the file holds their text, mode 0600")
     func saveThenLoad() throws {
         try withDirectory { directory throws in
@@ -108,6 +131,18 @@ import Testing
             }
             #expect(try mode(directory) == 0o755)
             #expect(SpeechSettingsFile.load(from: path) == (.defaults, nil))
+        }
+    }
+
+    @Test("a symbolic link to a directory on the way is followed, not replaced")
+    func linkedDirectory() throws {
+        try withDirectory { directory throws in
+            try FileManager.default.createDirectory(
+                atPath: directory + "/elsewhere", withIntermediateDirectories: false)
+            try FileManager.default.createSymbolicLink(atPath: directory + "/.local", withDestinationPath: "elsewhere")
+            let path = SpeechSettingsFile.path(appName: "kiosk", environment: ["HOME": directory])
+            #expect(SpeechSettingsFile.save(SpeechSettings(volume: 9), to: path) == nil)
+            #expect(SpeechSettingsFile.load(from: directory + "/elsewhere/state/kiosk/speech.conf").0.volume == 9)
         }
     }
 
