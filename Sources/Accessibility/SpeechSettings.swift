@@ -17,14 +17,15 @@ internal import ResponderChain
 ///   with LF or CR LF; spaces and tabs around keys and values are ignored.
 /// - The keys are ``knownKeys``, in any order, each at most once; a key not given keeps its value in
 ///   ``defaults``. Any other key is an error, which names the known keys.
-/// - `speech` is `on` or `off`; `rate` and `volume` are whole numbers in ``range`` (0 is the voice's
-///   default), as ``Narrator`` and ``SpeechOutput/apply(rate:volume:)`` take them.
+/// - `speech` is `on` or `off`; `rate` and `volume` are whole numbers in ``range``, as ``Narrator`` and
+///   ``SpeechOutput/apply(rate:volume:)`` take them (a rate of 0 is the voice's default; a volume of
+///   100, the loudest, is speech-dispatcher's).
 /// - The text is at most ``maximumSize`` bytes and ``maximumLineCount`` lines: settings are a few
 ///   lines, and a larger file is the wrong file.
 ///
 /// ``text`` writes the format back; parsing it gives the same settings.
 public struct SpeechSettings: Hashable, Sendable {
-    /// What `rate` and `volume` may be: -100...100, 0 being the voice's default.
+    /// What `rate` and `volume` may be: -100...100.
     public static let range: ClosedRange<Int> = -100...100
     /// The largest text read, in bytes (4 KiB).
     public static let maximumSize = 4096
@@ -32,7 +33,10 @@ public struct SpeechSettings: Hashable, Sendable {
     public static let maximumLineCount = 64
     /// The keys, in the order ``text`` writes them.
     public static let knownKeys = ["speech", "rate", "volume"]
-    /// Speech on, at the voice's default rate and volume (what a ``Narrator`` starts with).
+    /// Speech off, rate 0 (the voice's default), volume 100 (speech-dispatcher's default): what an app
+    /// starts with when the listener has changed nothing. Off, as LinuxKeyboard's speech starts unless the
+    /// app asks otherwise (`kiosk-example --speak`): a missing file must not make a kiosk talk; the rate and
+    /// volume are a ``Narrator``'s defaults.
     public static let defaults = SpeechSettings()
 
     /// Whether the app speaks (`speech = on`).
@@ -46,13 +50,14 @@ public struct SpeechSettings: Hashable, Sendable {
         didSet { volume = Self.clamped(volume) }
     }
 
-    /// Creates settings; a rate or volume outside ``range`` is clamped to it.
+    /// Creates settings; a rate or volume outside ``range`` is clamped to it. The defaults are
+    /// ``defaults``'.
     ///
     /// - Parameters:
     ///   - isEnabled: Whether the app speaks.
-    ///   - rate: How fast, -100...100.
-    ///   - volume: How loud, -100...100.
-    public init(isEnabled: Bool = true, rate: Int = 0, volume: Int = 0) {
+    ///   - rate: How fast, -100...100 (0: the voice's default).
+    ///   - volume: How loud, -100...100 (100, the loudest: speech-dispatcher's default).
+    public init(isEnabled: Bool = false, rate: Int = 0, volume: Int = 100) {
         self.isEnabled = isEnabled
         self.rate = Self.clamped(rate)
         self.volume = Self.clamped(volume)
@@ -98,7 +103,7 @@ public struct SpeechSettings: Hashable, Sendable {
     public var text: String {
         """
         # speech settings, written by the app: speech is on or off; rate and volume are whole numbers
-        # from -100 to 100, 0 being the voice's default
+        # from -100 to 100 (rate 0 is the voice's default, volume 100 the loudest)
         speech = \(isEnabled ? "on" : "off")
         rate = \(rate)
         volume = \(volume)
@@ -179,7 +184,7 @@ public struct SpeechSettings: Hashable, Sendable {
             throw SpeechSettingsError(
                 code: .invalidValue, line: line,
                 message: "line \(line): \(key) = \(quoted(value)) is not a whole number: write one from "
-                    + "\(range.lowerBound) to \(range.upperBound) (0 is the voice's default)")
+                    + "\(range.lowerBound) to \(range.upperBound)\(hint(key))")
         }
         // Stops growing past the range, so that no number of digits can overflow.
         var magnitude = 0
@@ -192,9 +197,14 @@ public struct SpeechSettings: Hashable, Sendable {
                 code: .outOfRange, line: line,
                 message:
                     "line \(line): \(key) = \(quoted(value)) is outside \(range.lowerBound)...\(range.upperBound): "
-                    + "write a number from \(range.lowerBound) to \(range.upperBound) (0 is the voice's default)")
+                    + "write a number from \(range.lowerBound) to \(range.upperBound)\(hint(key))")
         }
         return number
+    }
+
+    /// A key's usual value, for an error's fix.
+    private static func hint(_ key: String) -> String {
+        key == "rate" ? " (0 is the voice's default)" : " (100, the loudest, is speech-dispatcher's default)"
     }
 
     private static func trimmed(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {

@@ -30,7 +30,7 @@ import Testing
         "reads keys in any order, blank lines, tabs, CR LF, a + sign, a byte order mark",
         arguments: [
             ("volume = 5\nspeech = off\n\nrate = -100\n", SpeechSettings(isEnabled: false, rate: -100, volume: 5)),
-            ("speech=off\r\nrate=+7\r\n", SpeechSettings(isEnabled: false, rate: 7, volume: 0)),
+            ("speech=off\r\nrate=+7\r\n", SpeechSettings(isEnabled: false, rate: 7)),
             ("\t rate \t=\t 100  \n   # indented comment\n", SpeechSettings(rate: 100)),
             ("\u{FEFF}volume = 3\n", SpeechSettings(volume: 3)),
             ("rate = 007\n", SpeechSettings(rate: 7)),
@@ -42,7 +42,8 @@ import Testing
 
     @Test("missing keys keep the defaults; empty text and comments alone are the defaults")
     func defaults() throws {
-        #expect(SpeechSettings.defaults == SpeechSettings(isEnabled: true, rate: 0, volume: 0))
+        #expect(SpeechSettings.defaults == SpeechSettings(isEnabled: false, rate: 0, volume: 100))
+        #expect(SpeechSettings() == .defaults)
         #expect(try SpeechSettings(parsing: "") == .defaults)
         #expect(try SpeechSettings(parsing: "# nothing yet\n\n") == .defaults)
         #expect(try SpeechSettings(parsing: "rate = 30") == SpeechSettings(rate: 30))
@@ -100,7 +101,8 @@ import Testing
             ),
             (
                 "volume = ", .invalidValue, 1,
-                "line 1: volume = \"\" is not a whole number: write one from -100 to 100 (0 is the voice's default)"
+                "line 1: volume = \"\" is not a whole number: write one from -100 to 100 (100, the loudest, is "
+                    + "speech-dispatcher's default)"
             ),
             (
                 "rate = 20 # faster", .invalidValue, 1,
@@ -117,8 +119,8 @@ import Testing
             ),
             (
                 "volume = 101", .outOfRange, 1,
-                "line 1: volume = \"101\" is outside -100...100: write a number from -100 to 100 (0 is the voice's "
-                    + "default)"
+                "line 1: volume = \"101\" is outside -100...100: write a number from -100 to 100 (100, the "
+                    + "loudest, is speech-dispatcher's default)"
             ),
             (
                 "rate = -101", .outOfRange, 1,
