@@ -61,6 +61,10 @@ let package = Package(
         .executableTarget(
             name: "fuzz-ssip",
             dependencies: ["FuzzSupport", .product(name: "SpeechDispatcher", package: "ResponderChain")]),
+        // The listener's speech settings file (speech on or off, rate, volume), as an app reads it at start.
+        .executableTarget(
+            name: "fuzz-speech-settings",
+            dependencies: ["FuzzSupport", .product(name: "Accessibility", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )

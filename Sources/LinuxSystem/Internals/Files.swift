@@ -191,3 +191,66 @@ package final class TextFileWriter {
         pending.removeAll(keepingCapacity: true)
     }
 }
+
+/// Why ``replaceFile(_:with:)`` failed: the C call, the path it was given and its errno.
+package struct FileWriteFailure: Error, Equatable {
+    /// The C call that failed (`mkstemp`, `write`, `fsync`, `rename`).
+    package var operation: String
+    /// The path it was given.
+    package var path: String
+    /// Its errno.
+    package var errno: Int32
+
+    /// `rename /dir/.f.ab12Cd to /dir/f: Is a directory (give a file, not a directory)`: the call, the path
+    /// and the C library's reason with the fix where there is one.
+    package var message: String {
+        "\(operation) \(path): " + fileErrorDescription(Syscalls.Errno(code: errno))
+    }
+}
+
+/// Replaces a file's contents atomically: writes them to a new temporary file in the same directory
+/// (`.NAME.XXXXXX`, mode 0600), flushes it to the disk, then renames it over `path`, so that a reader
+/// (or the next start after a power cut) finds the old contents or the new, never a part. On a failure the
+/// temporary file is removed and `path` is left as it was.
+///
+/// Uses `mkstemp`, `write`, `fsync`, `rename` (and `fsync` on the directory, so the rename itself lasts).
+///
+/// - Parameters:
+///   - path: The file; its directory must exist.
+///   - bytes: The new contents.
+/// - Returns: `nil` when the file holds `bytes`, else the call that failed.
+package func replaceFile(_ path: String, with bytes: [UInt8]) -> FileWriteFailure? {
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = ((directory == "/" ? "/" : directory + "/") + "." + name + ".XXXXXX").utf8.map {
+        CChar(bitPattern: $0)
+    }
+    template.append(0)
+    // mkstemp, not mkostemp (which Glibc's module leaves out): close-on-exec is set just after.
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { return FileWriteFailure(operation: "mkstemp", path: directory, errno: errno) }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    var failure: FileWriteFailure?
+    let (written, stoppedBy) = bytes.withUnsafeBytes { Syscalls.writeAll(descriptor, $0) }
+    if written < bytes.count {
+        failure = FileWriteFailure(operation: "write", path: temporary, errno: stoppedBy ?? EIO)
+    } else if fsync(descriptor) != 0 {
+        failure = FileWriteFailure(operation: "fsync", path: temporary, errno: errno)
+    }
+    close(descriptor)
+    if failure == nil && rename(temporary, path) != 0 {
+        failure = FileWriteFailure(operation: "rename", path: "\(temporary) to \(path)", errno: errno)
+    }
+    if let failure {
+        unlink(temporary)
+        return failure
+    }
+    let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directoryDescriptor >= 0 {
+        _ = fsync(directoryDescriptor)
+        close(directoryDescriptor)
+    }
+    return nil
+}
