@@ -53,8 +53,10 @@ struct TmuxSession {
     func start(
         columns: Int = 120, rows: Int = 40, binary: String = KeytraceBinary.path, arguments: String = ""
     ) throws {
+        // A state directory of the test's own: an app's saved settings (the kiosk's speech) from
+        // another run do not reach it.
         let command =
-            "stty -g > \(stateFile).before; \(binary) \(arguments); status=$?; "
+            "stty -g > \(stateFile).before; XDG_STATE_HOME=\(stateFile).state \(binary) \(arguments); status=$?; "
             + "stty -g > \(stateFile).after; echo EXITED $status; sleep 60"
         try tmux(["new-session", "-d", "-s", name, "-x", "\(columns)", "-y", "\(rows)", command])
     }

@@ -34,10 +34,13 @@ import Testing
         }
     }
 
+    /// A state directory of this test's own (the listener's settings are kept there).
+    let stateHome = NSTemporaryDirectory() + "speech-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
     func app(_ screen: Screen, speech: KeyboardApp.SpeechOptions = KeyboardApp.SpeechOptions()) throws -> KeyboardApp {
         var configuration = KeyboardApp.Configuration()
         configuration.input = .terminal
-        configuration.environment = ["XDG_RUNTIME_DIR": "/nonexistent-runtime"]
+        configuration.environment = ["XDG_RUNTIME_DIR": "/nonexistent-runtime", "XDG_STATE_HOME": stateHome]
         configuration.speech = speech
         configuration.inspection.isEnabled = false
         let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
@@ -114,6 +117,7 @@ import Testing
         var configuration = KeyboardApp.Configuration()
         configuration.input = .terminal
         configuration.inspection.isEnabled = false
+        configuration.environment = ["XDG_STATE_HOME": stateHome]
         configuration.speech = speech
         let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
         var problems: [String] = []
@@ -135,10 +139,37 @@ import Testing
         var configuration = KeyboardApp.Configuration()
         configuration.input = .terminal
         configuration.inspection.isEnabled = false
-        configuration.environment = ["SPEECHD_ADDRESS": "carrier_pigeon:coop"]
+        configuration.environment = ["SPEECHD_ADDRESS": "carrier_pigeon:coop", "XDG_STATE_HOME": stateHome]
         configuration.speech = KeyboardApp.SpeechOptions()
         let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
         #expect(app.narrator != nil && app.speechOutput == nil)
         #expect(app.speechNote?.contains("SPEECHD_ADDRESS") == true)
+    }
+
+    @Test(
+        "the listener's choices outlast the app: speech on, a faster rate and a softer voice are there at the next start"
+    )
+    func settingsKept() throws {
+        defer { try? FileManager.default.removeItem(atPath: stateHome) }
+        var options = KeyboardApp.SpeechOptions()
+        options.clientName = "kiosk-example"
+        let first = try app(Screen(), speech: options)
+        #expect(first.narrator?.isEnabled == false)
+        let keyboard = VirtualKeyboard(first.dispatcher)
+        keyboard.tap("ctrl+alt+s")
+        keyboard.tap("ctrl+alt+up")
+        keyboard.tap("ctrl+alt+up")
+        keyboard.tap("ctrl+alt+pagedown")
+        let saved = try String(contentsOfFile: stateHome + "/kiosk-example/speech.conf", encoding: .utf8)
+        #expect(saved.contains("speech = on") && saved.contains("rate = 20") && saved.contains("volume = 90"))
+        let second = try app(Screen(), speech: options)
+        let narrator = try #require(second.narrator)
+        #expect(narrator.isEnabled && narrator.rate == 20 && narrator.volume == 90)
+        // A file the listener cannot have written: the defaults, and a note naming it.
+        try "speech = maybe\n".write(
+            toFile: stateHome + "/kiosk-example/speech.conf", atomically: true, encoding: .utf8)
+        let third = try app(Screen(), speech: options)
+        #expect(third.narrator?.isEnabled == false)
+        #expect(third.speechNote?.contains("speech.conf") == true)
     }
 }

@@ -8,8 +8,13 @@ import Foundation
 /// card), no idle timeout, no autospawn, and an empty environment. Spawned with posix_spawn and
 /// reaped with waitpid; ``stop()`` sends SIGTERM, then SIGKILL after 5 s.
 public final class PrivateDaemon {
+    /// Why the daemon could not be made or started.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, and the fix.
         public let description: String
+        /// Creates a failure.
+        ///
+        /// - Parameter description: What went wrong.
         public init(description: String) { self.description = description }
     }
 
@@ -20,13 +25,21 @@ public final class PrivateDaemon {
             && FileManager.default.isExecutableFile(atPath: "/usr/bin/sox")
     }
 
+    /// The temporary directory holding its configuration, socket, logs and audio.
     public let directory: String
+    /// Its process id while it runs, else 0.
     public private(set) var pid: pid_t = 0
 
+    /// Its socket.
     public var socketPath: String { directory + "/speechd.sock" }
+    /// The log of every line it received.
     public var protocolLogPath: String { directory + "/log/protocol.log" }
+    /// The raw audio it played (S16_LE mono 22050 Hz).
     public var audioPath: String { directory + "/out.raw" }
 
+    /// Makes the directory and the configuration (not started: see ``start()``).
+    ///
+    /// - Throws: ``Failure`` when the daemon, its espeak-ng module or sox is not installed.
     public init() throws {
         guard Self.isInstalled else {
             throw Failure(

@@ -178,8 +178,10 @@ public final class KeyboardApp {
     /// Why speech is silent, once it is (no daemon at the address, a malformed `SPEECHD_ADDRESS`):
     /// show it where the operator sees it. Set again when the daemon is lost.
     public private(set) var speechNote: String?
-    /// Called with ``speechNote`` each time it is set (once per outage).
+    /// Called with ``speechNote`` each time it is set (once per outage, and when the listener's
+    /// settings could not be saved).
     public var onSpeechProblem: ((String) -> Void)?
+    private let speechProblems = SpeechProblems()
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
     /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
@@ -255,14 +257,16 @@ public final class KeyboardApp {
         }
         if let options = configuration.speech {
             let (narrator, output, note) = Self.makeSpeech(
-                options, application: application, environment: environment)
+                options, application: application, environment: environment, problems: speechProblems)
             self.narrator = narrator
             speechOutput = output
             speechNote = note
-            output?.client.onProblem = { [unowned self] error in
-                let message = "\(error.message); the app goes on silently"
+            speechProblems.report = { [unowned self] message in
                 speechNote = message
                 onSpeechProblem?(message)
+            }
+            output?.client.onProblem = { [unowned self] error in
+                speechProblems.report("\(error.message); the app goes on silently")
             }
         } else {
             narrator = nil

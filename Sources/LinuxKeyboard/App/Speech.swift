@@ -18,6 +18,10 @@ extension KeyboardApp {
         public var clientName: String?
         /// Whether the listener's key commands are reserved (see ``KeyboardApp/speechKeyCommands``).
         public var reservesKeyCommands = true
+        /// Whether the listener's choices (speech on or off, rate, volume) are kept in a small file
+        /// and read at the next start: `$XDG_STATE_HOME/<app>/speech.conf`, else
+        /// `~/.local/state/<app>/speech.conf` (state, not configuration: the app rewrites it).
+        public var keepsSettings = true
 
         /// Speech off at the start, from `SPEECHD_ADDRESS` or the default socket, with the
         /// listener's key commands.
@@ -55,25 +59,28 @@ extension KeyboardApp {
     /// Makes the narrator and its speech-dispatcher output, and reserves the listener's key
     /// commands. Nothing connects until the first utterance (speech off: never).
     static func makeSpeech(
-        _ options: SpeechOptions, application: Application, environment: [String: String]
+        _ options: SpeechOptions, application: Application, environment: [String: String],
+        problems: SpeechProblems
     ) -> (Narrator, SpeechDispatcherOutput?, String?) {
+        let name = options.clientName ?? Application.programName
+        let settingsPath =
+            options.keepsSettings ? SpeechSettingsFile.path(appName: name, environment: environment) : nil
+        let (settings, settingsNote) = settingsPath.map(SpeechSettingsFile.load(from:)) ?? (.defaults, nil)
         let narrator = Narrator(
             window: application.window, focusSystem: application.focusSystem, dispatcher: application.dispatcher,
-            isEnabled: options.startsSpeaking)
-        var note: String?
+            isEnabled: options.startsSpeaking || settings.isEnabled, rate: settings.rate, volume: settings.volume)
+        var note = settingsNote
         var output: SpeechDispatcherOutput?
         let address =
             options.address.map { Result<SpeechDispatcherAddress, SpeechDispatcherError>.success($0) }
             ?? SpeechDispatcherAddress.resolve(environment: environment)
         switch address {
         case .success(let address):
-            let client = SpeechDispatcherClient(
-                loop: application.loop, address: address,
-                clientName: options.clientName ?? Application.programName)
+            let client = SpeechDispatcherClient(loop: application.loop, address: address, clientName: name)
             output = SpeechDispatcherOutput(client)
             narrator.output = output
         case .failure(let error):
-            note = "\(error.message); the app goes on silently"
+            note = [note, "\(error.message); the app goes on silently"].compactMap { $0 }.joined(separator: "; ")
         }
         narrator.onUtterance = { [unowned application] utterance in
             application.traceAnnouncement(
@@ -83,10 +90,21 @@ extension KeyboardApp {
         if options.reservesKeyCommands {
             for command in speechKeyCommands {
                 application.dispatcher.reserve(
-                    ReservedShortcut(command) { [unowned narrator] _ in Self.perform(command.action, on: narrator) })
+                    ReservedShortcut(command) { [unowned narrator] _ in
+                        Self.perform(command.action, on: narrator)
+                        // The listener's choices outlast the app.
+                        guard let settingsPath, Self.changesSettings(command.action) else { return }
+                        let kept = SpeechSettings(
+                            isEnabled: narrator.isEnabled, rate: narrator.rate, volume: narrator.volume)
+                        if let failure = SpeechSettingsFile.save(kept, to: settingsPath) { problems.report(failure) }
+                    })
             }
         }
         return (narrator, output, note)
+    }
+
+    private static func changesSettings(_ action: Action) -> Bool {
+        ["speechToggle", "speechFaster", "speechSlower", "speechLouder", "speechSofter"].contains(action)
     }
 
     private static func perform(_ action: Action, on narrator: Narrator) {
@@ -103,6 +121,12 @@ extension KeyboardApp {
         default: break
         }
     }
+}
+
+/// Where speech's problems go once the app is made (the key commands are made before it).
+@MainActor
+final class SpeechProblems {
+    var report: (String) -> Void = { _ in }
 }
 
 /// A `Narrator`'s utterances spoken by speech-dispatcher: the Accessibility module's
