@@ -126,7 +126,11 @@ public final class Narrator {
         if enabled {
             isEnabled = true
             speak(Utterance("Speech on", kind: .control, priority: .important))
+            // Then where the listener is, as VoiceOver says when it comes on.
+            speakFocusedItem()
         } else {
+            // What waits would still be said after "Speech off" (important only postpones it).
+            stopSpeaking()
             speak(Utterance("Speech off", kind: .control, priority: .important))
             isEnabled = false
         }
@@ -228,8 +232,11 @@ public final class Narrator {
             return
         }
         let itemID = ObjectIdentifier(item)
-        guard item.isAccessibilityElement, presented || itemID != spokenItem else { return }
+        let moved = itemID != spokenItem
+        // Kept for every item, spoken or not: coming back to an item after one that says nothing is news.
         spokenItem = itemID
+        // Speech off costs a focus move nothing more.
+        guard isEnabled, item.isAccessibilityElement, presented || moved else { return }
         var parts: [String] = []
         if presented, let modal {
             parts.append(Self.nonEmpty(modal.accessibilityLabel) ?? modal.focusDebugName)
@@ -252,7 +259,7 @@ public final class Narrator {
         case .announcement(let text):
             announce(text)
         case .textEdited(let edit):
-            guard let text = Self.echo(edit) else { return }
+            guard isEnabled, let text = Self.echo(edit) else { return }
             speak(Utterance(text, kind: .typing, priority: .text, isSecret: edit.isSecure))
         }
     }
@@ -283,7 +290,8 @@ public final class Narrator {
 
     private func speak(_ utterance: Utterance) {
         guard isEnabled else { return }
-        lastUtterance = utterance
+        // "Repeat" says the last thing the app said, not the listener's own "Rate 20".
+        if utterance.kind != .control { lastUtterance = utterance }
         deliver(utterance)
     }
 

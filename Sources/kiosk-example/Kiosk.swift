@@ -466,8 +466,10 @@ import ResponderChain
         confirm.frame = Rect(x: dialogLeft + 8, y: dialogTop + 5, width: 14, height: 1)
         cancel.frame = Rect(x: dialogLeft + dialogWidth - 22, y: dialogTop + 5, width: 14, height: 1)
         // The help overlay: its lines, a blank line and the Close button inside a double box.
-        let helpWidth = min(size.columns - 8, 64)
-        let helpHeight = min(size.rows - 5, helpLines.count + 5)  // the status lines stay visible
+        // Two columns, wider, when the lines do not fit in one (the status lines stay visible).
+        let twoColumns = helpLines.count > size.rows - 10
+        let helpWidth = twoColumns ? min(size.columns - 4, 96) : min(size.columns - 8, 64)
+        let helpHeight = min(size.rows - 5, (twoColumns ? (helpLines.count + 1) / 2 : helpLines.count) + 5)
         let helpLeft = (size.columns - helpWidth) / 2
         let helpTop = max(1, (size.rows - helpHeight) / 2)
         helpPanel.frame = Rect(

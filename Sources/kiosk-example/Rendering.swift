@@ -147,10 +147,19 @@ import TerminalCanvas
         canvas.fill(x, y, x + width - 1, y + height - 1)
         canvas.box(x, y, x + width - 1, y + height - 1, .double, .overlay)
         canvas.text(" Keys you can use here ", x + 2, y, .overlay)
-        for (offset, line) in kiosk.helpLines.prefix(height - 5).enumerated() {
+        // One column, or two when the lines do not fit (the listener's speech keys make a long list).
+        let lines = kiosk.helpLines
+        let available = max(1, height - 5)
+        let twoColumns = lines.count > available
+        let columnWidth = twoColumns ? (width - 6) / 2 : width - 4
+        for (index, line) in lines.enumerated() {
+            let (column, row) = twoColumns ? (index / available, index % available) : (0, index)
+            guard column < 2, row < available else { break }
             let style: CellStyle = line.isHeading ? .heading : line.isEnabled ? .plain : .faint
-            canvas.text(line.text, x + 2, y + 2 + offset, style, limit: width - 20)
-            canvas.text(line.shortcut, x + width - 2 - Canvas.width(of: line.shortcut), y + 2 + offset, style)
+            let left = x + 2 + column * (columnWidth + 2)
+            let shortcutWidth = Canvas.width(of: line.shortcut)
+            canvas.text(line.text, left, y + 2 + row, style, limit: max(0, columnWidth - shortcutWidth - 1))
+            canvas.text(line.shortcut, left + columnWidth - shortcutWidth, y + 2 + row, style)
         }
         draw(kiosk.helpClose, &canvas)
         canvas.text(" Escape or F1 closes ", x + width - 23, y + height - 1, .overlay)

@@ -235,6 +235,11 @@ MainActor.assumeIsolated {
         printError(note)
         kiosk.message = note
     }
+    // Speech that could not be set up (a malformed SPEECHD_ADDRESS, an unreadable settings file).
+    if let note = app.speechNote {
+        printError(note)
+        kiosk.message = note
+    }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     do { try app.run() } catch { fail("\(error)", status: 1) }

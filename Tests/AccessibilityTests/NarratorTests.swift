@@ -141,6 +141,8 @@ import Testing
         list.spoken.removeAll()
         app.keyboard.type("shift+a space b backspace")
         #expect(list.texts == ["A", "space", "b", "b deleted"])
+        app.keyboard.tap("ctrl+z")
+        #expect(list.texts.last == "b", "undo says what came back")
         #expect(list.spoken.allSatisfy { $0.kind == .typing && $0.priority == .text })
         app.keyboard.tap("tab")
         list.spoken.removeAll()
@@ -151,7 +153,8 @@ import Testing
         app.keyboard.tap("shift+tab")
         app.keyboard.tap("tab")
         #expect(list.texts.last == "PIN, 1 character, secure text field, 2 of 4")
-        #expect(!list.texts.joined().contains("1 2"), "no digit of the PIN is ever spoken")
+        let echoes = list.spoken.filter { $0.kind == .typing }.map(\.text)
+        #expect(!echoes.contains { $0.contains("1") || $0.contains("2") }, "a PIN digit was echoed: \(echoes)")
     }
 
     @Test("a dialog presented speaks its title and first item as one message; dismissed, focus returns and speaks")
@@ -231,11 +234,15 @@ import Testing
         narrator.repeatLast()
         #expect(list.spoken.count == count, "nothing is said while speech is off")
         narrator.setEnabled(true)
-        #expect(list.texts.last == "Speech on")
+        #expect(list.texts.suffix(2) == ["Speech on", "Check in, button, 3 of 3"], "then where the listener is")
+        #expect(list.stops == 2, "speech off stopped what was waiting first")
         narrator.adjustRate(by: 30)
         narrator.adjustRate(by: 100)
         narrator.adjustVolume(by: -20)
         #expect(list.texts.suffix(3) == ["Rate 30", "Rate 100", "Volume 80"])
+        narrator.repeatLast()
+        #expect(
+            list.texts.last == "Check in, button, 3 of 3", "repeat says what the app said, not the listener's changes")
         #expect(list.settings.last.map { [$0.rate, $0.volume] } == [100, 80])
         #expect(narrator.rate == 100 && narrator.volume == 80)
     }
@@ -294,5 +301,37 @@ import Testing
         below.isAccessibilityElement = false
         #expect(app.focusSystem.accessibilityPosition(of: below) == nil)
         #expect(app.focusSystem.accessibilityPosition(of: nodes[0]).map { [$0.0, $0.1] } == [3, 3])
+    }
+
+    @Test("back to an item after one that is not an element: spoken again; speech off: nothing built at all")
+    func backAfterSilentItem() {
+        let (screen, app, narrator, list) = narrated()
+        _ = app.focusSystem.requestFocus(on: screen.submit)
+        app.focusSystem.updateFocusIfNeeded()
+        _ = app.focusSystem.requestFocus(on: screen.decoration)
+        app.focusSystem.updateFocusIfNeeded()
+        _ = app.focusSystem.requestFocus(on: screen.submit)
+        app.focusSystem.updateFocusIfNeeded()
+        #expect(list.texts.count == 2 && list.texts.allSatisfy { $0.contains("Check in, button") }, "\(list.texts)")
+        narrator.setEnabled(false)
+        list.spoken.removeAll()
+        app.keyboard.tap("shift+tab")
+        app.keyboard.tap("tab")
+        #expect(list.spoken.isEmpty)
+    }
+
+    @Test("an observer removed by another while a notification is posted is not called")
+    func observerRemovedDuringPost() {
+        let window = Window(identifier: "w")
+        var calls: [String] = []
+        var second: UInt64 = 0
+        window.addAccessibilityObserver { _ in
+            calls.append("first")
+            window.removeAccessibilityObserver(second)
+        }
+        second = window.addAccessibilityObserver { _ in calls.append("second") }
+        window.postAccessibilityNotification(.announcement("hi"))
+        window.postAccessibilityNotification(.announcement("again"))
+        #expect(calls == ["first", "first"])
     }
 }

@@ -76,7 +76,7 @@ import Testing
         let keyboard = VirtualKeyboard(app.dispatcher)
         keyboard.tap("ctrl+alt+s")
         #expect(narrator.isEnabled)
-        #expect(heard.heard.map(\.text) == ["Speech on"])
+        #expect(heard.heard.map(\.text) == ["Speech on", "Pay, button, 1 of 2"], "then where the listener is")
         keyboard.tap("ctrl+alt+w")
         #expect(heard.heard.last?.text == "Pay, button, 1 of 2")
         keyboard.tap("ctrl+alt+up")
@@ -153,6 +153,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: stateHome) }
         var options = KeyboardApp.SpeechOptions()
         options.clientName = "kiosk-example"
+        options.settingsSaveDelay = 0.2
         let first = try app(Screen(), speech: options)
         #expect(first.narrator?.isEnabled == false)
         let keyboard = VirtualKeyboard(first.dispatcher)
@@ -160,6 +161,12 @@ import Testing
         keyboard.tap("ctrl+alt+up")
         keyboard.tap("ctrl+alt+up")
         keyboard.tap("ctrl+alt+pagedown")
+        let path = stateHome + "/kiosk-example/speech.conf"
+        #expect(!FileManager.default.fileExists(atPath: path), "written a moment after the last change, not at once")
+        let start = Date()
+        while !FileManager.default.fileExists(atPath: path) && Date().timeIntervalSince(start) < 5 {
+            _ = first.loop.runOnce(timeout: 0.05)
+        }
         let saved = try String(contentsOfFile: stateHome + "/kiosk-example/speech.conf", encoding: .utf8)
         #expect(saved.contains("speech = on") && saved.contains("rate = 20") && saved.contains("volume = 90"))
         let second = try app(Screen(), speech: options)

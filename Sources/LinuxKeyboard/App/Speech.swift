@@ -1,5 +1,6 @@
 public import Accessibility
 internal import AppRuntime
+internal import EventLoop
 public import ResponderChain
 public import SpeechDispatcher
 
@@ -22,6 +23,10 @@ extension KeyboardApp {
         /// and read at the next start: `$XDG_STATE_HOME/<app>/speech.conf`, else
         /// `~/.local/state/<app>/speech.conf` (state, not configuration: the app rewrites it).
         public var keepsSettings = true
+        /// How long after the listener's last change the settings are written, in seconds (a held
+        /// key, or several presses, write once; the write syncs the disk, which on an SD card takes
+        /// long enough to delay a key).
+        public var settingsSaveDelay = 1.0
 
         /// Speech off at the start, from `SPEECHD_ADDRESS` or the default socket, with the
         /// listener's key commands.
@@ -87,16 +92,18 @@ extension KeyboardApp {
                 utterance.isSecret ? nil : utterance.text, kind: utterance.kind.rawValue,
                 priority: utterance.priority.ssipName)
         }
+        let saver = settingsPath.map {
+            SettingsSaver(
+                path: $0, delay: options.settingsSaveDelay, narrator: narrator, loop: application.loop,
+                problems: problems)
+        }
         if options.reservesKeyCommands {
             for command in speechKeyCommands {
                 application.dispatcher.reserve(
                     ReservedShortcut(command) { [unowned narrator] _ in
                         Self.perform(command.action, on: narrator)
-                        // The listener's choices outlast the app.
-                        guard let settingsPath, Self.changesSettings(command.action) else { return }
-                        let kept = SpeechSettings(
-                            isEnabled: narrator.isEnabled, rate: narrator.rate, volume: narrator.volume)
-                        if let failure = SpeechSettingsFile.save(kept, to: settingsPath) { problems.report(failure) }
+                        // The listener's choices outlast the app: written a moment after the last change.
+                        if Self.changesSettings(command.action) { saver?.changed() }
                     })
             }
         }
@@ -119,6 +126,42 @@ extension KeyboardApp {
         case "speechLouder": narrator.adjustVolume(by: 10)
         case "speechSofter": narrator.adjustVolume(by: -10)
         default: break
+        }
+    }
+}
+
+/// Writes the listener's settings from a loop deadline a moment after their last change, and says a
+/// failure once until a write succeeds again.
+@MainActor
+final class SettingsSaver {
+    let path: String
+    let delay: Double
+    unowned let narrator: Narrator
+    let problems: SpeechProblems
+    private var due: Double?
+    private var failed = false
+
+    init(path: String, delay: Double, narrator: Narrator, loop: EventLoop, problems: SpeechProblems) {
+        self.path = path
+        self.delay = delay
+        self.narrator = narrator
+        self.problems = problems
+        loop.addDeadline({ [weak self] in self?.due }) { [weak self] now in self?.fire(now) }
+    }
+
+    func changed() {
+        due = EventLoop.monotonicNow + delay
+    }
+
+    private func fire(_ now: Double) {
+        guard let due, now >= due else { return }
+        self.due = nil
+        let kept = SpeechSettings(isEnabled: narrator.isEnabled, rate: narrator.rate, volume: narrator.volume)
+        if let failure = SpeechSettingsFile.save(kept, to: path) {
+            if !failed { problems.report(failure) }
+            failed = true
+        } else {
+            failed = false
         }
     }
 }

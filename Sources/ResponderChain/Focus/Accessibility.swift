@@ -143,7 +143,12 @@ extension Window {
     /// - Parameter notification: What to tell.
     public func postAccessibilityNotification(_ notification: AccessibilityNotification) {
         guard !accessibilityObservers.isEmpty else { return }
-        for observer in accessibilityObservers { observer.body(notification) }
+        // Each observer is looked up again before it is called: one removed by an earlier one (its
+        // narrator gone) is not called.
+        for (id, _) in accessibilityObservers {
+            guard let observer = accessibilityObservers.first(where: { $0.id == id }) else { continue }
+            observer.body(notification)
+        }
     }
 
     /// Registers a closure called with every posted ``AccessibilityNotification``.
@@ -161,7 +166,11 @@ extension Window {
     ///
     /// - Parameter token: Its token.
     public func removeAccessibilityObserver(_ token: UInt64) {
-        accessibilityObservers.removeAll { $0.id == token }
+        // Taken out, then dropped after the array's access has ended: the closure may own an object
+        // whose deinit removes another observer.
+        guard let position = accessibilityObservers.firstIndex(where: { $0.id == token }) else { return }
+        let removed = accessibilityObservers.remove(at: position)
+        withExtendedLifetime(removed) {}
     }
 
     /// Whether anything observes accessibility notifications: a widget skips building one when not.

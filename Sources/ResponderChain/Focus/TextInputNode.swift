@@ -138,7 +138,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
         isSecureTextEntry ? String(repeating: "•", count: characterCount) : text
     }
 
-    /// A text field; a search field keeps its trait.
+    /// A text field.
     open override var defaultAccessibilityTraits: AccessibilityTraits { .textField }
 
     /// The text until set; for a secure field, how many characters it holds ("4 characters"; `nil`
@@ -298,6 +298,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
         selectedRange = step.selectionBefore
         isEditing = false
         onTextChange?(text)
+        postEdit(inserted: step.removedText, removed: step.inserted)
     }
 
     /// Makes the last undone change again, with the cursor after it.
@@ -308,6 +309,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
         place(step.cursorAfter)
         isEditing = false
         onTextChange?(text)
+        postEdit(inserted: step.inserted, removed: step.removedText)
     }
 
     /// Applies one editing key.
@@ -408,14 +410,19 @@ open class TextInputNode: FocusNode, TextInputResponder {
             cursorBefore: cursorBefore, countBefore: countBefore, countAfter: characterCount,
             cursorAfter: cursorPosition)
         onTextChange?(text)
-        if let window, window.hasAccessibilityObservers {
-            let secret = { (text: String) in String(repeating: "•", count: text.count) }
-            window.postAccessibilityNotification(
-                .textEdited(
-                    TextEdit(
-                        field: identifier, inserted: isSecureTextEntry ? secret(addition) : addition,
-                        removed: isSecureTextEntry ? secret(removed) : removed, isSecure: isSecureTextEntry)))
-        }
+        postEdit(inserted: addition, removed: removed)
+    }
+
+    /// Tells accessibility observers (a narrator) what an edit put in and took out: one `•` per
+    /// character in a secure field. Costs nothing when nobody observes.
+    private func postEdit(inserted: String, removed: String) {
+        guard let window, window.hasAccessibilityObservers else { return }
+        let secret = { (text: String) in String(repeating: "•", count: text.count) }
+        window.postAccessibilityNotification(
+            .textEdited(
+                TextEdit(
+                    field: identifier, inserted: isSecureTextEntry ? secret(inserted) : inserted,
+                    removed: isSecureTextEntry ? secret(removed) : removed, isSecure: isSecureTextEntry)))
     }
 
     /// Puts `replacement` in place of the `length` UTF-8 bytes at `offset`, for undo and redo,
