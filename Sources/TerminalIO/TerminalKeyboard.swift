@@ -92,10 +92,13 @@ public final class TerminalKeyboard {
         TerminalCalls.size(outputDescriptor) ?? TerminalCalls.size(inputDescriptor)
     }
 
-    /// Writes bytes to the terminal.
+    /// Writes bytes to the terminal, all of them: while a terminal that reads slowly is full, it
+    /// waits (up to 2 s in all) rather than drop the rest of a frame.
     ///
     /// - Parameter bytes: What to write.
-    public func write(_ bytes: [UInt8]) {
+    /// - Returns: Whether every byte was written (a terminal gone, or full for 2 s: `false`).
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
         TerminalCalls.write(outputDescriptor, bytes)
     }
 

@@ -22,8 +22,8 @@ public final class TerminalOutput: CanvasOutput {
     ///
     /// - Parameter canvas: The frame.
     public func show(_ canvas: Canvas) {
-        terminal.write(canvas.frame(replacing: shown))
-        shown = canvas
+        // A frame the terminal did not take whole is drawn whole next time.
+        shown = terminal.write(canvas.frame(replacing: shown)) ? canvas : nil
     }
 
     /// The next frame is written whole.

@@ -351,6 +351,31 @@ final class LoadingRow: FocusNode {
         }
     }
 
+    @Test("a frame larger than the terminal's buffer, to a terminal that reads late and slowly, arrives whole")
+    func slowTerminal() throws {
+        let terminal = try PseudoTerminal()
+        // Non-blocking, as the loop's input makes the terminal it shares a file description with.
+        _ = fcntl(terminal.follower, F_SETFL, fcntl(terminal.follower, F_GETFL) | O_NONBLOCK)
+        let keyboard = try TerminalKeyboard(input: terminal.follower, output: terminal.follower, negotiate: false)
+        let frame = [UInt8](repeating: UInt8(ascii: "x"), count: 300_000)
+        let received = Mutex(0)
+        let reader = Thread {
+            usleep(200_000)  // the buffer fills first
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while received.withLock({ $0 }) < frame.count {
+                let count = buffer.withUnsafeMutableBytes { read(terminal.leader, $0.baseAddress, 4096) }
+                if count <= 0 { break }
+                received.withLock { $0 += count }
+                usleep(1000)
+            }
+        }
+        reader.start()
+        #expect(keyboard.write(frame), "the write waited for the terminal instead of dropping the rest")
+        let deadline = Date().addingTimeInterval(10)
+        while received.withLock({ $0 }) < frame.count && Date() < deadline { usleep(10_000) }
+        #expect(received.withLock { $0 } == frame.count)
+    }
+
     @Test("asking for the terminal when standard input is not one says so and what to do")
     func notATerminal() throws {
         let kiosk = Kiosk()

@@ -59,8 +59,29 @@ enum TerminalCalls {
 
     /// Writes all of `bytes` (``Syscalls/writeAll(_:_:)``); what a failing terminal does not
     /// take is dropped.
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Syscalls.writeAll(fd, $0) }
+    /// Writes all of `bytes`, waiting while the terminal is full: its descriptor shares its file
+    /// description with the input, which the loop reads non-blocking, so a frame written to a
+    /// terminal that reads slowly (a busy tmux, a slow serial line) meets `EAGAIN` part-way. Gives
+    /// up after `patience` seconds in all.
+    ///
+    /// - Returns: Whether every byte was written.
+    @discardableResult
+    static func write(_ fd: Int32, _ bytes: [UInt8], patience: Double = 2) -> Bool {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            let deadline = EventLoop.monotonicNow + patience
+            while offset < buffer.count {
+                let (written, failure) = Syscalls.writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
+                offset += written
+                guard let failure else { break }
+                guard failure == EAGAIN || failure == EWOULDBLOCK else { return false }
+                let left = deadline - EventLoop.monotonicNow
+                guard left > 0 else { return false }
+                var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&waiting, 1, Int32(min(left, 0.5) * 1000) + 1)
+            }
+            return offset == buffer.count
+        }
     }
 
     // MARK: Signals
