@@ -173,7 +173,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "KeytraceKit", "DispatchTrace", "TerminalCanvas", "ResponderChain", "LinuxKeyboard",
-                "SpeechTestSupport",
+                "TestSupport",
             ],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
@@ -185,13 +185,13 @@ let package = Package(
             name: "WaylandClientTests",
             dependencies: [
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
-                "TerminalCanvas",
+                "TerminalCanvas", "TestSupport",
             ], exclude: ["Golden"]),
         // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
-        // A private speech-dispatcher for tests (the recipe's daemon, in Swift): not a product.
-        .target(name: "SpeechTestSupport", dependencies: ["EventLoop"], path: "Tests/SpeechTestSupport"),
+        // What several test targets share (a private speech-dispatcher, the loop helpers): not a product.
+        .target(name: "TestSupport", dependencies: ["EventLoop"], path: "Tests/TestSupport"),
         .testTarget(
-            name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop", "SpeechTestSupport"]),
+            name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop", "TestSupport"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "AccessibilityTests", dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting"]),

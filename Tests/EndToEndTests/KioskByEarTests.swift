@@ -1,5 +1,5 @@
 import Foundation
-import SpeechTestSupport
+import TestSupport
 import Testing
 
 /// The kiosk example used by ear: a real speech-dispatcher of the test's own (espeak-ng, audio into a

@@ -1,6 +1,6 @@
 import EventLoop
 import Foundation
-import SpeechTestSupport
+import TestSupport
 
 /// A scripted SSIP server on the test's loop, for what a real daemon will not do on demand: events
 /// before a reply, a refused command, malformed bytes, silence. It listens on a Unix socket (or on

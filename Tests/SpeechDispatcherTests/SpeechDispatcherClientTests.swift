@@ -1,7 +1,7 @@
 import EventLoop
 import Foundation
 import SpeechDispatcher
-import SpeechTestSupport
+import TestSupport
 import Testing
 
 /// What a client saw: its events in order, and its problems.

@@ -1,6 +1,7 @@
 import EventLoop
 import Foundation
 import SpeechDispatcher
+import TestSupport
 import Testing
 
 /// The client against ``FakeSSIPServer``: what a real daemon does only now and then (events before

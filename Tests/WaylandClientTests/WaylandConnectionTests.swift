@@ -1,32 +1,11 @@
 import EventLoop
 import Foundation
+import TestSupport
 import Testing
 import WaylandClient
 
 /// Runs the loop until `condition` holds or `seconds` pass; returns whether it held.
 ///
-/// Synchronous on purpose: the tests hold the main actor while their connection is open, so that no
-/// other suite's main-actor test runs in between: with `await`s that let them in, a run beside
-/// InspectionServerTests now and then saw a window never configured within 5 s, most likely because
-/// a test holding the main actor for seconds used up the wait before this one could read.
-@MainActor
-func run(_ loop: EventLoop, upTo seconds: Double, until condition: () -> Bool) -> Bool {
-    let deadline = EventLoop.monotonicNow + seconds
-    while !condition() {
-        let left = deadline - EventLoop.monotonicNow
-        if left <= 0 { return false }
-        loop.runOnce(timeout: min(left, 0.05))
-    }
-    return true
-}
-
-@MainActor
-func makeLoop() throws -> EventLoop {
-    var options = EventLoop.Options()
-    options.drainsMainQueue = false
-    return try EventLoop(options: options)
-}
-
 @Suite("WaylandConnection against sway headless", .serialized)
 @MainActor
 struct WaylandConnectionTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `wayland-pointer` (Sources/wayland-pointer) is how these tests move and click the pointer under sway:

@@ -5,6 +5,7 @@ import Glibc
 import PixelCanvas
 import ResponderChain
 import TerminalCanvas
+import TestSupport
 import Testing
 import WaylandClient
 
