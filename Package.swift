@@ -194,7 +194,9 @@ let package = Package(
             name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop", "TestSupport"]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
-            name: "AccessibilityTests", dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting"]),
+            name: "AccessibilityTests",
+            // The kiosk example's own tree, by ear (`@testable import kiosk_example`).
+            dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting", "kiosk-example"]),
     ],
     swiftLanguageModes: [.v6]
 )

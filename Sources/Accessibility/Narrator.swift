@@ -5,11 +5,14 @@ public import ResponderChain
 /// A narrator watches a window's focus system and its accessibility notifications, and hands each
 /// thing to say, as an ``Utterance``, to its ``output`` (speech-dispatcher, through the app layer)
 /// and to ``onUtterance``:
-/// - **Focus moves** speak the new item: the group's label when focus entered another group (or the
-///   dialog's title when one was just presented), the item's label, its value, its role and state
+/// - **Focus moves** speak the new item: the group's label when focus entered another group, or
+///   the group's label changed (an area showing another screen), or the dialog's title when one was
+///   just presented; the item's label, its value, its role and state
 ///   from its traits, its position in its group ("3 of 6"), and its hint. See ``description(of:)``.
 /// - **A dialog presented** (`FocusSystem.presentModal(_:)`) speaks its label, "dialog", and its
-///   first item, as one utterance of priority ``Utterance/Priority/message``.
+///   first item, as one utterance of priority ``Utterance/Priority/message``; also when it moved no
+///   focus (presented around the focused item, or with nothing inside to focus: "Please wait,
+///   dialog").
 /// - **Announcements** an app posts (`Window.postAccessibilityNotification(.announcement(…))`) are
 ///   spoken whole, whatever has focus.
 /// - **Typing** in a field echoes what went in or out; a secure field's characters are "dot".
@@ -44,6 +47,12 @@ public final class Narrator {
     public var onUtterance: ((Utterance) -> Void)?
     /// Whether it speaks at all (``setEnabled(_:)`` says so when it changes).
     public private(set) var isEnabled: Bool
+    /// Asked at each change while speech is off: when it returns `true`, the change is still
+    /// described, to ``onUtterance`` only (the output gets nothing, and ``lastUtterance`` stays), so
+    /// that someone watching (`keytrace --attach`) sees what a listener would hear. `KeyboardApp`
+    /// returns whether a watcher is attached. `false` by default: speech off then costs a change
+    /// nothing more.
+    public var describesWhileSilent: () -> Bool = { false }
     /// How fast, -100...100 (0: the voice's default).
     public private(set) var rate = 0
     /// How loud, -100...100 (100, the default, is speech-dispatcher's default: the loudest).
@@ -56,6 +65,8 @@ public final class Narrator {
     /// The item the last focus utterance was about, and the dialog presented then.
     private var spokenItem: ObjectIdentifier?
     private var spokenModal: ObjectIdentifier?
+    /// The declared group focus was last in, and its label then.
+    private var spokenGroup: (id: ObjectIdentifier, label: String?)?
 
     /// Starts narrating a window.
     ///
@@ -77,6 +88,7 @@ public final class Narrator {
         self.rate = Self.clamped(rate)
         self.volume = Self.clamped(volume)
         spokenModal = focusSystem.modalScope.map { ObjectIdentifier($0) }
+        if let item = focusSystem.focusedItem { noteGroup(of: item) }
         focusObserver = focusSystem.addObserver { [unowned self] context in self.focusMoved(context) }
         notificationObserver = window.addAccessibilityObserver { [unowned self] notification in
             self.notified(notification)
@@ -93,14 +105,16 @@ public final class Narrator {
     /// Says the last utterance again.
     public func repeatLast() {
         guard isEnabled, let lastUtterance else { return }
-        deliver(lastUtterance)
+        output?.speak(lastUtterance)
+        onUtterance?(lastUtterance)
     }
 
     /// Says the focused item as a focus move would (without its group): at start, or when the
     /// listener asks where they are.
     public func speakFocusedItem() {
-        guard let item = focusSystem.focusedItem, item.isAccessibilityElement else { return }
+        guard isDescribing, let item = focusSystem.focusedItem, item.isAccessibilityElement else { return }
         spokenItem = ObjectIdentifier(item)
+        noteGroup(of: item)
         speak(Utterance(description(of: item), kind: .focus, priority: .text, language: item.accessibilityLanguage))
     }
 
@@ -112,6 +126,7 @@ public final class Narrator {
     /// Reads the active key commands aloud, as the discoverability list shows them: "Key commands:
     /// Help, F1. Search, Control F."
     public func speakKeyCommands() {
+        guard isDescribing else { return }
         let commands = dispatcher?.discoverableKeyCommands().flatMap(\.commands).filter(\.isEnabled) ?? []
         let list = commands.map { "\($0.title), \(Self.spokenShortcut($0.command.readableShortcut))" }
         let text = list.isEmpty ? "No key commands" : "Key commands: " + list.joined(separator: ". ")
@@ -225,26 +240,32 @@ public final class Narrator {
     private func focusMoved(_ context: FocusUpdateContext) {
         let modal = focusSystem.modalScope
         let modalID = modal.map { ObjectIdentifier($0) }
+        if modalID == nil { spokenModal = nil }
         let presented = modalID != nil && modalID != spokenModal
-        spokenModal = modalID
         guard let item = context.nextFocusedItem else {
+            // A dialog with nothing to focus is spoken when the focus system says it came.
             spokenItem = nil
+            spokenGroup = nil
             return
         }
         let itemID = ObjectIdentifier(item)
         let moved = itemID != spokenItem
         // Kept for every item, spoken or not: coming back to an item after one that says nothing is news.
         spokenItem = itemID
+        // Another group, or the same area showing another screen (its label changed).
+        let previousGroup = spokenGroup
+        let groupLabel = noteGroup(of: item)
+        let enteredGroup = spokenGroup?.id != previousGroup?.id || groupLabel != previousGroup?.label
+        // A dialog whose first item says nothing is spoken when the focus system says it came.
+        guard item.isAccessibilityElement, presented || moved else { return }
+        if presented { spokenModal = modalID }
         // Speech off costs a focus move nothing more.
-        guard isEnabled, item.isAccessibilityElement, presented || moved else { return }
+        guard isDescribing else { return }
         var parts: [String] = []
         if presented, let modal {
-            parts.append(Self.nonEmpty(modal.accessibilityLabel) ?? modal.focusDebugName)
-            parts.append("dialog")
-        } else if let group = Self.declaredGroup(of: item), let label = Self.nonEmpty(group.accessibilityLabel),
-            context.previouslyFocusedItem.flatMap(Self.declaredGroup(of:)) !== group
-        {
-            parts.append(label)
+            parts += Self.dialogWords(modal)
+        } else if enteredGroup, let groupLabel {
+            parts.append(groupLabel)
         }
         parts.append(description(of: item))
         speak(
@@ -254,13 +275,58 @@ public final class Narrator {
                 language: item.accessibilityLanguage))
     }
 
+    /// A dialog presented that no focus move spoke: its words, and the focused item's when it is
+    /// inside.
+    private func screenChanged() {
+        guard let modal = focusSystem.modalScope else { return }
+        let modalID = ObjectIdentifier(modal)
+        guard modalID != spokenModal else { return }
+        spokenModal = modalID
+        guard isDescribing else { return }
+        var parts = Self.dialogWords(modal)
+        var language = modal.accessibilityLanguage
+        if let item = focusSystem.focusedItem, item.isAccessibilityElement, Self.isInside(item, modal) {
+            spokenItem = ObjectIdentifier(item)
+            parts.append(description(of: item))
+            language = item.accessibilityLanguage ?? language
+        }
+        speak(Utterance(parts.joined(separator: ", "), kind: .modal, priority: .message, language: language))
+    }
+
+    /// "Check in?, dialog", with the dialog's value and hint when it has them ("Please wait,
+    /// dialog, Printing your ticket").
+    private static func dialogWords(_ modal: any FocusEnvironment) -> [String] {
+        [Self.nonEmpty(modal.accessibilityLabel) ?? modal.focusDebugName, "dialog"]
+            + [modal.accessibilityValue, modal.accessibilityHint].compactMap(Self.nonEmpty)
+    }
+
+    private static func isInside(_ item: any FocusItem, _ environment: any FocusEnvironment) -> Bool {
+        var current: (any FocusEnvironment)? = item
+        while let each = current {
+            if each === environment { return true }
+            current = each.parentFocusEnvironment
+        }
+        return false
+    }
+
+    /// Remembers the declared group `item` is in, and its label now; returns the label.
+    @discardableResult
+    private func noteGroup(of item: any FocusItem) -> String? {
+        let group = Self.declaredGroup(of: item)
+        let label = group.flatMap { Self.nonEmpty($0.accessibilityLabel) }
+        spokenGroup = group.map { (ObjectIdentifier($0), label) }
+        return label
+    }
+
     private func notified(_ notification: AccessibilityNotification) {
         switch notification {
         case .announcement(let text):
             announce(text)
         case .textEdited(let edit):
-            guard isEnabled, let text = Self.echo(edit) else { return }
+            guard isDescribing, let text = Self.echo(edit) else { return }
             speak(Utterance(text, kind: .typing, priority: .text, isSecret: edit.isSecure))
+        case .screenChanged:
+            screenChanged()
         }
     }
 
@@ -288,14 +354,17 @@ public final class Narrator {
         return parts.map { words[$0] ?? $0 }.joined(separator: " ")
     }
 
+    /// Whether a change is put into words now: speech on, or someone watching.
+    private var isDescribing: Bool { isEnabled || describesWhileSilent() }
+
     private func speak(_ utterance: Utterance) {
-        guard isEnabled else { return }
+        guard isEnabled else {
+            // Described for a watcher only.
+            if describesWhileSilent() { onUtterance?(utterance) }
+            return
+        }
         // "Repeat" says the last thing the app said, not the listener's own "Rate 20".
         if utterance.kind != .control { lastUtterance = utterance }
-        deliver(utterance)
-    }
-
-    private func deliver(_ utterance: Utterance) {
         output?.speak(utterance)
         onUtterance?(utterance)
     }

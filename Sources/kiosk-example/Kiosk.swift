@@ -139,6 +139,7 @@ import ResponderChain
             self.reveal(row)
         }
         search.isHidden = true
+        search.accessibilityHint = "Down goes to the results; Escape closes the search"
         search.onTextChange = { [unowned self] text in self.filter(text) }
         search.onSubmit { [unowned self] in self.focusResults() }
         // Escape in the field or the results closes the search and shows every row again; with
@@ -174,10 +175,12 @@ import ResponderChain
         dialog.addChild(confirm)
         dialog.addChild(cancel)
         dialog.isHidden = true
+        // The action first, then the dialog closes onto where it leads: one announcement and one
+        // focus move for a listener, none of them cut off by the other.
         confirm.onChoose = { [unowned self] in
             let action = self.onConfirm
-            self.closeDialog()
             action?()
+            self.closeDialog()
         }
         cancel.onChoose = { [unowned self] in self.closeDialog() }
         _ = dialog.onExitCommand { [unowned self] in self.closeDialog() }
@@ -188,7 +191,8 @@ import ResponderChain
         helpPanel.focusGroupIdentifier = "help"
         helpPanel.accessibilityLabel = "Help: the keys"
         helpPanel.accessibilityTraits = .modal
-        helpClose.accessibilityHint = "Control Alt K reads the key commands aloud"
+        // Spoken when it opens: the system keys (its last lines), then how to hear the rest.
+        helpPanel.accessibilityHint = "Escape or F1 closes; Control Alt K reads the key commands aloud"
         helpPanel.addChild(helpClose)
         helpPanel.isHidden = true
         helpClose.onChoose = { [unowned self] in self.closeHelp() }
@@ -286,8 +290,10 @@ import ResponderChain
     }
 
     func openSearch() {
-        show(.directory)
+        // The field shows first: focus leaving the hidden home screen goes straight to it (one
+        // move, one utterance), not through the first row.
         search.isHidden = false
+        show(.directory)
         layout(columns: size.columns, rows: size.rows)
         _ = focusSystem?.requestFocus(on: search)
     }
@@ -322,6 +328,8 @@ import ResponderChain
         }
         scrollTop = 0
         message = query.isEmpty ? "" : "\(matches) of \(rows.count) match \"\(text)\"; Down goes to the results."
+        // The count, for a listener who asks where they are (and on the way to the results).
+        search.accessibilityValue = query.isEmpty ? nil : "\(text), \(matches) of \(rows.count) match"
         layout(columns: size.columns, rows: size.rows)
     }
 
@@ -340,8 +348,8 @@ import ResponderChain
             message = "Confirm, or Cancel to change something."
             present("Check in as \(name)?", confirmTitle: "Confirm") { [unowned self] in
                 self.say("Checked in: \(name). Please take a seat; we will call you.")
+                // The dialog closes onto the home screen's first tile (its preferred item).
                 self.show(.home)
-                _ = self.focusSystem?.requestFocus(on: self.tiles[0])
             }
         }
     }
@@ -385,6 +393,7 @@ import ResponderChain
         }
         helpPanel.keyCommands = forwarded
         helpPanel.performableActions = Set(forwarded.map(\.action))
+        helpPanel.accessibilityValue = Self.systemKeys.map { "\($0.shortcut): \($0.text)" }.joined(separator: ". ")
         helpPanel.isHidden = false
         layout(columns: size.columns, rows: size.rows)
         focusSystem?.presentModal(helpPanel)
@@ -407,11 +416,14 @@ import ResponderChain
             }
         }
         lines.append(("System", "", true, true))
-        lines.append(("  Move between the menu and the content", "Tab", false, true))
-        lines.append(("  Move inside an area", "Arrows", false, true))
-        lines.append(("  Choose", "Return", false, true))
+        for key in Self.systemKeys { lines.append(("  " + key.text, key.shortcut, false, true)) }
         return lines
     }
+
+    /// The keys the focus system answers, as the help lists and says them.
+    static let systemKeys: [(text: String, shortcut: String)] = [
+        ("Move between the menu and the content", "Tab"), ("Move inside an area", "Arrows"), ("Choose", "Return"),
+    ]
 
     private func reveal(_ row: Row) {
         let top = listTop

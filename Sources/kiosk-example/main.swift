@@ -101,8 +101,10 @@ MainActor.assumeIsolated {
     }
 
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
-    // What the narrator says goes to --trace too (keytrace --attach watchers get it from the app).
+    // What the narrator says goes to --trace too, also with speech off: the trace shows what a
+    // listener would hear (keytrace --attach watchers get it from the app).
     if let narrator = app.narrator, let session = trace?.session {
+        narrator.describesWhileSilent = { true }
         let shown = narrator.onUtterance
         narrator.onUtterance = { utterance in
             shown?(utterance)
@@ -242,6 +244,8 @@ MainActor.assumeIsolated {
     }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
+    // A listener hears the welcome (or what went wrong) first, then where focus is.
+    kiosk.say(kiosk.message)
     do { try app.run() } catch { fail("\(error)", status: 1) }
     do { try trace?.output.finish() } catch { fail("--trace: \(error); the trace is incomplete", status: 74) }
 }

@@ -177,6 +177,80 @@ import Testing
         #expect(list.spoken.count == 3)
     }
 
+    @Test(
+        "a dialog that moves no focus is still spoken once: around the focused item, with nothing to focus, or a silent first item"
+    )
+    func modalWithoutFocusMove() {
+        let (screen, app, narrator, list) = narrated()
+        defer { withExtendedLifetime(narrator) {} }
+        // Around the focused item: the dialog's words and the item, once.
+        let sure = FocusNode(identifier: "sure", frame: Rect(x: 30, y: 10, width: 20, height: 3))
+        sure.accessibilityLabel = "Are you sure?"
+        sure.accessibilityHint = "Escape goes back"
+        let go = FocusNode(identifier: "go", frame: Rect(x: 31, y: 11, width: 4, height: 1), isFocusable: true)
+        go.accessibilityLabel = "Go"
+        go.primaryAction = "go"
+        sure.addChild(go)
+        screen.root.addChild(sure)
+        _ = app.focusSystem.requestFocus(on: go)
+        app.focusSystem.updateFocusIfNeeded()
+        list.spoken.removeAll()
+        app.focusSystem.presentModal(sure)
+        #expect(
+            list.spoken
+                == [Utterance("Are you sure?, dialog, Escape goes back, Go, button", kind: .modal, priority: .message)])
+        app.focusSystem.dismissModal(sure)
+        #expect(list.spoken.count == 1, "dismissed with focus staying: nothing more")
+        _ = app.focusSystem.requestFocus(on: screen.submit)
+        app.focusSystem.updateFocusIfNeeded()
+        // Nothing inside to focus: "Please wait, dialog", and nothing when it goes.
+        list.spoken.removeAll()
+        let wait = FocusNode(identifier: "wait", frame: Rect(x: 30, y: 10, width: 20, height: 3))
+        wait.accessibilityLabel = "Please wait"
+        wait.accessibilityValue = "Printing your ticket"
+        screen.root.addChild(wait)
+        app.focusSystem.presentModal(wait)
+        #expect(
+            list.spoken == [Utterance("Please wait, dialog, Printing your ticket", kind: .modal, priority: .message)])
+        app.focusSystem.dismissModal(wait)
+        #expect(list.texts.count == 2 && list.texts[1].hasPrefix("Check in form, Check in, button"), "\(list.texts)")
+        // A first item that is not an element: the dialog alone.
+        list.spoken.removeAll()
+        let notice = FocusNode(identifier: "notice", frame: Rect(x: 30, y: 10, width: 20, height: 3))
+        notice.accessibilityLabel = "Card declined"
+        let ok = FocusNode(identifier: "ok", frame: Rect(x: 31, y: 11, width: 4, height: 1), isFocusable: true)
+        ok.isAccessibilityElement = false
+        notice.addChild(ok)
+        screen.root.addChild(notice)
+        app.focusSystem.presentModal(notice)
+        #expect(list.spoken == [Utterance("Card declined, dialog", kind: .modal, priority: .message)])
+    }
+
+    @Test("speech off with a watcher: each change described to onUtterance only; the output and repeat get nothing")
+    func describedWhileSilent() {
+        let (screen, app, narrator, list) = narrated()
+        var watched: [Utterance] = []
+        narrator.onUtterance = { watched.append($0) }
+        var watching = true
+        narrator.describesWhileSilent = { watching }
+        _ = app.focusSystem.requestFocus(on: screen.name)
+        app.focusSystem.updateFocusIfNeeded()
+        narrator.setEnabled(false)
+        list.spoken.removeAll()
+        watched.removeAll()
+        app.keyboard.tap("tab")
+        app.keyboard.type("4")
+        screen.window.postAccessibilityNotification(.announcement("Welcome"))
+        #expect(list.spoken.isEmpty)
+        #expect(watched.map(\.text) == ["PIN, secure text field, 2 of 4", "dot", "Welcome"])
+        #expect(watched[1].isSecret)
+        narrator.repeatLast()
+        #expect(list.spoken.isEmpty && watched.count == 3, "repeat is the listener's, who hears nothing")
+        watching = false
+        app.keyboard.tap("tab")
+        #expect(watched.count == 3)
+    }
+
     @Test("an announcement is spoken whole as a message, which a focus move does not cut off")
     func announcement() {
         let (screen, app, narrator, list) = narrated()

@@ -67,7 +67,8 @@ import Testing
             return nil
         }
 
-        // Speaking from the start: the focused item, with the screen it is on.
+        // Speaking from the start: the welcome, then the focused item, with the screen it is on.
+        #expect(listener.hear { $0.hasPrefix("Welcome.") } != nil, "the welcome is said first")
         let first = try #require(listener.hear { $0.contains("button") }, "nothing was said at start")
         #expect(first.hasPrefix("Home, "), "the screen's name comes first: \(first)")
         if !first.contains("Check in, button") {
@@ -77,7 +78,8 @@ import Testing
         let name = try #require(try press("Enter", until: { $0.contains("text field") }, times: 1))
         #expect(name.contains("Name, text field"), "\(name)")
         for key in ["A", "d", "a", "Space", "L", "u", "n", "d"] { try tmux.send(key) }
-        #expect(listener.hear { $0 == "d" } != nil, "the last letter typed is echoed")
+        // "d" twice: the second, the last letter typed, is echoed too.
+        #expect(listener.hear { $0 == "d" } != nil && listener.hear { $0 == "d" } != nil, "the last letter is echoed")
         let pin = try #require(try press("Tab", until: { $0.contains("secure text field") }))
         #expect(pin.hasPrefix("PIN"), "\(pin)")
         for digit in ["4", "7", "2", "1"] {
@@ -92,13 +94,22 @@ import Testing
         #expect(submit.contains("4 of 4"), "\(submit)")
         let dialog = try #require(try press("Enter", until: { $0.contains("dialog") }, times: 1))
         #expect(dialog.hasPrefix("Check in as Ada Lund?, dialog, Confirm, button"), "\(dialog)")
+        let confirmed = listener.heard
         try tmux.send("Enter")
         let done = listener.hear { $0.hasPrefix("Checked in") }
         #expect(done == "Checked in: Ada Lund. Please take a seat; we will call you.")
+        // Then the home screen's first tile, and nothing else: one announcement, one focus move.
+        #expect(listener.hear { $0.hasPrefix("Home, Check in, button") } != nil)
+        #expect(listener.utterances.count - confirmed == 2, "\(listener.utterances.dropFirst(confirmed))")
 
         let spoken = listener.utterances
         for secret in ["4721", "4", "7", "2", "1", "four", "seven"] {
-            #expect(!spoken.contains(secret) && !spoken.joined().contains("4721"), "the PIN was spoken: \(spoken)")
+            #expect(!spoken.contains(secret), "the PIN was spoken: \(spoken)")
+        }
+        // Nor inside a longer utterance, in any spacing ("4 7 2 1", "4, 7, 2, 1").
+        for utterance in spoken {
+            let digits = utterance.filter(\.isNumber)
+            #expect(!digits.contains("4721"), "the PIN was spoken: \(utterance)")
         }
         try tmux.send("C-c")
         try tmux.waitFor("EXITED 0")

@@ -87,6 +87,8 @@ extension KeyboardApp {
         case .failure(let error):
             note = [note, "\(error.message); the app goes on silently"].compactMap { $0 }.joined(separator: "; ")
         }
+        // keytrace --attach sees what a listener would hear, even with speech off.
+        narrator.describesWhileSilent = { [unowned application] in application.inspectionWatchers > 0 }
         narrator.onUtterance = { [unowned application] utterance in
             application.traceAnnouncement(
                 utterance.isSecret ? nil : utterance.text, kind: utterance.kind.rawValue,

@@ -54,6 +54,12 @@ public enum AccessibilityNotification: Sendable, Equatable {
     /// The text of a field changed by an edit the user made (typing, deleting, cutting, pasting):
     /// a narrator echoes it. ``TextInputNode`` posts it.
     case textEdited(TextEdit)
+    /// A dialog came or went: ``FocusSystem/presentModal(_:)`` and ``FocusSystem/dismissModal(_:)``
+    /// post it after their focus update. UIKit's `.screenChanged`, which presenting a view
+    /// controller posts. A narrator speaks a dialog whose presentation moved no focus (presented
+    /// around the focused item, or with nothing inside that can be focused), which no focus update
+    /// would tell it of.
+    case screenChanged
 }
 
 /// One edit of a text field, as ``AccessibilityNotification/textEdited(_:)`` reports it.

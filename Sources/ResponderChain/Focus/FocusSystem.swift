@@ -211,7 +211,8 @@ public final class FocusSystem {
 
     /// Traps focus inside `scope` (a dialog, a menu) until ``dismissModal(_:)``: Tab loops and
     /// the arrows search inside it only, and focus moves now to its preferred item. The item
-    /// focused before is remembered and gets focus back on dismissal. Scopes nest.
+    /// focused before is remembered and gets focus back on dismissal. Scopes nest. Accessibility
+    /// observers are told afterwards (``AccessibilityNotification/screenChanged``).
     ///
     /// Escape typed inside reaches the scope's ``Responder/onExitCommand(perform:)`` as it goes up
     /// the chain (when the scope is a responder), where the app dismisses it. Key commands of
@@ -226,6 +227,7 @@ public final class FocusSystem {
         } else {
             clearFocus()
         }
+        window.postAccessibilityNotification(.screenChanged)
     }
 
     /// Ends a modal scope (and any presented inside it), and gives focus back to the item
@@ -246,6 +248,7 @@ public final class FocusSystem {
             target = preferredItem(in: effectiveRoot)
         }
         performUpdate(to: target, heading: .none, cause: .request)
+        window.postAccessibilityNotification(.screenChanged)
     }
 
     /// Calls ``FocusNode/onReveal`` on the focused item's ancestors that have it, nearest first.
