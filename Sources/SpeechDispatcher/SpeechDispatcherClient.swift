@@ -19,10 +19,12 @@ internal import LinuxSystem
 /// full the oldest waiting `notification`, `progress` or `text` utterance is dropped and reported
 /// ``SpeechEvent/Kind/cancelled``.
 ///
-/// When the daemon goes away (the connection ends, a write fails) every utterance it had ends
-/// ``SpeechEvent/Kind/cancelled``, ``onProblem`` says so once, and the next `speak` connects
-/// again after a back-off (0.25 s, doubling to 8 s; a loop deadline, never a busy retry, and
-/// nothing at all while nothing is to be spoken); ``rate`` and ``volume`` are sent again.
+/// When the daemon goes away (the connection ends, a write fails) or stops answering (no reply
+/// within ``replyTimeout`` to a command it was sent, or a TCP connect not finished in that time)
+/// every utterance it had ends ``SpeechEvent/Kind/cancelled``, ``onProblem`` says so once per
+/// outage, and the next `speak` connects again after a back-off (0.25 s, doubling to 8 s; a loop
+/// deadline, never a busy retry, and nothing at all while nothing is to be spoken or awaited);
+/// ``rate`` and ``volume`` are sent again.
 @MainActor
 public final class SpeechDispatcherClient {
     /// The most utterances waiting to be handed to the daemon.
@@ -32,6 +34,12 @@ public final class SpeechDispatcherClient {
     nonisolated public static let maximumTextLength = SSIPRequest.maximumTextBytes
     /// The shortest and longest waits before connecting again after a failure, in seconds.
     nonisolated public static let reconnectDelays: ClosedRange<Double> = 0.25...8
+    /// How long the client waits for the daemon, in seconds: for a connect to finish, and for
+    /// each reply to a command it sent. A daemon that accepts and then says nothing (stopped with
+    /// `SIGSTOP`, an output module hung) or a host that drops a TCP connect is then dropped as
+    /// lost (``SpeechDispatcherError/Code/notAnswering``). Nothing is timed while no reply is
+    /// awaited: an idle client arms no deadline.
+    nonisolated public static let replyTimeout: Double = 5
 
     /// Where the daemon listens.
     public let address: SpeechDispatcherAddress
@@ -61,8 +69,10 @@ public final class SpeechDispatcherClient {
     /// cancelled.
     public var onEvent: ((SpeechEvent) -> Void)?
 
-    /// Called with a problem once per outage: no daemon at the address, the connection lost, a
-    /// reply that made no sense. The app goes on; speech resumes when the daemon is back.
+    /// Called with a problem: once per outage (no daemon at the address, the connection lost, a
+    /// daemon that stopped answering, a reply that made no sense; the outage ends when the daemon
+    /// answers again), and once per connection for a command the daemon refused. The app goes on;
+    /// speech resumes when the daemon is back.
     public var onProblem: ((SpeechDispatcherError) -> Void)?
 
     /// Whether the client is connected to the daemon now.
@@ -125,6 +135,9 @@ public final class SpeechDispatcherClient {
         var priority: SpeechPriority?
         var language: String?
         var daemonLanguage: String?
+        /// Since when a reply has been awaited (the command written, or the reply before it
+        /// came), or `nil` when none is: the reply deadline runs only while this is set.
+        var awaitingSince: Double?
     }
 
     private let loop: EventLoop
@@ -133,7 +146,11 @@ public final class SpeechDispatcherClient {
     private var pending: [Item] = []
     private var nextID: UInt64 = 1
     private var reconnectDelay = reconnectDelays.lowerBound
-    private var problemReported = false
+    /// Whether this outage was reported; it ends when the daemon answers.
+    private var outageReported = false
+    /// Whether a refused command was reported on this connection.
+    private var complaintReported = false
+    private let timeout: Double
     private var deadlineToken: UInt64?
     private var readBuffer = [UInt8](repeating: 0, count: 16384)
 
@@ -143,10 +160,23 @@ public final class SpeechDispatcherClient {
     ///   - loop: The loop that watches the socket; the client lives on its thread.
     ///   - address: Where the daemon listens (``SpeechDispatcherAddress/resolve(environment:)``).
     ///   - clientName: The app's name for the daemon.
-    public init(loop: EventLoop, address: SpeechDispatcherAddress, clientName: String) {
+    public convenience init(loop: EventLoop, address: SpeechDispatcherAddress, clientName: String) {
+        self.init(loop: loop, address: address, clientName: clientName, replyTimeout: Self.replyTimeout)
+    }
+
+    /// Creates a client that waits `replyTimeout` seconds for the daemon instead of
+    /// ``replyTimeout``: for tests, which should not wait 5 s.
+    ///
+    /// - Parameters:
+    ///   - loop: The loop that watches the socket.
+    ///   - address: Where the daemon listens.
+    ///   - clientName: The app's name for the daemon.
+    ///   - replyTimeout: The longest wait for a connect or a reply, in seconds.
+    package init(loop: EventLoop, address: SpeechDispatcherAddress, clientName: String, replyTimeout: Double) {
         self.loop = loop
         self.address = address
         self.clientName = clientName
+        self.timeout = replyTimeout
     }
 
     isolated deinit {
@@ -228,27 +258,63 @@ public final class SpeechDispatcherClient {
         }
     }
 
+    /// Adds the client's one loop deadline, once: it asks for a wake-up only while
+    /// ``dueTime`` says something is due, so an idle client costs the loop nothing.
     private func armDeadline() {
-        guard deadlineToken == nil else { return }
+        guard deadlineToken == nil, !isClosed else { return }
         deadlineToken = loop.addDeadline(
-            { [weak self] in self?.retryTime },
+            { [weak self] in self?.dueTime },
             fire: { [weak self] now in self?.deadlineFired(now) })
     }
 
-    /// The time to connect again: only while an utterance waits for it.
-    private var retryTime: Double? {
-        guard case .waiting(let until) = state, pending.contains(where: \.isSpeak) else { return nil }
-        return until
+    private var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// When the client must act: connect again (only while an utterance waits for it), give up
+    /// a connect, or give up on a reply (only while one is awaited).
+    private var dueTime: Double? {
+        switch state {
+        case .waiting(let until): pending.contains(where: \.isSpeak) ? until : nil
+        case .connecting(_, _, let started): started + timeout
+        case .connected: connection.awaitingSince.map { $0 + timeout }
+        case .idle, .closed: nil
+        }
     }
 
     private func deadlineFired(_ now: Double) {
-        guard let due = retryTime, now >= due else { return }
-        if let deadlineToken { loop.removeDeadline(deadlineToken) }
-        deadlineToken = nil
-        connect()
+        guard let due = dueTime, now >= due else { return }
+        switch state {
+        case .waiting:
+            connect()
+        case .connecting:
+            lost(notAnswering("did not answer the connect", fix: Self.connectFix))
+        case .connected:
+            lost(notAnswering("stopped answering", fix: Self.replyFix))
+        case .idle, .closed:
+            break
+        }
+    }
+
+    private static let replyFix =
+        "it is stopped or hung (a process stopped with SIGSTOP, an output module that does not return); "
+        + "restart it (speech-dispatcher -s as the app's user) and see its log"
+    private static let connectFix =
+        "the host is down or drops the packets; check the host and port, and that speech-dispatcher listens "
+        + "there (CommunicationMethod \"inet_socket\")"
+
+    /// "speech-dispatcher at ADDRESS (ORIGIN) stopped answering (5 s): FIX; the app goes on silently".
+    private func notAnswering(_ what: String, fix: String) -> SpeechDispatcherError {
+        let seconds = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
+        return SpeechDispatcherError(
+            code: .notAnswering,
+            message: "speech-dispatcher at \(address) (\(address.origin)) \(what) (\(seconds)): \(fix); "
+                + "the app goes on silently")
     }
 
     private func connect() {
+        armDeadline()
         let started = EventLoop.monotonicNow
         switch SpeechSocket.connect(address.transport) {
         case .connected(let fd):
@@ -274,7 +340,7 @@ public final class SpeechDispatcherClient {
         state = .connected(fd: fd, token: token)
         lastConnectDuration = EventLoop.monotonicNow - started
         reconnectDelay = Self.reconnectDelays.lowerBound
-        problemReported = false
+        complaintReported = false
         connection = Connection()
         let handshake: [Item] = [
             .command(
@@ -401,6 +467,8 @@ public final class SpeechDispatcherClient {
                             "speech-dispatcher at \(address) sent a reply to no command: \(reply.code) \(reply.text)"))
                 return
             }
+            // The daemon answers a command: whatever outage there was is over.
+            outageReported = false
             let expectation = connection.expectations[connection.expectationHead]
             connection.expectationHead += 1
             if connection.expectationHead == connection.expectations.count {
@@ -408,6 +476,8 @@ public final class SpeechDispatcherClient {
                 connection.expectationHead = 0
             }
             answer(expectation, with: reply)
+            let awaiting = connection.expectationHead < connection.expectations.count
+            connection.awaitingSince = awaiting ? EventLoop.monotonicNow : nil
             fill()
         }
     }
@@ -423,7 +493,7 @@ public final class SpeechDispatcherClient {
         switch expectation {
         case .setting(let name):
             if !reply.isSuccess {
-                problem(
+                complain(
                     SpeechDispatcherError(
                         code: .protocolError,
                         message: "speech-dispatcher at \(address) refused SET SELF \(name): \(reply.code) \(reply.text)"
@@ -489,6 +559,7 @@ public final class SpeechDispatcherClient {
     private func write(_ command: String, expecting expectation: Expectation) {
         connection.outgoing.append(contentsOf: SSIPRequest.line(command))
         connection.expectations.append(expectation)
+        if connection.awaitingSince == nil { connection.awaitingSince = EventLoop.monotonicNow }
     }
 
     private func flush() {
@@ -548,13 +619,18 @@ public final class SpeechDispatcherClient {
         // The state first: an event handler may speak again, and must find the back-off.
         state = .waiting(until: EventLoop.monotonicNow + reconnectDelay)
         reconnectDelay = min(reconnectDelay * 2, Self.reconnectDelays.upperBound)
-        problem(error)
+        if !outageReported {
+            outageReported = true
+            onProblem?(error)
+        }
         for id in dropped { report(id, .cancelled) }
     }
 
-    private func problem(_ error: SpeechDispatcherError) {
-        guard !problemReported else { return }
-        problemReported = true
+    /// A command the daemon refused: said once per connection, apart from outages, so that a
+    /// refusal never hides a later outage (nor an outage a refusal on the next connection).
+    private func complain(_ error: SpeechDispatcherError) {
+        guard !complaintReported else { return }
+        complaintReported = true
         onProblem?(error)
     }
 

@@ -21,6 +21,10 @@ public struct SpeechDispatcherError: Error, Hashable, Sendable, CustomStringConv
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// The daemon closed the connection (it stopped, or was restarted).
         public static let connectionLost = Code(rawValue: "connectionLost")
+        /// The daemon accepted the connection but did not answer a command within
+        /// ``SpeechDispatcherClient/replyTimeout`` (it was stopped, or its output module hung), or a
+        /// TCP connect did not finish in that time (a host that drops the packets).
+        public static let notAnswering = Code(rawValue: "notAnswering")
         /// The daemon sent something that is not SSIP, or refused a command.
         public static let protocolError = Code(rawValue: "protocolError")
         /// Another failure of the socket: the message names the call and the errno.

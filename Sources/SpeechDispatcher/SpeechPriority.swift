@@ -9,9 +9,11 @@ public enum SpeechPriority: String, CaseIterable, Hashable, Sendable {
     /// are spoken in order); cancels the `text`, `notification` and `progress` waiting or
     /// sounding. An announcement that must be heard.
     case message
-    /// Ordinary speech, spoken when no `important` or `message` waits. It interrupts itself:
-    /// a new `text` cancels the one sounding and those waiting, so only the latest is heard.
-    /// A focus move.
+    /// Ordinary speech, spoken when no `important` or `message` waits or sounds: one that comes
+    /// while a `message` sounds is not dropped and does not cut it off, it waits for its end. It
+    /// interrupts itself: a new `text` cancels the one sounding (`703 CANCELED`) and those waiting,
+    /// so only the latest is heard. A focus move. (SSIP's rules; the end-to-end tests check both
+    /// against speech-dispatcher 0.11.)
     case text
     /// Cancelled by anything of another priority waiting or sounding, and it interrupts itself:
     /// only the last of several is spoken. Typing echo, hints.

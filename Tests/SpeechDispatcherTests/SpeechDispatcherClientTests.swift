@@ -39,14 +39,27 @@ final class Recorder {
 @Suite("SpeechDispatcherClient against a private speech-dispatcher", .serialized)
 @MainActor
 struct SpeechDispatcherClientTests {
-    @Test("speak: queued with the daemon's id, began, ended; the daemon got the settings, priority and text")
-    func speaks() throws {
+    /// A private daemon, started; a loop; a client of the daemon and what it saw. The caller stops
+    /// the daemon (`defer { daemon.stop() }`).
+    func started(replyTimeout: Double = SpeechDispatcherClient.replyTimeout) throws -> (
+        PrivateDaemon, EventLoop, SpeechDispatcherClient, Recorder
+    ) {
         let daemon = try PrivateDaemon()
         try daemon.start()
-        defer { daemon.stop() }
         let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
+        let client = SpeechDispatcherClient(
+            loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests", replyTimeout: replyTimeout)
+        return (daemon, loop, client, Recorder(client))
+    }
+
+    /// Text long enough to be sounding when the next utterance comes (the file plugin does not
+    /// play in real time: a sentence takes 25-50 ms).
+    static let long = String(repeating: "This sentence is long enough to take a while to say. ", count: 120)
+
+    @Test("speak: queued with the daemon's id, began, ended; the daemon got the settings, priority and text")
+    func speaks() throws {
+        let (daemon, loop, client, recorder) = try started()
+        defer { daemon.stop() }
         client.rate = 20
         client.volume = 150  // clamped
         #expect(client.volume == 100)
@@ -61,6 +74,7 @@ struct SpeechDispatcherClientTests {
         }
         #expect(messageID >= 1)
         #expect(recorder.kinds(first) == [.queued(messageID: messageID), .began, .ended])
+        #expect(loop.nextDeadline == nil, "connected, nothing awaited: no deadline, no wake-ups")
         let second = client.speak("Bonjour", priority: .message, language: "fr")
         let third = client.speak("Back to the default language", priority: .message)
         #expect(run(loop, upTo: 10) { recorder.finished(second) && recorder.finished(third) })
@@ -84,13 +98,9 @@ struct SpeechDispatcherClientTests {
 
     @Test("cancel: the utterance sounding and those queued in the daemon end cancelled")
     func cancels() throws {
-        let daemon = try PrivateDaemon()
-        try daemon.start()
+        let (daemon, loop, client, recorder) = try started()
         defer { daemon.stop() }
-        let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
-        let long = String(repeating: "This sentence is long enough to take a while to say. ", count: 120)
+        let long = Self.long
         // `message` does not interrupt itself: the second waits in the daemon's queue.
         let sounding = client.speak(long, priority: .message)
         let waiting = client.speak(long, priority: .message)
@@ -108,12 +118,8 @@ struct SpeechDispatcherClientTests {
         "the daemon killed: in-flight utterances cancelled, one problem; restarted: the next speak reconnects, settings sent again"
     )
     func reconnects() throws {
-        let daemon = try PrivateDaemon()
-        try daemon.start()
+        let (daemon, loop, client, recorder) = try started()
         defer { daemon.stop() }
-        let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
         client.rate = -30
         client.volume = 50
         let before = client.speak("First.")
@@ -195,14 +201,13 @@ struct SpeechDispatcherClientTests {
         #expect(namedRecorder.problems.first?.message.contains("inet_socket:127.0.0.1:6560") == true)
     }
 
-    @Test("a SIGSTOPped daemon: 200 speaks return at once, the queue stays bounded, a loop deadline fires")
+    @Test(
+        "a SIGSTOPped daemon: 200 speaks return at once, the loop is never blocked, it is dropped as not answering (said once for the whole stop); after SIGCONT a later speak is spoken"
+    )
     func stoppedDaemon() throws {
-        let daemon = try PrivateDaemon()
-        try daemon.start()
+        let timeout = 0.5
+        let (daemon, loop, client, recorder) = try started(replyTimeout: timeout)
         defer { daemon.stop() }
-        let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
         let first = client.speak("Before the stop.")
         #expect(run(loop, upTo: 10) { recorder.finished(first) })
         daemon.signal(SIGSTOP)
@@ -226,12 +231,72 @@ struct SpeechDispatcherClientTests {
         #expect(late < 0.5, "the loop was blocked")
         let cancelledNow = ids.filter { recorder.kinds($0) == [.cancelled] }.count
         #expect(cancelledNow >= 200 - SpeechDispatcherClient.maximumQueuedRequests - 1)
-        #expect(recorder.problems.isEmpty)
+        // No reply within the timeout: the connection is dropped, everything it had is cancelled.
+        #expect(run(loop, upTo: 5) { ids.allSatisfy(recorder.finished) })
+        let dropped = EventLoop.monotonicNow - started
+        #expect(dropped >= timeout && dropped < timeout + 1, "dropped after \(dropped) s")
+        #expect(!client.isConnected)
+        #expect(recorder.problems.map(\.code) == [.notAnswering])
+        #expect(
+            recorder.problems.first?.message
+                == "speech-dispatcher at \(daemon.socketPath) (the app) stopped answering (0.5 s): it is stopped or "
+                + "hung (a process stopped with SIGSTOP, an output module that does not return); restart it "
+                + "(speech-dispatcher -s as the app's user) and see its log; the app goes on silently")
+        #expect(loop.nextDeadline == nil, "nothing to say, nothing awaited: no deadline, no wake-ups")
+        // Still stopped: the next speak connects again (the kernel accepts for the daemon) and is
+        // not answered either; the same outage, not said again.
+        let duringStop = client.speak("Still stopped.")
+        #expect(run(loop, upTo: 5) { recorder.finished(duringStop) })
+        #expect(recorder.kinds(duringStop) == [.cancelled])
+        #expect(recorder.problems.count == 1)
         daemon.signal(SIGCONT)
-        #expect(run(loop, upTo: 20) { ids.allSatisfy(recorder.finished) })
         let after = client.speak("After the stop.")
         #expect(run(loop, upTo: 10) { recorder.finished(after) })
         #expect(recorder.kinds(after).last == .ended)
+        #expect(daemon.received.contains("After the stop."))
+        #expect(recorder.problems.count == 1)
+        client.close()
+    }
+
+    @Test("interruption: a text utterance is cancelled by the next text (703), which is spoken to its end")
+    func textInterruptsText() throws {
+        let (daemon, loop, client, recorder) = try started()
+        defer { daemon.stop() }
+        let first = client.speak(Self.long, priority: .text)
+        let second = client.speak("Second, said whole.", priority: .text)
+        #expect(run(loop, upTo: 15) { recorder.finished(first) && recorder.finished(second) })
+        // The daemon queued the first (it had it) and cancelled it: not the client's queue.
+        #expect(recorder.queued(first) != nil)
+        #expect(recorder.kinds(first).last == .cancelled)
+        #expect(recorder.kinds(second).dropFirst() == [.began, .ended])
+        #expect(recorder.problems.isEmpty)
+        let received = daemon.received
+        #expect(received.filter { $0 == "SPEAK" }.count == 2)
+        #expect(received.contains("Second, said whole."))
+        #expect(received.contains { $0.hasPrefix("This sentence is long enough") })
+        client.close()
+    }
+
+    @Test(
+        "interruption: a message is not cut off by a text; the text waits for the message's end and is then spoken"
+    )
+    func textWaitsForMessage() throws {
+        let (daemon, loop, client, recorder) = try started()
+        defer { daemon.stop() }
+        // Twenty sentences: long enough that the text comes while it sounds, short enough to hear out.
+        let message = client.speak(String(Self.long.prefix(53 * 20)), priority: .message)
+        let text = client.speak("Focus moved.", priority: .text)
+        #expect(run(loop, upTo: 30) { recorder.finished(message) && recorder.finished(text) })
+        #expect(recorder.kinds(message).dropFirst() == [.began, .ended])
+        #expect(recorder.kinds(text).dropFirst() == [.began, .ended])
+        // In this order: the text began only after the message ended.
+        let order = recorder.events.compactMap { event -> String? in
+            guard event.kind == .began || event.kind == .ended else { return nil }
+            return "\(event.requestID == message ? "message" : "text") \(event.kind)"
+        }
+        #expect(order == ["message began", "message ended", "text began", "text ended"])
+        #expect(recorder.problems.isEmpty)
+        #expect(daemon.received.contains("Focus moved."))
         client.close()
     }
 
@@ -239,12 +304,8 @@ struct SpeechDispatcherClientTests {
         "figures: connect time, and speak to queued over 100 utterances (p50, p99), with the daemon's share",
         arguments: [SpeechPriority.text, .message])
     func figures(priority: SpeechPriority) throws {
-        let daemon = try PrivateDaemon()
-        try daemon.start()
+        let (daemon, loop, client, recorder) = try started()
         defer { daemon.stop() }
-        let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
         var latencies: [Double] = []
         for index in 0..<100 {
             let started = EventLoop.monotonicNow
@@ -273,12 +334,8 @@ struct SpeechDispatcherClientTests {
 
     @Test("audio through espeak-ng: an utterance is there (length, RMS); RATE shortens it, VOLUME lowers it")
     func audio() throws {
-        let daemon = try PrivateDaemon()
-        try daemon.start()
+        let (daemon, loop, client, recorder) = try started()
         defer { daemon.stop() }
-        let loop = try makeLoop()
-        let client = SpeechDispatcherClient(loop: loop, address: .unixSocket(daemon.socketPath), clientName: "tests")
-        let recorder = Recorder(client)
         func say(_ text: String) throws -> (seconds: Double, rms: Double) {
             let offset = daemon.audioSize
             let id = client.speak(text, priority: .message)

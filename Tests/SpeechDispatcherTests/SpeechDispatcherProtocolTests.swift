@@ -9,12 +9,15 @@ import Testing
 @Suite("SpeechDispatcherClient against a scripted server", .serialized)
 @MainActor
 struct SpeechDispatcherProtocolTests {
-    func make(tcp: Bool = false) throws -> (EventLoop, FakeSSIPServer, SpeechDispatcherClient, Recorder) {
+    func make(tcp: Bool = false, replyTimeout: Double = SpeechDispatcherClient.replyTimeout) throws -> (
+        EventLoop, FakeSSIPServer, SpeechDispatcherClient, Recorder
+    ) {
         let loop = try makeLoop()
         let server = try FakeSSIPServer(loop: loop, tcp: tcp)
         let address: SpeechDispatcherAddress =
             tcp ? .inetSocket(server.address, port: server.port) : .unixSocket(server.address)
-        let client = SpeechDispatcherClient(loop: loop, address: address, clientName: "fake")
+        let client = SpeechDispatcherClient(
+            loop: loop, address: address, clientName: "fake", replyTimeout: replyTimeout)
         return (loop, server, client, Recorder(client))
     }
 
@@ -154,5 +157,122 @@ struct SpeechDispatcherProtocolTests {
         _ = run(loop, upTo: 0.1) { false }
         #expect(server.lines.filter { $0.hasPrefix("SET SELF RATE") } == ["SET SELF RATE 0", "SET SELF RATE 50"])
         #expect(server.lines.filter { $0 == "CANCEL self" }.count == 1)
+    }
+
+    @Test(
+        "a reply not given in time: the connection dropped as lost, utterances cancelled, one problem naming the socket; no deadline while nothing is awaited"
+    )
+    func replyTimeout() throws {
+        let (loop, server, client, recorder) = try make(replyTimeout: 0.3)
+        defer { server.close() }
+        #expect(SpeechDispatcherClient.replyTimeout == 5)
+        let spoken = client.speak("Answered")
+        #expect(run(loop, upTo: 5) { recorder.queued(spoken) != nil })
+        #expect(loop.nextDeadline == nil, "connected and idle: no deadline, no wake-ups")
+        server.answer = { $0 == "SPEAK" ? "" : nil }  // never answers a SPEAK
+        let sent = EventLoop.monotonicNow
+        let held = client.speak("Held")
+        let waiting = client.speak("Waiting behind it")
+        let due = try #require(loop.nextDeadline, "a reply awaited: the deadline armed")
+        #expect(due >= sent + 0.3 && due <= EventLoop.monotonicNow + 0.3)
+        #expect(run(loop, upTo: 5) { recorder.finished(held) && recorder.finished(waiting) })
+        #expect(EventLoop.monotonicNow >= sent + 0.3)
+        #expect(recorder.kinds(held) == [.cancelled])
+        #expect(recorder.kinds(waiting) == [.cancelled])
+        #expect(!client.isConnected)
+        #expect(recorder.problems.map(\.code) == [.notAnswering])
+        #expect(
+            recorder.problems.first?.message
+                == "speech-dispatcher at \(server.address) (the app) stopped answering (0.3 s): it is stopped or hung "
+                + "(a process stopped with SIGSTOP, an output module that does not return); restart it "
+                + "(speech-dispatcher -s as the app's user) and see its log; the app goes on silently")
+        #expect(loop.nextDeadline == nil, "lost, nothing to say: no deadline")
+        // The daemon answers again: the next speak connects after the back-off and is queued.
+        server.answer = { _ in nil }
+        let again = client.speak("Again")
+        #expect(run(loop, upTo: 5) { recorder.queued(again) != nil })
+        #expect(recorder.problems.count == 1)
+        #expect(loop.nextDeadline == nil)
+    }
+
+    @Test("a TCP connect never answered (a host that drops the packets): given up after the timeout, said once")
+    func connectTimeout() throws {
+        let loop = try makeLoop()
+        let hole = try BlackHole()
+        defer { hole.close() }
+        let client = SpeechDispatcherClient(
+            loop: loop, address: .inetSocket("127.0.0.1", port: hole.port), clientName: "fake", replyTimeout: 0.3)
+        let recorder = Recorder(client)
+        let started = EventLoop.monotonicNow
+        let id = client.speak("Into the void")
+        #expect(!client.isConnected)
+        #expect(recorder.kinds(id).isEmpty, "the connect is in progress")
+        #expect(loop.nextDeadline != nil)
+        #expect(run(loop, upTo: 5) { recorder.finished(id) })
+        #expect(EventLoop.monotonicNow - started >= 0.3)
+        #expect(recorder.kinds(id) == [.cancelled])
+        #expect(recorder.problems.map(\.code) == [.notAnswering])
+        #expect(
+            recorder.problems.first?.message
+                == "speech-dispatcher at 127.0.0.1:\(hole.port) (the app) did not answer the connect (0.3 s): the host "
+                + "is down or drops the packets; check the host and port, and that speech-dispatcher listens there "
+                + "(CommunicationMethod \"inet_socket\"); the app goes on silently")
+        #expect(loop.nextDeadline == nil)
+        let again = client.speak("Still nothing")
+        #expect(run(loop, upTo: 5) { recorder.finished(again) })
+        #expect(recorder.problems.count == 1, "one outage, one problem")
+    }
+
+    @Test("a refused SET SELF is said once per connection, and does not hide a later outage")
+    func refusalThenOutage() throws {
+        let (loop, server, client, recorder) = try make()
+        server.answer = { $0.hasPrefix("SET SELF RATE") ? "409 ERR RATE TOO HIGH\r\n" : nil }
+        let id = client.speak("Hi")
+        #expect(run(loop, upTo: 5) { recorder.queued(id) != nil })
+        client.rate = 10
+        #expect(run(loop, upTo: 5) { server.lines.contains("SET SELF RATE 10") })
+        _ = run(loop, upTo: 0.1) { false }
+        #expect(recorder.problems.map(\.code) == [.protocolError], "two refusals on one connection, said once")
+        #expect(recorder.problems.first?.message.contains("refused SET SELF RATE: 409") == true)
+        server.close()
+        #expect(run(loop, upTo: 5) { recorder.problems.count == 2 })
+        #expect(recorder.problems.map(\.code) == [.protocolError, .connectionLost])
+    }
+}
+
+/// A TCP port on 127.0.0.1 that never answers a connect: a listener with a backlog of 0 whose
+/// one place is taken and which never accepts, so the kernel drops the next SYN, as a host behind
+/// a firewall that drops packets does.
+private final class BlackHole {
+    let port: Int
+    private let listener: Int32
+    private let filler: Int32
+
+    init() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let size = length
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, size) == 0 && listen(listener, 0) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        guard bound else { throw PrivateDaemon.Failure(description: "black hole: bind or listen failed") }
+        let filler = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(filler, $0, size) == 0 }
+        }
+        guard connected else { throw PrivateDaemon.Failure(description: "black hole: the filler did not connect") }
+        self.listener = listener
+        self.filler = filler
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        Glibc.close(filler)
+        Glibc.close(listener)
     }
 }

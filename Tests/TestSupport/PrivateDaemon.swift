@@ -205,12 +205,21 @@ public final class PrivateDaemon {
     }
 
     /// For each SPEAK, the time from the daemon receiving it to its sending `225` (the message
-    /// queued), from the protocol log's timestamps (`[Thu Nov 26 06:18:21 2026 : 552340]`), in
-    /// seconds.
-    public var speakToQueued: [Double] {
+    /// queued), from the protocol log's timestamps, in seconds: ``speakToQueued(in:)`` of
+    /// ``protocolLog``.
+    public var speakToQueued: [Double] { Self.speakToQueued(in: protocolLog) }
+
+    /// For each SPEAK in a protocol log, the time from the daemon receiving it to its sending
+    /// `225`, in seconds. The log stamps only the time of day (`[Thu Nov 26 06:18:21 2026 :
+    /// 552340]`), so a span that crosses midnight is counted through it (a SPEAK at 23:59:59.9 and
+    /// its `225` at 00:00:00.1 are 0.2 s apart, not -86399.8 s).
+    ///
+    /// - Parameter log: The protocol log's text.
+    /// - Returns: The spans, in the order of the SPEAKs.
+    public static func speakToQueued(in log: String) -> [Double] {
         var result: [Double] = []
         var speakTime: Double?
-        for entry in ("\n" + protocolLog).components(separatedBy: "\n[").dropFirst() {
+        for entry in ("\n" + log).components(separatedBy: "\n[").dropFirst() {
             guard let close = entry.firstIndex(of: "]") else { continue }
             let stamp = entry[..<close].split(separator: " ")
             // "Thu Nov 26 06:18:21 2026 : 552340": the clock, and microseconds.
@@ -221,7 +230,9 @@ public final class PrivateDaemon {
             if entry.contains(":DATA:|SPEAK\r\n") || entry.contains(":DATA:|SPEAK\n") {
                 speakTime = time
             } else if entry.contains(":REPLY:|225-"), let started = speakTime {
-                result.append(time - started)
+                let span = time - started
+                // Past midnight: the day's seconds started again. A span is far shorter than a day.
+                result.append(span < 0 ? span + 86400 : span)
                 speakTime = nil
             }
         }
