@@ -375,6 +375,14 @@ import Testing
         below.isAccessibilityElement = false
         #expect(app.focusSystem.accessibilityPosition(of: below) == nil)
         #expect(app.focusSystem.accessibilityPosition(of: nodes[0]).map { [$0.0, $0.1] } == [3, 3])
+        // Found again after each change: a frame moved (c goes below), an item hidden, one shown.
+        nodes[2].frame = Rect(x: 0, y: 4, width: 8, height: 1)
+        #expect(app.focusSystem.accessibilityPosition(of: nodes[2]).map { [$0.0, $0.1] } == [3, 3])
+        #expect(app.focusSystem.accessibilityPosition(of: nodes[1]).map { [$0.0, $0.1] } == [1, 3])
+        nodes[1].isHidden = true
+        #expect(app.focusSystem.accessibilityPosition(of: nodes[0]).map { [$0.0, $0.1] } == [1, 2])
+        below.isAccessibilityElement = true
+        #expect(app.focusSystem.accessibilityPosition(of: below).map { [$0.0, $0.1] } == [2, 3])
     }
 
     @Test("back to an item after one that is not an element: spoken again; speech off: nothing built at all")

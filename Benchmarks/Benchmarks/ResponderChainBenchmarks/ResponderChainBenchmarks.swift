@@ -148,6 +148,7 @@ let benchmarks: @Sendable () -> Void = {
     keytraceBenchmarks()
     inspectionBenchmarks()
     canvasBenchmarks()
+    narratorBenchmarks()
     qtSceneBenchmarks()
 
     Benchmark("Rebuild the key-command index: 1,000 commands on a 50-ancestor chain") { @MainActor benchmark async in

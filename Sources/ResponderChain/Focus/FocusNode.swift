@@ -174,7 +174,11 @@ open class FocusNode: Responder, FocusItem {
     /// whether it can be focused.
     open var isAccessibilityElement: Bool {
         get { accessibility?.isElement ?? canBecomeFocused }
-        set { accessibilityStorage.isElement = newValue }
+        set {
+            accessibilityStorage.isElement = newValue
+            // Counted in "3 of 6" or not: the focus system's positions are found again.
+            focusPropertiesDidChange(.focusability)
+        }
     }
     /// The language of the node's label and value, as a BCP 47 tag (`de`), when it differs from the
     /// app's. `nil` by default.

@@ -11,32 +11,72 @@ extension FocusSystem {
     /// - Parameter item: The item.
     /// - Returns: Its position from 1, and how many there are; `nil` when it cannot be focused now or
     ///   is not an accessibility element.
+    ///
+    /// The first call after a layout change sorts the item's group (one pass over the tree, then
+    /// the group's members); later calls on the same layout look the item up. A custom
+    /// ``FocusEnvironment`` whose `isAccessibilityElement` changes by itself calls
+    /// ``invalidateLayout(of:changes:)`` with `.focusability` (``FocusNode`` does so when it is
+    /// set).
     public func accessibilityPosition(of item: any FocusItem) -> (position: Int, count: Int)? {
         let snapshot = currentSnapshot()
         guard let index = snapshot.itemIndex[ObjectIdentifier(item)], snapshot.items[index].isFocusable,
             item.isAccessibilityElement
         else { return nil }
-        /// The nearest declared group at or above a group (0, the root, when none).
-        func declared(_ start: Int) -> Int {
-            var group = start
-            while group != 0 {
-                if snapshot.groups[group].declarer?.focusGroupIdentifier != nil { return group }
-                group = snapshot.groups[group].parent ?? 0
+        if accessibilityOrder.generation != snapshot.generation || accessibilityOrder.epoch != snapshot.geometryEpoch {
+            accessibilityOrder = AccessibilityOrder(snapshot)
+        }
+        let group = accessibilityOrder.declared[snapshot.items[index].inheritedGroup]
+        return accessibilityOrder.position(of: index, in: group, snapshot: snapshot)
+    }
+}
+
+/// The accessibility elements of each declared focus group in reading order, for one snapshot:
+/// ``FocusSystem/accessibilityPosition(of:)``'s cache.
+struct AccessibilityOrder {
+    var generation: UInt64 = .max
+    var epoch: UInt64 = 0
+    /// Each group's nearest declared group at or above it (0, the root, when none).
+    var declared: [Int] = []
+    /// Each declared group's members (focusable accessibility elements), in tree order until sorted.
+    private var members: [Int: [Int]] = [:]
+    /// Each sorted group's positions (item index → position from 1).
+    private var positions: [Int: [Int: Int]] = [:]
+
+    init() {}
+
+    /// Finds every group's declared group and members in one pass over the snapshot.
+    @MainActor init(_ snapshot: FocusSnapshot) {
+        generation = snapshot.generation
+        epoch = snapshot.geometryEpoch
+        declared = Array(repeating: 0, count: snapshot.groups.count)
+        // A group's parent comes before it: its declared group is known by then.
+        for group in snapshot.groups.indices where group != 0 {
+            if snapshot.groups[group].declarer?.focusGroupIdentifier != nil {
+                declared[group] = group
+            } else {
+                declared[group] = snapshot.groups[group].parent.map { declared[$0] } ?? 0
             }
-            return 0
         }
-        let group = declared(snapshot.items[index].inheritedGroup)
-        var members = snapshot.items.indices.filter { member in
-            snapshot.items[member].isFocusable && declared(snapshot.items[member].inheritedGroup) == group
-                && snapshot.items[member].item.isAccessibilityElement
+        for (index, item) in snapshot.items.enumerated() where item.isFocusable && item.item.isAccessibilityElement {
+            members[declared[item.inheritedGroup], default: []].append(index)
         }
-        let direction = snapshot.groups[group].direction
-        members.sort { a, b in
-            ReadingOrder.precedes(
-                snapshot.items[a].frame, snapshot.items[a].treeOrder, snapshot.items[b].frame,
-                snapshot.items[b].treeOrder, direction: direction)
+    }
+
+    /// An item's position among its declared group's members, sorting the group on first use.
+    @MainActor mutating func position(of index: Int, in group: Int, snapshot: FocusSnapshot) -> (
+        position: Int, count: Int
+    )? {
+        if positions[group] == nil {
+            var sorted = members[group] ?? []
+            let direction = snapshot.groups[group].direction
+            sorted.sort { a, b in
+                ReadingOrder.precedes(
+                    snapshot.items[a].frame, snapshot.items[a].treeOrder, snapshot.items[b].frame,
+                    snapshot.items[b].treeOrder, direction: direction)
+            }
+            positions[group] = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0 + 1) })
         }
-        guard let position = members.firstIndex(of: index) else { return nil }
-        return (position + 1, members.count)
+        guard let table = positions[group], let position = table[index] else { return nil }
+        return (position, table.count)
     }
 }

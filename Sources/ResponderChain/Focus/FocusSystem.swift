@@ -79,6 +79,8 @@ public final class FocusSystem {
     @exclusivity(unchecked) var focusedGroup: FocusGroupName?
     @exclusivity(unchecked) var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
+    /// ``accessibilityPosition(of:)``'s groups, sorted for the current snapshot.
+    var accessibilityOrder = AccessibilityOrder()
     /// The modal scopes presented, innermost last, each with the item focused before it.
     var modalScopes: [(scope: any FocusEnvironment, previous: (any FocusItem)?)] = []
 
