@@ -129,11 +129,17 @@ import Testing
         narrator.speakFocusedItem()
         #expect(narrator.lastUtterance?.text == "Pay, button, 1 of 2", "the narrator goes on")
         #expect(problems.count == 1, "once per outage: \(problems)")
+        // Past the first back-off the next utterance tries again, and fails again: still said once.
+        let later = EventLoop.monotonicNow + SpeechDispatcherClient.reconnectDelays.lowerBound + 0.1
+        while EventLoop.monotonicNow < later { app.loop.runOnce(timeout: 0.05) }
+        narrator.announce("Please take a seat")
+        while EventLoop.monotonicNow < later + 0.3 { app.loop.runOnce(timeout: 0.05) }
+        #expect(problems.count == 1, "once per outage: \(problems)")
         #expect(app.speechNote?.contains("/nonexistent-runtime/speechd.sock") == true)
         #expect(app.speechNote?.contains("goes on silently") == true)
     }
 
-    @Test("a malformed SPEECHD_ADDRESS is a note naming it, and the narrator still runs (its trace, its commands)")
+    @Test("a malformed SPEECHD_ADDRESS is a note naming it, and the narrator still runs: its commands, what it says")
     func badAddress() throws {
         let screen = Screen()
         var configuration = KeyboardApp.Configuration()
@@ -142,8 +148,15 @@ import Testing
         configuration.environment = ["SPEECHD_ADDRESS": "carrier_pigeon:coop", "XDG_STATE_HOME": stateHome]
         configuration.speech = KeyboardApp.SpeechOptions()
         let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
-        #expect(app.narrator != nil && app.speechOutput == nil)
+        let narrator = try #require(app.narrator)
+        #expect(app.speechOutput == nil)
         #expect(app.speechNote?.contains("SPEECHD_ADDRESS") == true)
+        // Heard by another output an app may give it (a status line, a test).
+        let heard = HeardList()
+        narrator.output = heard
+        app.focusSystem.updateFocusIfNeeded()
+        VirtualKeyboard(app.dispatcher).tap("ctrl+alt+s")
+        #expect(heard.heard.map(\.text) == ["Speech on", "Pay, button, 1 of 2"])
     }
 
     @Test(
