@@ -33,7 +33,7 @@ import Testing
         return result
     }
 
-    /// The `announce` events of JSON lines: their text (`nil` when redacted), kind and priority.
+    /// The `announce` events of JSON lines: their text (`•` when redacted), kind and priority.
     static func announcements(_ jsonLines: String) -> [(text: String?, kind: String, priority: String)] {
         jsonLines.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -82,6 +82,38 @@ import Testing
             result.stdout.contains(
                 #"announce       said to the listener (focus move, priority text): "buyMilk, button, 2 of 10""#),
             "\(result.stdout)")
+    }
+
+    @Test("--speak on the demo's passcode field: the daemon hears \"dot\" for each character, the trace shows •")
+    func secureField() throws {
+        let daemon = try PrivateDaemon()
+        try daemon.start()
+        defer { daemon.stop() }
+        // Shift+Tab from the search field goes round to the passcode field, the last in the loop.
+        let result = try KeytraceBinary.run(
+            ["--speak", "--keys", "shift+tab 7 3", "--json"],
+            environment: ["SPEECHD_ADDRESS": "unix_socket:\(daemon.socketPath)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let said = Self.spoken(by: "keytrace", in: daemon)
+        #expect(said.suffix(3) == ["passcode, secure text field, 10 of 10", "dot", "dot"], "\(said)")
+        #expect(!said.contains("7") && !said.contains("3"), "\(said)")
+        let typing = Self.announcements(result.stdout).filter { $0.kind == "typing" }
+        #expect(typing.count == 2 && typing.allSatisfy { $0.text == "•" }, "redacted: \(typing)")
+        #expect(!result.stdout.contains(#""text":"7""#) && !result.stdout.contains(#""text":"dot""#))
+    }
+
+    @Test("--speak --replay: what the recording types is echoed to the daemon before keytrace exits")
+    func replay() throws {
+        let daemon = try PrivateDaemon()
+        try daemon.start()
+        defer { daemon.stop() }
+        let result = try KeytraceBinary.run(
+            ["--speak", "--replay", KeytraceBinary.fixture("typing.evemu"), "--json"],
+            environment: ["SPEECHD_ADDRESS": "unix_socket:\(daemon.socketPath)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let announced = Self.announcements(result.stdout).compactMap(\.text)
+        #expect(announced.contains("a") && announced.contains("b"), "\(announced)")
+        #expect(Self.spoken(by: "keytrace", in: daemon) == announced)
     }
 
     @Test("--speak without a daemon: one line on standard error naming the address and the fix; the trace goes on")
