@@ -8,11 +8,18 @@ import Testing
     /// What one client of the daemon said: each `SPEAK`'s text, in order, from the protocol log, by
     /// the connection whose `CLIENT_NAME` names it (`uid0:keytrace:main`).
     static func spoken(by client: String, in daemon: PrivateDaemon) -> [String] {
+        utterances(by: client, in: daemon).map(\.text)
+    }
+
+    /// Each `SPEAK` of one client with the priority it was sent at (the last `SET SELF PRIORITY` on its
+    /// connection; SSIP's default, `text`, before any).
+    static func utterances(by client: String, in daemon: PrivateDaemon) -> [(text: String, priority: String)] {
         // Entries look like `[Thu Nov 26 08:47:21 2026 : 486509] speechd: 18:DATA:|SPEAK` and CRLF (one
         // Character in Swift: split at every newline character).
         var speaker: [String: Bool] = [:]
+        var priority: [String: String] = [:]
         var texts: [String: [String]?] = [:]
-        var result: [String] = []
+        var result: [(String, String)] = []
         for entry in daemon.protocolLog.split(whereSeparator: \.isNewline) {
             guard let data = entry.range(of: ":DATA:|") else { continue }
             let head = entry[..<data.lowerBound]
@@ -20,10 +27,12 @@ import Testing
             let line = String(entry[data.upperBound...])
             if line.hasPrefix("SET SELF CLIENT_NAME") { speaker[fd] = line.contains(":\(client):") }
             guard speaker[fd] == true else { continue }
-            if line == "SPEAK" {
+            if texts[fd] == nil || texts[fd]! == nil, line.hasPrefix("SET SELF PRIORITY ") {
+                priority[fd] = String(line.dropFirst("SET SELF PRIORITY ".count))
+            } else if line == "SPEAK" {
                 texts[fd] = .some([])
             } else if line == ".", let current = texts[fd] ?? nil {
-                result.append(current.joined(separator: "\n"))
+                result.append((current.joined(separator: "\n"), priority[fd] ?? "text"))
                 texts[fd] = .some(nil)
             } else if var current = texts[fd] ?? nil {
                 current.append(line.hasPrefix("..") ? String(line.dropFirst()) : line)
@@ -189,6 +198,18 @@ import Testing
         #expect(said.filter { $0 == "dot" }.count == 3, "\(said)")
         #expect(said.contains("A"), "typing is echoed: \(said)")
         for secret in ["4", "2", "7", "427", "four"] { #expect(!said.contains(secret), "\(said)") }
+        // An announcement (the check box's new state) keeps its priority: message, as the kiosk sent it.
+        try kiosk.send("Tab")
+        try kiosk.waitFor("focus consent")
+        try kiosk.send("Space")
+        let heard = Self.waitUntil("keytrace", in: daemon) { $0.contains("checked") }
+        #expect(heard.contains("checked"), "\(heard)")
+        let checked = Self.utterances(by: "keytrace", in: daemon).filter { $0.text == "checked" }
+        #expect(checked.map(\.priority) == ["message"], "\(checked)")
+        #expect(
+            Self.utterances(by: "kiosk-example", in: daemon).filter { $0.text == "checked" }.map(\.priority) == [
+                "message"
+            ])
         let text = AttachEndToEndTests.waitFor("spoken \"dot\"", in: output)
         #expect(
             text.contains(
