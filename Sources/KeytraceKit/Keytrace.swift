@@ -47,6 +47,10 @@ public struct KeytraceOptions: Sendable {
     /// its scene narrated as an app with speech on narrates it, or, with ``attach``, what the app
     /// says; each utterance is an `announce` event in the trace.
     public var speak = false
+    /// The environment `--speak` reads speech-dispatcher's address from (`SPEECHD_ADDRESS`, else
+    /// `XDG_RUNTIME_DIR`) with `--keys`, `--replay` and `--attach`, in place of the process's; `nil`
+    /// for the process's. Live input reads the process's, as every `KeyboardApp` does.
+    public var speechEnvironment: [String: String]?
     /// Print the conflict report and exit.
     public var conflicts = false
     /// With ``conflicts``: at every focusable item, not only the initial focus.
@@ -350,7 +354,9 @@ public enum Keytrace {
             scene: scene, layout: layout, rightToLeft: options.rightToLeft, explain: explain, onEvent: onEvent)
         let layoutNote = "\(layout.name) (\(layoutSource))"
         // Made before the session starts: its initial focus is spoken, as in an app.
-        let speech = options.speak ? try narrate(session, diagnostics: diagnostics) : nil
+        let speech =
+            options.speak
+            ? try narrate(session, environment: options.speechEnvironment, diagnostics: diagnostics) : nil
         if let keys = options.keys {
             try typeKeys(keys, session: session, layout: layoutNote)
         } else if let path = options.replayPath {

@@ -77,12 +77,13 @@ extension Keytrace {
         // other outputs show stage decisions as they do for a scene (on in the live view).
         let explain = json ? options.explain != false : options.explain ?? (options.format == .live)
         let live = options.format == .live && TerminalKeyboard.isTerminal(0) && TerminalKeyboard.isTerminal(1)
+        // With --speak: the environment the daemon's address is read from.
+        let speech = options.speak ? options.speechEnvironment ?? Syscalls.processEnvironment() : nil
         let end =
             live
-            ? try watchLive(connection, explain: explain, speak: options.speak, output: output)
+            ? try watchLive(connection, explain: explain, speech: speech, output: output)
             : try watchStream(
-                connection, json: json, explain: explain, speak: options.speak, output: output,
-                diagnostics: diagnostics)
+                connection, json: json, explain: explain, speech: speech, output: output, diagnostics: diagnostics)
         guard case .exited = end else { return 0 }
         let exited = "\(connection.appDescription) exited"
         if options.format == .json {
@@ -211,11 +212,11 @@ extension Keytrace {
     }
 
     /// `--json` and `--plain`: the lines as they come, on keytrace's loop, until the app exits
-    /// or a signal stops keytrace; with `speak`, each `announce` event spoken, and a speech
-    /// problem said on `diagnostics`.
+    /// or a signal stops keytrace; with `speech` (the environment holding the daemon's address),
+    /// each `announce` event spoken, and a speech problem said on `diagnostics`.
     static func watchStream(
-        _ connection: InspectionConnection, json: Bool, explain: Bool, speak: Bool = false, output: OutputBuffer,
-        diagnostics: OutputBuffer
+        _ connection: InspectionConnection, json: Bool, explain: Bool, speech: [String: String]? = nil,
+        output: OutputBuffer, diagnostics: OutputBuffer
     ) throws(KeytraceError) -> AttachEnd {
         SignalPipe.ignoreBrokenPipe()
         var options = EventLoop.Options()
@@ -227,12 +228,12 @@ extension Keytrace {
             signals = try SignalPipe([SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp])
         } catch { throw KeytraceError("\(error)") }
         let control = loop.control
-        let voice =
-            speak
-            ? KeytraceVoice.make(loop: loop, environment: Syscalls.processEnvironment()) { line in
+        let voice = speech.flatMap { environment in
+            KeytraceVoice.make(loop: loop, environment: environment) { line in
                 diagnostics.line(line)
                 diagnostics.flush()
-            } : nil
+            }
+        }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
         loop.watch(signals.fileDescriptor) { [unowned signals] in

@@ -12,21 +12,19 @@ extension Keytrace {
         """
 
     /// The live view on a mirror of the app, drawn on the terminal by an `Application` on keytrace's
-    /// own window, whose loop also reads the socket; until the app exits or Ctrl-C. With `speak`,
-    /// each `announce` event is spoken; a speech problem is said on standard error once the
-    /// terminal is given back.
-    static func watchLive(_ connection: InspectionConnection, explain: Bool, speak: Bool = false, output: OutputBuffer)
-        throws(KeytraceError) -> AttachEnd
-    {
+    /// own window, whose loop also reads the socket; until the app exits or Ctrl-C. With `speech`
+    /// (the environment holding the daemon's address), each `announce` event is spoken; a speech
+    /// problem is said on standard error once the terminal is given back.
+    static func watchLive(
+        _ connection: InspectionConnection, explain: Bool, speech: [String: String]? = nil, output: OutputBuffer
+    ) throws(KeytraceError) -> AttachEnd {
         let mirror = AttachMirror(explain: explain)
         let app = try makeAttachedApplication(mirror)
         var speechProblems: [String] = []
         defer { for line in speechProblems { printError(line) } }
-        let voice =
-            speak
-            ? KeytraceVoice.make(loop: app.loop, environment: Syscalls.processEnvironment()) { line in
-                speechProblems.append(line)
-            } : nil
+        let voice = speech.flatMap { environment in
+            KeytraceVoice.make(loop: app.loop, environment: environment) { line in speechProblems.append(line) }
+        }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
         // A batch reads at most 1 MiB from the socket, so that F2 and Ctrl-C stay quick under a

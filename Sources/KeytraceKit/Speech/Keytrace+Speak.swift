@@ -24,15 +24,18 @@ extension Keytrace {
     ///
     /// - Parameters:
     ///   - session: The session.
+    ///   - environment: Where the daemon's address is read; `nil` for the process's environment.
     ///   - diagnostics: Where a speech problem is said, once per outage.
     /// - Returns: The narrator and its voice.
     /// - Throws: ``KeytraceError`` when the kernel refuses an event loop.
-    static func narrate(_ session: TraceSession, diagnostics: OutputBuffer) throws(KeytraceError) -> SceneSpeech {
+    static func narrate(_ session: TraceSession, environment: [String: String]?, diagnostics: OutputBuffer)
+        throws(KeytraceError) -> SceneSpeech
+    {
         var options = EventLoop.Options()
         options.drainsMainQueue = false
         let loop: EventLoop
         do { loop = try EventLoop(options: options) } catch { throw KeytraceError("--speak: \(error)") }
-        let voice = KeytraceVoice.make(loop: loop, environment: Syscalls.processEnvironment()) { line in
+        let voice = KeytraceVoice.make(loop: loop, environment: environment ?? Syscalls.processEnvironment()) { line in
             diagnostics.line(line)
             diagnostics.flush()
         }
