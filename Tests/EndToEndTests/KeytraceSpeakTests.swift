@@ -258,4 +258,55 @@ import Testing
         #expect(
             text.contains(#"said to the listener (the listener's speech setting, priority important): "Speech off""#))
     }
+
+    @Test(
+        "the live view with --speak and no daemon: the status line says so, the line comes after the terminal is back")
+    func liveViewWithoutDaemon() throws {
+        let missing = "/tmp/keytrace-no-speechd-live-\(getpid()).sock"
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        try tmux.start(
+            columns: 160, rows: 40,
+            binary: "SPEECHD_ADDRESS=unix_socket:\(missing) XKB_DEFAULT_LAYOUT=us \(KeytraceBinary.path)",
+            arguments: "--terminal --speak")
+        var pane = try tmux.waitFor("no speech (why: on exit)")
+        try tmux.send("Tab")
+        pane = try tmux.waitFor("focus buyMilk")
+        #expect(pane.contains("said to the listener (focus move, priority text)"), "\(pane)")
+        #expect(!pane.contains("is not running"), "nothing written over the view:\n\(pane)")
+        try tmux.send("C-c")
+        pane = try tmux.waitFor("EXITED 0")
+        #expect(pane.contains("speech-dispatcher is not running at \(missing)"), "\(pane)")
+    }
+
+    @Test("--attach --speak in the live view speaks what the kiosk says")
+    func attachLiveView() throws {
+        let daemon = try PrivateDaemon()
+        try daemon.start()
+        defer { daemon.stop() }
+        let runtime = try AttachEndToEndTests.RuntimeDirectory()
+        defer { runtime.remove() }
+        let speech = "SPEECHD_ADDRESS=unix_socket:\(daemon.socketPath)"
+        let kiosk = TmuxSession()
+        defer { kiosk.stop() }
+        try kiosk.start(
+            columns: 80, rows: 24, binary: "\(runtime.assignment) \(speech) \(KeytraceBinary.product("kiosk-example"))",
+            arguments: "--terminal --layout us --speak 2>\(runtime.path)/kiosk.err")
+        try kiosk.waitFor("focus tile-checkin")
+        let keytrace = TmuxSession()
+        defer { keytrace.stop() }
+        try keytrace.start(
+            columns: 120, rows: 45, binary: "\(runtime.assignment) \(speech) \(KeytraceBinary.path)",
+            arguments: "--attach kiosk-example --speak")
+        try keytrace.waitFor("focus tile-checkin")
+        try kiosk.send("Right")
+        let pane = try keytrace.waitFor("said to the listener (focus move, priority text)")
+        let said = Self.waitUntil("keytrace", in: daemon) { !$0.isEmpty }
+        let move = try #require(said.first, "keytrace said nothing")
+        #expect(pane.contains(String(move.prefix(20))), "the live view shows what it said:\n\(pane)")
+        #expect(Self.spoken(by: "kiosk-example", in: daemon).contains(move))
+        try kiosk.send("C-c")
+        try kiosk.waitFor("EXITED 0")
+        try keytrace.waitFor("EXITED 0")
+    }
 }
