@@ -43,6 +43,14 @@ public struct KeytraceOptions: Sendable {
     public var format: Format = .live
     /// Whether stage decisions are shown; `nil` for the default (on in the live view only).
     public var explain: Bool?
+    /// Whether keytrace speaks what a listener would hear, through speech-dispatcher (`--speak`):
+    /// its scene narrated as an app with speech on narrates it, or, with ``attach``, what the app
+    /// says; each utterance is an `announce` event in the trace.
+    public var speak = false
+    /// The environment `--speak` reads speech-dispatcher's address from (`SPEECHD_ADDRESS`, else
+    /// `XDG_RUNTIME_DIR`) with `--keys`, `--replay` and `--attach`, in place of the process's; `nil`
+    /// for the process's. Live input reads the process's, as every `KeyboardApp` does.
+    public var speechEnvironment: [String: String]?
     /// Print the conflict report and exit.
     public var conflicts = false
     /// With ``conflicts``: at every focusable item, not only the initial focus.
@@ -120,7 +128,8 @@ extension KeytraceOptions {
             ("--layout", keymap.layout != nil), ("--variant", keymap.variant != nil), ("--model", keymap.model != nil),
             ("--xkb-options", keymap.options != nil), ("--rules", keymap.rules != nil), ("--rtl", rightToLeft),
             ("--json", format == .json), ("--plain", format == .plain),
-            (explain == false ? "--no-explain" : "--explain", explain != nil), ("--conflicts", conflicts),
+            (explain == false ? "--no-explain" : "--explain", explain != nil), ("--speak", speak),
+            ("--conflicts", conflicts),
             ("--all-focus", allFocus), ("--focus-debug", focusDebug), ("--record", recordPath != nil),
             ("--list-devices", listDevices), ("--print-demo-scene", printDemoScene), ("--attach", attach),
             ("--list-apps", listApps),
@@ -151,7 +160,7 @@ extension KeytraceOptions {
         // The reports read no input and write no trace.
         let traceFlags = [
             "--keys", "--replay", "--real-time", "--device", "--grab", "--terminal", "--record", "--json", "--plain",
-            "--explain", "--no-explain", "--wayland",
+            "--explain", "--no-explain", "--wayland", "--speak",
         ]
         for mode in ["--conflicts", "--focus-debug"] where given.contains(mode) {
             let ignored = given.filter(traceFlags.contains)
@@ -331,7 +340,7 @@ public enum Keytrace {
             if json {
                 output.append { event.writeJSON(to: &$0) }
             } else {
-                output.line(event.plainLine)
+                output.line(event.keytraceLine)
             }
         }
         let explain = options.explain ?? (options.format == .live)
@@ -344,12 +353,21 @@ public enum Keytrace {
         let session = TraceSession(
             scene: scene, layout: layout, rightToLeft: options.rightToLeft, explain: explain, onEvent: onEvent)
         let layoutNote = "\(layout.name) (\(layoutSource))"
+        // Made before the session starts: its initial focus is spoken, as in an app.
+        let speech =
+            options.speak
+            ? try narrate(session, environment: options.speechEnvironment, diagnostics: diagnostics) : nil
         if let keys = options.keys {
             try typeKeys(keys, session: session, layout: layoutNote)
         } else if let path = options.replayPath {
-            try replay(path, realTime: options.realTime, session: session, layout: layoutNote, output: output)
+            try replay(
+                path, realTime: options.realTime, session: session, layout: layoutNote, output: output,
+                voice: speech?.voice)
         }
         output.flush()
+        // keytrace exits now: what it said reaches the daemon first (bounded: 2 s).
+        speech?.voice?.handOver()
+        withExtendedLifetime(speech) {}
         return 0
     }
 
@@ -375,7 +393,8 @@ public enum Keytrace {
     }
 
     static func replay(
-        _ path: String, realTime: Bool, session: TraceSession, layout: String, output: OutputBuffer
+        _ path: String, realTime: Bool, session: TraceSession, layout: String, output: OutputBuffer,
+        voice: KeytraceVoice? = nil
     ) throws(KeytraceError) {
         let recording: EvemuRecording
         do { recording = try EvemuRecording(contentsOfFile: path) } catch { throw KeytraceError("\(error)") }
@@ -384,7 +403,8 @@ public enum Keytrace {
         session.start(input: "replay \(path)", layout: layout, t: recording.events.first?.time ?? 0)
         recording.replay(into: session.dispatcher, device: device, speed: realTime ? .realTime : .asFastAsPossible) {
             output.flush()
-            Syscalls.sleep(seconds: $0)
+            // With --speak, the pause runs the voice's loop: what was said goes out on time.
+            if let voice { voice.pause($0) } else { Syscalls.sleep(seconds: $0) }
         }
     }
 
@@ -418,6 +438,7 @@ public enum Keytrace {
         // keytrace shows its own dispatch already; it is the watcher, not an app to attach to.
         configuration.inspection.isEnabled = false
         configuration.quitCommand = KeyCommand("c", modifierFlags: .control, action: "quit", title: "keytrace: quit")
+        if options.speak { configuration.speech = liveSpeechOptions }
         if options.rightToLeft { scene.window.layoutDirection = .rightToLeft }
         let app: KeyboardApp
         do { app = try KeyboardApp(window: scene.window, root: scene.root, configuration: configuration) } catch {
@@ -427,6 +448,18 @@ public enum Keytrace {
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
         let view =
             drawsView ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
+        // A speech problem is one line on standard error; in the live view on the terminal, after the
+        // terminal is given back (the view would draw over it), and the status line says so meanwhile.
+        let holdsProblems = live && !options.wayland
+        var speechProblems: [String] = []
+        narrateLive(app, session: session) { line in
+            guard holdsProblems else {
+                printError(line)
+                return
+            }
+            if speechProblems.isEmpty { view?.speechNote = "no speech (why: on exit)" }
+            speechProblems.append(line)
+        }
         var drawn = -1
         var recorder: EvemuRecorder?
         func draw(force: Bool) {
@@ -497,7 +530,11 @@ public enum Keytrace {
         }
         app.onFrame = { draw(force: false) }
         draw(force: true)
-        do { try app.run() } catch { throw KeytraceError("\(error)") }
+        do { try app.run() } catch {
+            for line in speechProblems { printError(line) }
+            throw KeytraceError("\(error)")
+        }
+        for line in speechProblems { printError(line) }
         recorder?.finish()
         output.flush()
         if let error = recorder?.writeError {

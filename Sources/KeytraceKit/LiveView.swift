@@ -26,6 +26,9 @@ public final class LiveView {
     /// Whether the status line shows the keys held and the modifiers: off for a mirror of a
     /// running app (`keytrace --attach`), whose dispatcher is never given a key.
     public var showsKeyboardState = true
+    /// Why keytrace cannot speak (`--speak` without speech-dispatcher), for the status line; `nil`
+    /// when it can, or was not asked to.
+    public var speechNote: String?
 
     /// Creates a view.
     ///
@@ -311,7 +314,8 @@ public final class LiveView {
             : ""
         let second =
             keyboard
-            + "layout \(layoutName) │ \(inputNote) │ F2 tab loop\(showsTabLoop ? " (on)" : "") F3 groups\(showsGroups ? " (on)" : "") Ctrl-C quit"
+            + "layout \(layoutName) │ \(inputNote) │ " + (speechNote.map { "\($0) │ " } ?? "")
+            + "F2 tab loop\(showsTabLoop ? " (on)" : "") F3 groups\(showsGroups ? " (on)" : "") Ctrl-C quit"
         canvas.text(first, 0, row, .heading, limit: canvas.columns)
         canvas.text(second, 0, row + 1, .plain, limit: canvas.columns)
     }
@@ -326,7 +330,7 @@ public final class LiveView {
             case .focus, .keyCommand: style = .heading
             default: style = .plain
             }
-            canvas.text(event.plainLine, 0, top + offset, style, limit: canvas.columns)
+            canvas.text(event.keytraceLine, 0, top + offset, style, limit: canvas.columns)
         }
     }
 }

@@ -43,6 +43,16 @@ struct KeytraceCommand: ParsableCommand {
             Nothing found: run keytrace as the app's user or as root, with the app's XDG_RUNTIME_DIR; \
             RESPONDERCHAIN_INSPECT=0 in the app's environment, or its configuration, turns its socket off. \
             --attach takes no input, scene or layout flag: it watches the app's own.
+
+            --speak says what a listener would hear, through speech-dispatcher (SPEECHD_ADDRESS, else \
+            $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock), as the client "keytrace": on the demo or a scene, \
+            VoiceOver's rules as an app with speech on follows them (focus moves, dialogs, announcements, typing; \
+            a secure field's characters as "dot"), with the listener's keys (Ctrl+Alt+S on and off, R repeat, \
+            X stop, W where am I, K the key commands, arrows rate, Page Up/Down volume) in the live view; with \
+            --attach, what the app says (a secure field's typing as "dot"). Each utterance is an announce event. \
+            With --keys or --replay keytrace waits up to 2 s at exit for what it said to reach the daemon. \
+            Without a daemon, one line on standard error says where it looked and the fix, and the trace goes on. \
+            --speak does not go with --conflicts, --focus-debug or the modes that list or print and exit.
             """)
 
     @Option(name: .long, help: ArgumentHelp("A scene file (JSON); the built-in demo without it.", valueName: "file"))
@@ -115,6 +125,14 @@ struct KeytraceCommand: ParsableCommand {
         help: "Show every pipeline stage's decision and reason for each key (default: on in the live view).")
     var explain: Bool?
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Speak what a listener would hear, through speech-dispatcher (SPEECHD_ADDRESS, else its default socket): "
+                + "the scene narrated as an app with speech on narrates it, or with --attach what the app says; "
+                + "each utterance an announce event in the trace."))
+    var speak = false
+
     @Flag(name: .long, help: "Print the key-command conflict report and exit (status 1 when there are conflicts).")
     var conflicts = false
 
@@ -164,6 +182,7 @@ struct KeytraceCommand: ParsableCommand {
         options.rightToLeft = rtl
         options.format = json ? .json : plain ? .plain : .live
         options.explain = explain
+        options.speak = speak
         options.conflicts = conflicts
         options.allFocus = allFocus
         options.focusDebug = focusDebug

@@ -77,10 +77,13 @@ extension Keytrace {
         // other outputs show stage decisions as they do for a scene (on in the live view).
         let explain = json ? options.explain != false : options.explain ?? (options.format == .live)
         let live = options.format == .live && TerminalKeyboard.isTerminal(0) && TerminalKeyboard.isTerminal(1)
+        // With --speak: the environment the daemon's address is read from.
+        let speech = options.speak ? options.speechEnvironment ?? Syscalls.processEnvironment() : nil
         let end =
             live
-            ? try watchLive(connection, explain: explain, output: output)
-            : try watchStream(connection, json: json, explain: explain, output: output)
+            ? try watchLive(connection, explain: explain, speech: speech, output: output)
+            : try watchStream(
+                connection, json: json, explain: explain, speech: speech, output: output, diagnostics: diagnostics)
         guard case .exited = end else { return 0 }
         let exited = "\(connection.appDescription) exited"
         if options.format == .json {
@@ -209,10 +212,12 @@ extension Keytrace {
     }
 
     /// `--json` and `--plain`: the lines as they come, on keytrace's loop, until the app exits
-    /// or a signal stops keytrace.
-    static func watchStream(_ connection: InspectionConnection, json: Bool, explain: Bool, output: OutputBuffer)
-        throws(KeytraceError) -> AttachEnd
-    {
+    /// or a signal stops keytrace; with `speech` (the environment holding the daemon's address),
+    /// each `announce` event spoken, and a speech problem said on `diagnostics`.
+    static func watchStream(
+        _ connection: InspectionConnection, json: Bool, explain: Bool, speech: [String: String]? = nil,
+        output: OutputBuffer, diagnostics: OutputBuffer
+    ) throws(KeytraceError) -> AttachEnd {
         SignalPipe.ignoreBrokenPipe()
         var options = EventLoop.Options()
         options.drainsMainQueue = false
@@ -223,6 +228,12 @@ extension Keytrace {
             signals = try SignalPipe([SignalPipe.interrupt, SignalPipe.terminate, SignalPipe.hangUp])
         } catch { throw KeytraceError("\(error)") }
         let control = loop.control
+        let voice = speech.flatMap { environment in
+            KeytraceVoice.make(loop: loop, environment: environment) { line in
+                diagnostics.line(line)
+                diagnostics.flush()
+            }
+        }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
         loop.watch(signals.fileDescriptor) { [unowned signals] in
@@ -232,6 +243,7 @@ extension Keytrace {
         let watched = loop.watch(connection.fileDescriptor) { _ in
             do throws(KeytraceError) {
                 let ended = try pump(connection, budget: 1 << 22) { (line, message) throws(KeytraceError) in
+                    if case .trace(let event) = message { voice?.speak(event) }
                     guard explain || !isExplanation(message) else { return }
                     if json {
                         output.append { writer in
@@ -260,6 +272,8 @@ extension Keytrace {
         }
         do { try loop.run() } catch { throw KeytraceError("\(error)") }
         output.flush()
+        // What the app said last reaches the daemon before keytrace exits (bounded: 2 s).
+        voice?.handOver()
         if let failure { throw failure }
         return end
     }

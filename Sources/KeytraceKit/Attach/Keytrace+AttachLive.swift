@@ -1,5 +1,6 @@
 internal import Inspection
 internal import LinuxKeyboard
+internal import LinuxSystem
 import TerminalCanvas
 
 extension Keytrace {
@@ -11,12 +12,19 @@ extension Keytrace {
         """
 
     /// The live view on a mirror of the app, drawn on the terminal by an `Application` on keytrace's
-    /// own window, whose loop also reads the socket; until the app exits or Ctrl-C.
-    static func watchLive(_ connection: InspectionConnection, explain: Bool, output: OutputBuffer)
-        throws(KeytraceError) -> AttachEnd
-    {
+    /// own window, whose loop also reads the socket; until the app exits or Ctrl-C. With `speech`
+    /// (the environment holding the daemon's address), each `announce` event is spoken; a speech
+    /// problem is said on standard error once the terminal is given back.
+    static func watchLive(
+        _ connection: InspectionConnection, explain: Bool, speech: [String: String]? = nil, output: OutputBuffer
+    ) throws(KeytraceError) -> AttachEnd {
         let mirror = AttachMirror(explain: explain)
         let app = try makeAttachedApplication(mirror)
+        var speechProblems: [String] = []
+        defer { for line in speechProblems { printError(line) } }
+        let voice = speech.flatMap { environment in
+            KeytraceVoice.make(loop: app.loop, environment: environment) { line in speechProblems.append(line) }
+        }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
         // A batch reads at most 1 MiB from the socket, so that F2 and Ctrl-C stay quick under a
@@ -24,6 +32,7 @@ extension Keytrace {
         let watched = app.loop.watch(connection.fileDescriptor) { [unowned app] _ in
             do throws(KeytraceError) {
                 let ended = try pump(connection, budget: 1 << 20) { (_, message) throws(KeytraceError) in
+                    if case .trace(let event) = message { voice?.speak(event) }
                     do { try mirror.apply(message) } catch {
                         throw KeytraceError("the tree \(connection.appDescription) sent cannot be rebuilt: \(error)")
                     }
@@ -61,6 +70,7 @@ extension Keytrace {
         defer { output.isMuted = false }
         do { try app.run() } catch { throw KeytraceError("\(error)") }
         app.loop.unwatch(token)
+        voice?.handOver()
         if let failure { throw failure }
         return end
     }
