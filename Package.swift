@@ -120,7 +120,10 @@ let package = Package(
         // keytrace's scene sessions and live view, as a library so that tests can drive them.
         .target(
             name: "KeytraceKit",
-            dependencies: ["ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas", "Inspection"]),
+            dependencies: [
+                "ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas", "Inspection", "Accessibility",
+                "SpeechDispatcher", "EventLoop",
+            ]),
         .executableTarget(
             name: "keytrace",
             dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

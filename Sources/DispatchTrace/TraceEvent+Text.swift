@@ -72,7 +72,26 @@ extension TraceEvent {
                 + (pointer.item?.text ?? "nothing") + " (\(pointer.device))"
                 + (pointer.outcome.map { ": " + $0.text } ?? "")
         case .announce(let text, let kind, let priority):
-            return "\(kind) (\(priority)): \(text.text)"
+            let words: String
+            switch text {
+            case .value(let value): words = "\"\(value)\""
+            case .redacted: words = "• (typing in a secure field, spoken \"dot\")"
+            }
+            return "said to the listener (\(Self.spokenReason(kind)), priority \(priority)): \(words)"
+        }
+    }
+
+    /// Why an utterance was said, in words: an `announce` event's `kind` (the Accessibility
+    /// module's `Utterance.Kind`) read out; an unknown one as it came.
+    static func spokenReason(_ kind: String) -> String {
+        switch kind {
+        case "focus": return "focus move"
+        case "modal": return "dialog presented"
+        case "announcement": return "the app's announcement"
+        case "typing": return "typing echo"
+        case "keyCommands": return "the key commands read aloud"
+        case "control": return "the listener's speech setting"
+        default: return kind
         }
     }
 

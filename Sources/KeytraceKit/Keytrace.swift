@@ -340,7 +340,7 @@ public enum Keytrace {
             if json {
                 output.append { event.writeJSON(to: &$0) }
             } else {
-                output.line(event.keytraceLine)
+                output.line(event.plainLine)
             }
         }
         let explain = options.explain ?? (options.format == .live)

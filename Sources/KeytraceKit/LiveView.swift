@@ -330,7 +330,7 @@ public final class LiveView {
             case .focus, .keyCommand: style = .heading
             default: style = .plain
             }
-            canvas.text(event.keytraceLine, 0, top + offset, style, limit: canvas.columns)
+            canvas.text(event.plainLine, 0, top + offset, style, limit: canvas.columns)
         }
     }
 }

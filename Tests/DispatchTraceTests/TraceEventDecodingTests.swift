@@ -332,11 +332,13 @@ struct TraceEventGenerator {
             said.json
                 == #"{"t":3.000000,"event":"announce","kind":"focus","priority":"text","text":"Directory, button, 2 of 3"}"#
         )
-        #expect(said.plainDetail == "focus (text): Directory, button, 2 of 3")
+        #expect(said.plainDetail == #"said to the listener (focus move, priority text): "Directory, button, 2 of 3""#)
         #expect(try TraceEvent(jsonLine: said.json) == said)
         let secret = TraceEvent(t: 4, .announce(text: .redacted, kind: "typing", priority: "text"))
         #expect(secret.json.hasSuffix(#""text":"•"}"#))
-        #expect(secret.plainDetail == "typing (text): •")
+        #expect(
+            secret.plainDetail == #"said to the listener (typing echo, priority text): • (typing in a secure field, spoken "dot")"#
+        )
         #expect(try TraceEvent(jsonLine: secret.json) == secret)
     }
 }

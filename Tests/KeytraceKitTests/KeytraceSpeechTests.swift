@@ -38,7 +38,7 @@ import Testing
         let run = try KeytraceRun(Self.speaking(options), in: directory)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains(said.keytraceLine) && lines.contains(secret.keytraceLine), "\(run.stdout)")
+        #expect(lines.contains(said.plainLine) && lines.contains(secret.plainLine), "\(run.stdout)")
         #expect(lines.last == "kiosk-example (pid 4002) exited")
         let problems = run.stderr.split(separator: "\n")
         #expect(problems.count == 1, "once, however many utterances: \(run.stderr)")

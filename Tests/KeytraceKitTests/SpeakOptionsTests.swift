@@ -77,7 +77,7 @@ import Testing
     func announceLine(kind: String, priority: String, reason: String) {
         let event = TraceEvent(t: 1.5, .announce(text: .value("Name, text field"), kind: kind, priority: priority))
         #expect(
-            event.keytraceLine
+            event.plainLine
                 == "    1.500000  announce       said to the listener (\(reason), priority \(priority)): \"Name, text field\""
         )
     }
@@ -86,19 +86,12 @@ import Testing
     func announceRedactedAndEscaped() {
         let secret = TraceEvent(t: 2, .announce(text: .redacted, kind: "typing", priority: "text"))
         #expect(
-            secret.keytraceLine.hasSuffix(#"(typing echo, priority text): • (typing in a secure field, spoken "dot")"#))
+            secret.plainLine.hasSuffix(#"(typing echo, priority text): • (typing in a secure field, spoken "dot")"#))
         let hostile = TraceEvent(
             t: 2, .announce(text: .value("a\u{1B}[2Jb"), kind: "announcement", priority: "message"))
-        #expect(!hostile.keytraceLine.contains("\u{1B}"), "\(hostile.keytraceLine)")
+        #expect(!hostile.plainLine.contains("\u{1B}"), "\(hostile.plainLine)")
         #expect(
-            InspectionMessage.trace(secret).plainLine == secret.keytraceLine, "--attach --plain prints the same line")
-    }
-
-    @Test("other events read as their plain line")
-    func otherEventsUnchanged() {
-        let focus = TraceEvent(
-            t: 0.1, .focus(from: "search", to: "buyMilk", cause: .tab, fromGroup: nil, toGroup: nil))
-        #expect(focus.keytraceLine == focus.plainLine)
+            InspectionMessage.trace(secret).plainLine == secret.plainLine, "--attach --plain prints the same line")
     }
 
     @Test("the live view's status line says when keytrace cannot speak")

@@ -4,7 +4,7 @@ internal import ResponderChain
 
 extension InspectionMessage {
     /// The message as `keytrace --attach --plain` prints it: a trace event as
-    /// `TraceEvent.keytraceLine`; `attached to kiosk-example (pid 4242): input terminal, layout us`
+    /// `TraceEvent.plainLine`; `attached to kiosk-example (pid 4242): input terminal, layout us`
     /// for a hello; the time, `snapshot` and the focus state for a snapshot; the time, `dropped`
     /// and how many lines were lost for a drop; `refused` and the reason. Control characters
     /// from the app (in its name, its ids) are escaped, as in every line keytrace prints.
@@ -15,7 +15,7 @@ extension InspectionMessage {
     private var rawPlainLine: String {
         switch self {
         case .trace(let event):
-            return event.keytraceLine
+            return event.plainLine
         case .hello(let hello):
             return "attached to \(hello.app) (pid \(hello.pid)): input \(hello.input), layout \(hello.layout)"
                 + (hello.note.map { " (\($0))" } ?? "")
