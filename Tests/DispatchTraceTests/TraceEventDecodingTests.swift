@@ -337,8 +337,9 @@ struct TraceEventGenerator {
         let secret = TraceEvent(t: 4, .announce(text: .redacted, kind: "typing", priority: "text"))
         #expect(secret.json.hasSuffix(#""text":"•"}"#))
         #expect(
-            secret.plainDetail == #"said to the listener (typing echo, priority text): • (typing in a secure field, spoken "dot")"#
-        )
+            secret.plainDetail
+                == "said to the listener (typing echo, priority text): "
+                + #"• (typing in a secure field, spoken "dot")"#)
         #expect(try TraceEvent(jsonLine: secret.json) == secret)
     }
 }
