@@ -248,6 +248,8 @@ public final class Narrator {
             spokenGroup = nil
             return
         }
+        // A dialog presented during this update: focus is on its way into it, and is spoken there.
+        if let modal, !Self.isInside(item, modal) { return }
         let itemID = ObjectIdentifier(item)
         let moved = itemID != spokenItem
         // Kept for every item, spoken or not: coming back to an item after one that says nothing is news.
@@ -259,7 +261,7 @@ public final class Narrator {
         // A dialog whose first item says nothing is spoken when the focus system says it came.
         guard item.isAccessibilityElement, presented || moved else { return }
         if presented { spokenModal = modalID }
-        // Speech off costs a focus move nothing more.
+        // Speech off: nothing is put into words.
         guard isDescribing else { return }
         var parts: [String] = []
         if presented, let modal {
@@ -278,7 +280,11 @@ public final class Narrator {
     /// A dialog presented that no focus move spoke: its words, and the focused item's when it is
     /// inside.
     private func screenChanged() {
-        guard let modal = focusSystem.modalScope else { return }
+        guard let modal = focusSystem.modalScope else {
+            // Dismissed with focus staying: the same dialog presented again is news.
+            spokenModal = nil
+            return
+        }
         let modalID = ObjectIdentifier(modal)
         guard modalID != spokenModal else { return }
         spokenModal = modalID

@@ -172,6 +172,8 @@ import ResponderChain
         root.addChild(dialog)
         dialog.focusGroupIdentifier = "dialog"
         dialog.accessibilityTraits = .modal
+        // Its default button every time, whichever was chosen last (one focus move, one utterance).
+        dialog.preferredFocusIdentifiers = ["confirm"]
         dialog.addChild(confirm)
         dialog.addChild(cancel)
         dialog.isHidden = true
@@ -367,7 +369,6 @@ import ResponderChain
         root.performableActions = ["toggleHelp"]
         layout(columns: size.columns, rows: size.rows)
         focusSystem?.presentModal(dialog)
-        _ = focusSystem?.requestFocus(on: confirm)  // the default button, every time
     }
 
     private func closeDialog() {

@@ -201,6 +201,9 @@ import Testing
                 == [Utterance("Are you sure?, dialog, Escape goes back, Go, button", kind: .modal, priority: .message)])
         app.focusSystem.dismissModal(sure)
         #expect(list.spoken.count == 1, "dismissed with focus staying: nothing more")
+        app.focusSystem.presentModal(sure)
+        #expect(list.texts == Array(repeating: "Are you sure?, dialog, Escape goes back, Go, button", count: 2))
+        app.focusSystem.dismissModal(sure)
         _ = app.focusSystem.requestFocus(on: screen.submit)
         app.focusSystem.updateFocusIfNeeded()
         // Nothing inside to focus: "Please wait, dialog", and nothing when it goes.
@@ -224,6 +227,23 @@ import Testing
         screen.root.addChild(notice)
         app.focusSystem.presentModal(notice)
         #expect(list.spoken == [Utterance("Card declined, dialog", kind: .modal, priority: .message)])
+    }
+
+    @Test("a dialog presented from inside a focus update is spoken once, with its first item, once focus is in it")
+    func modalFromFocusChange() {
+        let (screen, app, narrator, list) = narrated()
+        defer { withExtendedLifetime(narrator) {} }
+        screen.dialog.isHidden = false
+        let focusSystem = app.focusSystem
+        screen.checkIn.onFocusChange = { [unowned focusSystem] focused in
+            if focused { focusSystem.presentModal(screen.dialog) }
+        }
+        _ = focusSystem.requestFocus(on: screen.checkIn)
+        #expect(focusSystem.focusedItem === screen.yes, "focus went on into the dialog")
+        #expect(
+            list.spoken == [
+                Utterance("Confirm check-in, dialog, Yes, button, 1 of 2", kind: .modal, priority: .message)
+            ])
     }
 
     @Test("speech off with a watcher: each change described to onUtterance only; the output and repeat get nothing")

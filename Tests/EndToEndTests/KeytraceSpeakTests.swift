@@ -105,7 +105,9 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let said = Self.spoken(by: "keytrace", in: daemon)
         #expect(said.suffix(3) == ["passcode, secure text field, 10 of 10", "dot", "dot"], "\(said)")
-        #expect(!said.contains("7") && !said.contains("3"), "\(said)")
+        // Not as an utterance, nor inside one ("passcode, 7 3"), nor in the trace.
+        #expect(!said.contains { $0.filter(\.isNumber).contains("73") || $0 == "7" || $0 == "3" }, "\(said)")
+        #expect(!result.stdout.contains("73") && !result.stdout.contains("7 3"))
         let typing = Self.announcements(result.stdout).filter { $0.kind == "typing" }
         #expect(typing.count == 2 && typing.allSatisfy { $0.text == "•" }, "redacted: \(typing)")
         #expect(!result.stdout.contains(#""text":"7""#) && !result.stdout.contains(#""text":"dot""#))
@@ -123,6 +125,35 @@ import Testing
         let announced = Self.announcements(result.stdout).compactMap(\.text)
         #expect(announced.contains("a") && announced.contains("b"), "\(announced)")
         #expect(Self.spoken(by: "keytrace", in: daemon) == announced)
+    }
+
+    @Test(
+        "a stopped daemon: keytrace waits 2 s at most, says in one line that the daemon did not take the words, exits 0"
+    )
+    func stoppedDaemon() throws {
+        let daemon = try PrivateDaemon()
+        try daemon.start()
+        defer {
+            daemon.signal(SIGCONT)
+            daemon.stop()
+        }
+        // The daemon listening (its socket file comes before it listens): a first run is heard.
+        let speech = ["SPEECHD_ADDRESS": "unix_socket:\(daemon.socketPath)"]
+        let first = try KeytraceBinary.run(["--speak", "--keys", "tab", "--json"], environment: speech)
+        #expect(first.stderr.isEmpty, "\(first.stderr)")
+        // Then it stops: keytrace connects (the kernel takes the connection) and nothing answers.
+        daemon.signal(SIGSTOP)
+        let start = Date()
+        let result = try KeytraceBinary.run(
+            ["--speak", "--keys", "tab", "--json"], environment: ["SPEECHD_ADDRESS": "unix_socket:\(daemon.socketPath)"]
+        )
+        let took = Date().timeIntervalSince(start)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(took < 4, "the wait at exit is bounded: \(took) s")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1 && result.stderr.contains("did not take"), "\(result.stderr)")
+        #expect(result.stderr.contains(daemon.socketPath), "\(result.stderr)")
+        #expect(Self.announcements(result.stdout).count == 2, "the trace has what was said: \(result.stdout)")
     }
 
     @Test("--speak without a daemon: one line on standard error naming the address and the fix; the trace goes on")
@@ -200,6 +231,7 @@ import Testing
         #expect(said.filter { $0 == "dot" }.count == 3, "\(said)")
         #expect(said.contains("A"), "typing is echoed: \(said)")
         for secret in ["4", "2", "7", "427", "four"] { #expect(!said.contains(secret), "\(said)") }
+        #expect(!said.contains { $0.filter(\.isNumber).contains("427") }, "inside an utterance: \(said)")
         // An announcement (the check box's new state) keeps its priority: message, as the kiosk sent it.
         try kiosk.send("Tab")
         try kiosk.waitFor("focus consent")
@@ -212,6 +244,7 @@ import Testing
         let kioskChecked = Self.utterances(by: "kiosk-example", in: daemon).filter { $0.text == "checked" }
         #expect(kioskChecked.map(\.priority) == ["message"], "\(kioskChecked)")
         let text = AttachEndToEndTests.waitFor("spoken \"dot\"", in: output)
+        #expect(!text.filter(\.isNumber).contains("427"), "keytrace's own output: \(text)")
         #expect(
             text.contains(
                 #"said to the listener (typing echo, priority text): • (typing in a secure field, spoken "dot")"#),

@@ -25,4 +25,12 @@ struct PrivateDaemonTests {
         #expect(abs(spans[0] - 0.002) < 1e-6)
         #expect(abs(spans[1] - 0.2) < 1e-6, "across midnight: \(spans[1])")
     }
+
+    @Test("a stamp that reads a second early (the daemon's seconds from time()) is not a day")
+    func stampASecondEarly() {
+        // SPEAK at 10:00:00.999, its 225 at 10:00:01.0005 stamped 10:00:00.0005.
+        #expect(abs(PrivateDaemon.span(from: 36_000.999, to: 36_000.0005) - 0.0015) < 1e-6)
+        #expect(abs(PrivateDaemon.span(from: 86_399.9, to: 0.1) - 0.2) < 1e-6)
+        #expect(PrivateDaemon.span(from: 1, to: 1.25) == 0.25)
+    }
 }

@@ -230,9 +230,7 @@ public final class PrivateDaemon {
             if entry.contains(":DATA:|SPEAK\r\n") || entry.contains(":DATA:|SPEAK\n") {
                 speakTime = time
             } else if entry.contains(":REPLY:|225-"), let started = speakTime {
-                let span = time - started
-                // Past midnight: the day's seconds started again. A span is far shorter than a day.
-                result.append(span < 0 ? span + 86400 : span)
+                result.append(Self.span(from: started, to: time))
                 speakTime = nil
             }
         }
@@ -306,5 +304,16 @@ public final class PrivateDaemon {
         let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard spawned == 0 else { throw Failure(description: "cannot start \(arguments[0]): errno \(spawned)") }
         return pid
+    }
+
+    /// The time between two of the log's stamps (seconds of the day). Past midnight the seconds
+    /// start again (a day is added when the span is more than half a day negative); a stamp can
+    /// also read a second early, because the daemon takes its seconds from `time()`, which lags
+    /// `gettimeofday` (a second is added then).
+    public static func span(from start: Double, to end: Double) -> Double {
+        var span = end - start
+        if span < -43_200 { span += 86_400 }
+        if span < 0 && span > -1.5 { span += 1 }
+        return max(span, 0)
     }
 }

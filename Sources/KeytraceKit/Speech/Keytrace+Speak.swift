@@ -74,7 +74,7 @@ extension Keytrace {
         guard let narrator = app.narrator else { return }
         traceUtterances(of: narrator, in: session)
         if let note = app.speechNote { report(KeytraceVoice.problemLine(note)) }
-        app.speechOutput?.client.onProblem = { error in report(KeytraceVoice.problemLine(error.message)) }
+        app.onSpeechProblem = { note in report(KeytraceVoice.problemLine(note)) }
     }
 }
 
@@ -84,7 +84,10 @@ extension Keytrace {
 /// is traced, while the narrator speaks as soon as focus has moved.
 @MainActor
 final class UtteranceTracer {
-    unowned let session: TraceSession
+    /// The session whose trace it writes to (it may go first at exit: then nothing is traced).
+    weak var session: TraceSession?
+    /// The session's dispatcher, whose trace observer the tracer removes when it goes.
+    let dispatcher: Dispatcher
     /// Utterances waiting for their focus move's event.
     private var held: [TraceEvent] = []
     /// The item the last `focus` event traced went to.
@@ -94,6 +97,7 @@ final class UtteranceTracer {
     /// Follows a session; its dispatcher's trace tells when a focus move was traced.
     init(session: TraceSession) {
         self.session = session
+        dispatcher = session.dispatcher
         // Added after the session's own observer: called after the session traced the record.
         observation = session.dispatcher.addTraceObserver { [unowned self] record in
             guard case .focus(_, let to, _, _, _, _) = record.kind else { return }
@@ -103,11 +107,12 @@ final class UtteranceTracer {
     }
 
     isolated deinit {
-        if let observation { session.dispatcher.removeTraceObserver(observation) }
+        if let observation { dispatcher.removeTraceObserver(observation) }
     }
 
     /// Traces an utterance now, or once its focus move is traced.
     func trace(_ utterance: Utterance) {
+        guard let session else { return }
         let event = TraceEvent(
             t: session.now,
             .announce(
@@ -122,6 +127,7 @@ final class UtteranceTracer {
     }
 
     private func flush() {
+        guard let session else { return }
         let events = held
         held.removeAll()
         for event in events { session.emit(TraceEvent(t: session.now, event.kind)) }

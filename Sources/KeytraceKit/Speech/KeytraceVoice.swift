@@ -27,6 +27,10 @@ final class KeytraceVoice: SpeechOutput {
     private var waiting: Set<SpeechRequestID> = []
     /// A request that ended before `speak` returned (cancelled at once: no daemon, or closed).
     private var settledAtOnce: SpeechRequestID?
+    /// Where problems are said, one line each.
+    private let report: (String) -> Void
+    /// The daemon's address, for the lines.
+    private let address: SpeechDispatcherAddress
 
     /// The voice at `SPEECHD_ADDRESS`, else speech-dispatcher's default socket.
     ///
@@ -51,6 +55,8 @@ final class KeytraceVoice: SpeechOutput {
     /// A voice at an address.
     init(loop: EventLoop, address: SpeechDispatcherAddress, onProblem: @escaping (String) -> Void) {
         self.loop = loop
+        self.report = onProblem
+        self.address = address
         client = SpeechDispatcherClient(loop: loop, address: address, clientName: Self.clientName)
         client.onProblem = { [unowned self] error in
             hasProblem = true
@@ -109,7 +115,8 @@ final class KeytraceVoice: SpeechOutput {
     }
 
     /// Waits, running the loop, until everything said was handed to the daemon (or dropped),
-    /// the daemon cannot be reached, or `seconds` pass.
+    /// the daemon cannot be reached, or `seconds` pass. A daemon that took the connection but not
+    /// the words in that time (stopped, hung) is said in one line, as a daemon that is not there is.
     ///
     /// - Parameter seconds: The longest wait.
     /// - Returns: Whether everything was handed over.
@@ -118,10 +125,22 @@ final class KeytraceVoice: SpeechOutput {
         let deadline = EventLoop.monotonicNow + seconds
         while !waiting.isEmpty && !hasProblem {
             let left = deadline - EventLoop.monotonicNow
-            if left <= 0 { return false }
+            if left <= 0 {
+                let count = waiting.count
+                report(
+                    Self.problemLine(
+                        "speech-dispatcher at \(address) did not take \(count) utterance\(count == 1 ? "" : "s") "
+                            + "within \(Self.formatSeconds(seconds)) s: it is stopped or hung; restart it "
+                            + "(speech-dispatcher -s as this user) and see its log"))
+                return false
+            }
             loop.runOnce(timeout: min(left, 0.05))
         }
         return waiting.isEmpty
+    }
+
+    private static func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 
     /// Runs the loop for `seconds` (a replay's pause at its recorded pace), so that what was said

@@ -58,7 +58,8 @@ public enum AccessibilityNotification: Sendable, Equatable {
     /// post it after their focus update. UIKit's `.screenChanged`, which presenting a view
     /// controller posts. A narrator speaks a dialog whose presentation moved no focus (presented
     /// around the focused item, or with nothing inside that can be focused), which no focus update
-    /// would tell it of.
+    /// would tell it of. Never posted during a focus update: a scope presented from inside one is
+    /// told of when focus has moved into it.
     case screenChanged
 }
 

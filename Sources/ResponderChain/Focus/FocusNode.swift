@@ -175,6 +175,7 @@ open class FocusNode: Responder, FocusItem {
     open var isAccessibilityElement: Bool {
         get { accessibility?.isElement ?? canBecomeFocused }
         set {
+            guard newValue != accessibility?.isElement else { return }
             accessibilityStorage.isElement = newValue
             // Counted in "3 of 6" or not: the focus system's positions are found again.
             focusPropertiesDidChange(.focusability)

@@ -79,6 +79,9 @@ public final class FocusSystem {
     @exclusivity(unchecked) var focusedGroup: FocusGroupName?
     @exclusivity(unchecked) var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
+    /// A modal scope was presented or dismissed during a focus update: `.screenChanged` is posted
+    /// when it ends.
+    var screenChangePending = false
     /// ``accessibilityPosition(of:)``'s groups, sorted for the current snapshot.
     var accessibilityOrder = AccessibilityOrder()
     /// The modal scopes presented, innermost last, each with the item focused before it.
@@ -224,6 +227,13 @@ public final class FocusSystem {
     public func presentModal(_ scope: any FocusEnvironment) {
         modalScopes.append((scope, focusedItem))
         snapshot.generation = .max
+        if isUpdating {
+            // Inside a focus update (an item's onFocusChange presents a keypad): the move into the
+            // scope, and the notification, wait for the update to end.
+            setNeedsFocusUpdate(on: scope)
+            screenChangePending = true
+            return
+        }
         if let target = preferredItem(in: scope) {
             performUpdate(to: target, heading: .none, cause: .request)
         } else {
@@ -248,6 +258,12 @@ public final class FocusSystem {
             target = previous
         } else {
             target = preferredItem(in: effectiveRoot)
+        }
+        if isUpdating {
+            // Inside a focus update: the move back, and the notification, wait for it to end.
+            if let target { setNeedsFocusUpdate(on: target) }
+            screenChangePending = true
+            return
         }
         performUpdate(to: target, heading: .none, cause: .request)
         window.postAccessibilityNotification(.screenChanged)
@@ -493,7 +509,12 @@ public final class FocusSystem {
         isUpdating = true
         defer {
             isUpdating = false
-            if pendingRequest != nil { updateFocusIfNeeded() }
+            if pendingRequest != nil || screenChangePending { updateFocusIfNeeded() }
+            // A modal scope presented or dismissed during the update: said once focus has settled.
+            if screenChangePending && !isUpdating {
+                screenChangePending = false
+                window.postAccessibilityNotification(.screenChanged)
+            }
         }
         let context = FocusUpdateContext(
             previouslyFocusedItem: previous, nextFocusedItem: next, heading: heading, cause: cause,
