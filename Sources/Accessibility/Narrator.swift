@@ -49,9 +49,8 @@ public final class Narrator {
     public private(set) var isEnabled: Bool
     /// Asked at each change while speech is off: when it returns `true`, the change is still
     /// described, to ``onUtterance`` only (the output gets nothing, and ``lastUtterance`` stays), so
-    /// that someone watching (`keytrace --attach`) sees what a listener would hear. `KeyboardApp`
-    /// returns whether a watcher is attached. `false` by default: speech off then costs a change
-    /// nothing more.
+    /// that a trace shows what a listener would hear (the kiosk example's `--trace` returns `true`).
+    /// `false` by default: speech off then costs a change nothing more.
     public var describesWhileSilent: () -> Bool = { false }
     /// How fast, -100...100 (0: the voice's default).
     public private(set) var rate = 0

@@ -102,7 +102,7 @@ MainActor.assumeIsolated {
 
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     // What the narrator says goes to --trace too, also with speech off: the trace shows what a
-    // listener would hear (keytrace --attach watchers get it from the app).
+    // listener would hear (keytrace --attach watchers get what it says while speech is on).
     if let narrator = app.narrator, let session = trace?.session {
         narrator.describesWhileSilent = { true }
         let shown = narrator.onUtterance

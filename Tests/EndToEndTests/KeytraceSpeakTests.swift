@@ -172,6 +172,23 @@ import Testing
         #expect(Self.announcements(result.stdout).map(\.text) == Self.demoFocus)
     }
 
+    /// The kiosk example in tmux with `--speak`, its speech at `speech` (an environment assignment)
+    /// and its inspection socket in `runtime`, at its home screen.
+    static func speakingKiosk(_ speech: String, runtime: AttachEndToEndTests.RuntimeDirectory) throws -> TmuxSession {
+        let kiosk = TmuxSession()
+        do {
+            try kiosk.start(
+                columns: 80, rows: 24,
+                binary: "\(runtime.assignment) \(speech) \(KeytraceBinary.product("kiosk-example"))",
+                arguments: "--terminal --layout us --speak 2>\(runtime.path)/kiosk.err")
+            try kiosk.waitFor("focus tile-checkin")
+        } catch {
+            kiosk.stop()
+            throw error
+        }
+        return kiosk
+    }
+
     /// Waits until `client` has said something that `matches`; returns everything it said.
     static func waitUntil(
         _ client: String, in daemon: PrivateDaemon, seconds: Double = 10, _ matches: ([String]) -> Bool
@@ -194,12 +211,8 @@ import Testing
         defer { runtime.remove() }
         let speech = "SPEECHD_ADDRESS=unix_socket:\(daemon.socketPath)"
         // The kiosk speaking through the same daemon, as itself.
-        let kiosk = TmuxSession()
+        let kiosk = try Self.speakingKiosk(speech, runtime: runtime)
         defer { kiosk.stop() }
-        try kiosk.start(
-            columns: 80, rows: 24, binary: "\(runtime.assignment) \(speech) \(KeytraceBinary.product("kiosk-example"))",
-            arguments: "--terminal --layout us --speak 2>\(runtime.path)/kiosk.err")
-        try kiosk.waitFor("focus tile-checkin")
         let output = runtime.path + "/attach.txt"
         let keytrace = TmuxSession()
         defer { keytrace.stop() }
@@ -321,12 +334,9 @@ import Testing
         let runtime = try AttachEndToEndTests.RuntimeDirectory()
         defer { runtime.remove() }
         let speech = "SPEECHD_ADDRESS=unix_socket:\(daemon.socketPath)"
-        let kiosk = TmuxSession()
+        // The kiosk speaking through the same daemon, as itself.
+        let kiosk = try Self.speakingKiosk(speech, runtime: runtime)
         defer { kiosk.stop() }
-        try kiosk.start(
-            columns: 80, rows: 24, binary: "\(runtime.assignment) \(speech) \(KeytraceBinary.product("kiosk-example"))",
-            arguments: "--terminal --layout us --speak 2>\(runtime.path)/kiosk.err")
-        try kiosk.waitFor("focus tile-checkin")
         let keytrace = TmuxSession()
         defer { keytrace.stop() }
         try keytrace.start(

@@ -159,6 +159,32 @@ import Testing
         #expect(heard.heard.map(\.text) == ["Speech on", "Pay, button, 1 of 2"])
     }
 
+    @Test("a change made just before the app stops is kept: written when run() returns, not a moment later")
+    func settingsKeptAtStop() async throws {
+        defer { try? FileManager.default.removeItem(atPath: stateHome) }
+        let terminal = try PseudoTerminal()
+        let screen = Screen()
+        var speech = KeyboardApp.SpeechOptions()
+        speech.clientName = "kiosk-example"
+        speech.settingsSaveDelay = 60
+        speech.address = .unixSocket("/nonexistent-runtime/speechd.sock")
+        var configuration = KeyboardApp.Configuration()
+        configuration.input = .terminal
+        configuration.terminalInput = terminal.follower
+        configuration.terminalOutput = terminal.follower
+        configuration.keymap = KeymapNames(layout: "us")
+        configuration.environment = ["XDG_STATE_HOME": stateHome]
+        configuration.inspection.isEnabled = false
+        configuration.speech = speech
+        let app = try KeyboardApp(window: screen.window, root: screen.root, configuration: configuration)
+        // Ctrl+Alt+Up (faster), then Ctrl-C at once: long before the 60 s the saver waits.
+        KeyboardAppTests.type("\u{1b}[1;7A", then: "\u{3}", into: terminal)
+        try await app.run()
+        #expect(app.narrator?.rate == 10)
+        let saved = try String(contentsOfFile: stateHome + "/kiosk-example/speech.conf", encoding: .utf8)
+        #expect(saved.contains("rate = 10"), "\(saved)")
+    }
+
     @Test(
         "the listener's choices outlast the app: speech on, a faster rate and a softer voice are there at the next start"
     )

@@ -182,6 +182,8 @@ public final class KeyboardApp {
     /// settings could not be saved).
     public var onSpeechProblem: ((String) -> Void)?
     private let speechProblems = SpeechProblems()
+    /// Writes the listener's speech settings a moment after a change, and when ``run()-1zijo`` returns.
+    private let settingsSaver: SettingsSaver?
 
     /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
     /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
@@ -256,8 +258,9 @@ public final class KeyboardApp {
             keyboards = nil
         }
         if let options = configuration.speech {
-            let (narrator, output, note) = Self.makeSpeech(
+            let (narrator, output, note, saver) = Self.makeSpeech(
                 options, application: application, environment: environment, problems: speechProblems)
+            settingsSaver = saver
             self.narrator = narrator
             speechOutput = output
             speechNote = note
@@ -271,6 +274,7 @@ public final class KeyboardApp {
         } else {
             narrator = nil
             speechOutput = nil
+            settingsSaver = nil
         }
     }
 
@@ -390,6 +394,8 @@ public final class KeyboardApp {
     /// - Throws: What ``start()`` throws, or an error when called off the main thread (use
     ///   `try await app.run()` there).
     public func run() throws(AppError) {
+        // A change the listener made just before the app stopped is kept.
+        defer { settingsSaver?.saveIfPending() }
         try application.run()
     }
 
@@ -397,6 +403,7 @@ public final class KeyboardApp {
     ///
     /// - Throws: What ``start()`` throws.
     public func run() async throws(AppError) {
+        defer { settingsSaver?.saveIfPending() }
         try await application.run()
     }
 

@@ -66,7 +66,7 @@ extension KeyboardApp {
     static func makeSpeech(
         _ options: SpeechOptions, application: Application, environment: [String: String],
         problems: SpeechProblems
-    ) -> (Narrator, SpeechDispatcherOutput?, String?) {
+    ) -> (Narrator, SpeechDispatcherOutput?, String?, SettingsSaver?) {
         let name = options.clientName ?? Application.programName
         let settingsPath =
             options.keepsSettings ? SpeechSettingsFile.path(appName: name, environment: environment) : nil
@@ -87,8 +87,6 @@ extension KeyboardApp {
         case .failure(let error):
             note = [note, "\(error.message); the app goes on silently"].compactMap { $0 }.joined(separator: "; ")
         }
-        // keytrace --attach sees what a listener would hear, even with speech off.
-        narrator.describesWhileSilent = { [unowned application] in application.inspectionWatchers > 0 }
         narrator.onUtterance = { [unowned application] utterance in
             application.traceAnnouncement(
                 utterance.isSecret ? nil : utterance.text, kind: utterance.kind.rawValue,
@@ -109,7 +107,7 @@ extension KeyboardApp {
                     })
             }
         }
-        return (narrator, output, note)
+        return (narrator, output, note, saver)
     }
 
     private static func changesSettings(_ action: Action) -> Bool {
@@ -153,6 +151,11 @@ final class SettingsSaver {
 
     func changed() {
         due = EventLoop.monotonicNow + delay
+    }
+
+    /// Writes a change still waiting for its moment now: the app is stopping.
+    func saveIfPending() {
+        if let due { fire(due) }
     }
 
     private func fire(_ now: Double) {
