@@ -32,19 +32,24 @@ extension FocusSystem {
 
 /// The accessibility elements of each declared focus group in reading order, for one snapshot:
 /// ``FocusSystem/accessibilityPosition(of:)``'s cache.
+///
+/// The first lookup in a group after a layout change counts the members that come before the item
+/// (one pass, no sort: a list that changes as one types pays O(n) per move, not O(n log n)); a
+/// second lookup on the same layout sorts the group once, and every later one is a table lookup.
 struct AccessibilityOrder {
     var generation: UInt64 = .max
     var epoch: UInt64 = 0
     /// Each group's nearest declared group at or above it (0, the root, when none).
     var declared: [Int] = []
-    /// Each declared group's members (focusable accessibility elements), in tree order until sorted.
+    /// Each declared group's members (focusable accessibility elements) in tree order, found on
+    /// first use.
     private var members: [Int: [Int]] = [:]
     /// Each sorted group's positions (item index → position from 1).
     private var positions: [Int: [Int: Int]] = [:]
 
     init() {}
 
-    /// Finds every group's declared group and members in one pass over the snapshot.
+    /// Finds every group's declared group.
     @MainActor init(_ snapshot: FocusSnapshot) {
         generation = snapshot.generation
         epoch = snapshot.geometryEpoch
@@ -57,26 +62,44 @@ struct AccessibilityOrder {
                 declared[group] = snapshot.groups[group].parent.map { declared[$0] } ?? 0
             }
         }
-        for (index, item) in snapshot.items.enumerated() where item.isFocusable && item.item.isAccessibilityElement {
-            members[declared[item.inheritedGroup], default: []].append(index)
-        }
     }
 
-    /// An item's position among its declared group's members, sorting the group on first use.
+    /// An item's position among its declared group's members.
     @MainActor mutating func position(of index: Int, in group: Int, snapshot: FocusSnapshot) -> (
         position: Int, count: Int
     )? {
-        if positions[group] == nil {
-            var sorted = members[group] ?? []
-            let direction = snapshot.groups[group].direction
-            sorted.sort { a, b in
-                ReadingOrder.precedes(
-                    snapshot.items[a].frame, snapshot.items[a].treeOrder, snapshot.items[b].frame,
-                    snapshot.items[b].treeOrder, direction: direction)
-            }
-            positions[group] = Dictionary(uniqueKeysWithValues: sorted.enumerated().map { ($1, $0 + 1) })
+        if let table = positions[group] {
+            guard let position = table[index] else { return nil }
+            return (position, table.count)
         }
-        guard let table = positions[group], let position = table[index] else { return nil }
+        let direction = snapshot.groups[group].direction
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            ReadingOrder.precedes(
+                snapshot.items[a].frame, snapshot.items[a].treeOrder, snapshot.items[b].frame,
+                snapshot.items[b].treeOrder, direction: direction)
+        }
+        guard var found = members[group] else {
+            // First use on this layout: find the members, and count those before the item.
+            var found: [Int] = []
+            var before = 0
+            var isMember = false
+            for (member, item) in snapshot.items.enumerated()
+            where item.isFocusable && declared[item.inheritedGroup] == group && item.item.isAccessibilityElement {
+                found.append(member)
+                if member == index {
+                    isMember = true
+                } else if precedes(member, index) {
+                    before += 1
+                }
+            }
+            members[group] = found
+            return isMember ? (before + 1, found.count) : nil
+        }
+        // Asked again on the same layout: sort once, then look up.
+        found.sort(by: precedes)
+        let table = Dictionary(uniqueKeysWithValues: found.enumerated().map { ($1, $0 + 1) })
+        positions[group] = table
+        guard let position = table[index] else { return nil }
         return (position, table.count)
     }
 }
