@@ -11,35 +11,9 @@ import Testing
         utterances(by: client, in: daemon).map(\.text)
     }
 
-    /// Each `SPEAK` of one client with the priority it was sent at (the last `SET SELF PRIORITY` on its
-    /// connection; SSIP's default, `text`, before any).
+    /// Each `SPEAK` of one client with the priority it was sent at (`PrivateDaemon.utterances(by:)`).
     static func utterances(by client: String, in daemon: PrivateDaemon) -> [(text: String, priority: String)] {
-        // Entries look like `[Thu Nov 26 08:47:21 2026 : 486509] speechd: 18:DATA:|SPEAK` and CRLF (one
-        // Character in Swift: split at every newline character).
-        var speaker: [String: Bool] = [:]
-        var priority: [String: String] = [:]
-        var texts: [String: [String]?] = [:]
-        var result: [(String, String)] = []
-        for entry in daemon.protocolLog.split(whereSeparator: \.isNewline) {
-            guard let data = entry.range(of: ":DATA:|") else { continue }
-            let head = entry[..<data.lowerBound]
-            let fd = String(head.reversed().prefix { $0.isNumber }.reversed())
-            let line = String(entry[data.upperBound...])
-            if line.hasPrefix("SET SELF CLIENT_NAME") { speaker[fd] = line.contains(":\(client):") }
-            guard speaker[fd] == true else { continue }
-            if texts[fd] == nil || texts[fd]! == nil, line.hasPrefix("SET SELF PRIORITY ") {
-                priority[fd] = String(line.dropFirst("SET SELF PRIORITY ".count))
-            } else if line == "SPEAK" {
-                texts[fd] = .some([])
-            } else if line == ".", let current = texts[fd] ?? nil {
-                result.append((current.joined(separator: "\n"), priority[fd] ?? "text"))
-                texts[fd] = .some(nil)
-            } else if var current = texts[fd] ?? nil {
-                current.append(line.hasPrefix("..") ? String(line.dropFirst()) : line)
-                texts[fd] = .some(current)
-            }
-        }
-        return result
+        daemon.utterances(by: client)
     }
 
     /// The `announce` events of JSON lines: their text (`•` when redacted), kind and priority.

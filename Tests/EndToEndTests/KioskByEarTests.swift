@@ -12,22 +12,8 @@ import Testing
         /// How many utterances were heard already.
         var heard = 0
 
-        /// Every utterance so far (a text line's leading dot undoubled, lines joined).
-        var utterances: [String] {
-            var result: [String] = []
-            var current: [String]?
-            for line in daemon.received {
-                if line == "SPEAK" {
-                    current = []
-                } else if line == "." {
-                    if let text = current { result.append(text.joined(separator: "\n")) }
-                    current = nil
-                } else if current != nil {
-                    current?.append(line.hasPrefix("..") ? String(line.dropFirst()) : line)
-                }
-            }
-            return result
-        }
+        /// Every utterance so far (`PrivateDaemon.utterances(by:)`).
+        var utterances: [String] { daemon.utterances().map(\.text) }
 
         /// Waits for the next utterances until one matches; returns it (`nil` after `seconds`).
         mutating func hear(seconds: Double = 10, _ matches: (String) -> Bool) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// keytrace's live view in a real terminal: tmux runs it, sends keys, and captures the pane.
@@ -12,38 +13,12 @@ struct TmuxSession {
         try run(["tmux", "-L", socket] + arguments)
     }
 
-    /// Runs a command and returns what it wrote, through posix_spawn and waitpid rather than
-    /// Foundation's Process, whose waitUntilExit missed the exit of the tmux client that forks the
-    /// server; output goes to a file, since the forked server would hold a pipe open.
+    /// Runs a command and returns what it wrote (``spawnProcess(_:environment:output:errorsToOutput:)``,
+    /// then `waitpid`).
     func run(_ arguments: [String]) throws -> String {
         let outputPath = stateFile + ".out"
         defer { unlink(outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid: pid_t = 0
-        // The test runner blocks signals (TERM, HUP among them); a tmux server inheriting that
-        // mask would ignore its own kill-server. Children start with none blocked, defaults set.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard spawned == 0 else {
-            struct SpawnFailed: Error { let command: String }
-            throw SpawnFailed(command: arguments[0])
-        }
+        let pid = try spawnProcess(arguments, environment: nil, output: outputPath, errorsToOutput: false)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

@@ -204,6 +204,41 @@ public final class PrivateDaemon {
         return lines
     }
 
+    /// Each `SPEAK` the daemon received, in order, with the priority it was sent at (the last `SET SELF
+    /// PRIORITY` on its connection; SSIP's default, `text`, before any): of the client whose
+    /// `CLIENT_NAME` has `client` as its program part (`user:kiosk-example:main`), or of every client.
+    ///
+    /// - Parameter client: The program name, or `nil` for every client.
+    /// - Returns: The texts (a line's leading dot undoubled, lines joined) and their priorities.
+    public func utterances(by client: String? = nil) -> [(text: String, priority: String)] {
+        // Entries look like `[Thu Nov 26 08:47:21 2026 : 486509] speechd: 18:DATA:|SPEAK` and CRLF (one
+        // Character in Swift: split at every newline character).
+        var speaker: [String: Bool] = [:]
+        var priority: [String: String] = [:]
+        var texts: [String: [String]?] = [:]
+        var result: [(String, String)] = []
+        for entry in protocolLog.split(whereSeparator: \.isNewline) {
+            guard let data = entry.range(of: ":DATA:|") else { continue }
+            let head = entry[..<data.lowerBound]
+            let fd = String(head.reversed().prefix { $0.isNumber }.reversed())
+            let line = String(entry[data.upperBound...])
+            if line.hasPrefix("SET SELF CLIENT_NAME") { speaker[fd] = client.map { line.contains(":\($0):") } ?? true }
+            guard speaker[fd] ?? (client == nil) else { continue }
+            if texts[fd] == nil || texts[fd]! == nil, line.hasPrefix("SET SELF PRIORITY ") {
+                priority[fd] = String(line.dropFirst("SET SELF PRIORITY ".count))
+            } else if line == "SPEAK" {
+                texts[fd] = .some([])
+            } else if line == ".", let current = texts[fd] ?? nil {
+                result.append((current.joined(separator: "\n"), priority[fd] ?? "text"))
+                texts[fd] = .some(nil)
+            } else if var current = texts[fd] ?? nil {
+                current.append(line.hasPrefix("..") ? String(line.dropFirst()) : line)
+                texts[fd] = .some(current)
+            }
+        }
+        return result
+    }
+
     /// For each SPEAK, the time from the daemon receiving it to its sending `225` (the message
     /// queued), from the protocol log's timestamps, in seconds: ``speakToQueued(in:)`` of
     /// ``protocolLog``.
@@ -274,36 +309,13 @@ public final class PrivateDaemon {
         return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
     }
 
-    /// posix_spawn with standard input from /dev/null, output and errors to `output`, the given
-    /// environment, and no signals blocked or ignored (the test runner blocks SIGTERM, which the
-    /// daemon would inherit).
+    /// The daemon's own process, its output and errors into `output` (``spawnProcess(_:environment:output:errorsToOutput:)``).
     private static func spawn(_ arguments: [String], environment: [String], output: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for argument in argv { free(argument) }
-            for variable in envp { free(variable) }
+        do {
+            return try spawnProcess(arguments, environment: environment, output: output, errorsToOutput: true)
+        } catch {
+            throw Failure(description: error.description)
         }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard spawned == 0 else { throw Failure(description: "cannot start \(arguments[0]): errno \(spawned)") }
-        return pid
     }
 
     /// The time between two of the log's stamps (seconds of the day). Past midnight the seconds
