@@ -27,6 +27,8 @@ let package = Package(
         .library(name: "KeytraceKit", targets: ["KeytraceKit"]),
         // A window under a Wayland compositor: the connection, an xdg_toplevel, wl_shm buffers on the loop.
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
+        // The canvas straight on a display through DRM/KMS (no compositor), through the seat.
+        .library(name: "DRMOutput", targets: ["DRMOutput"]),
         // What a screen reader says about a focus tree (VoiceOver's rules): a Narrator and its utterances.
         .library(name: "Accessibility", targets: ["Accessibility"]),
         // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
@@ -74,6 +76,14 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
         // A speech-dispatcher client: SSIP over its socket, non-blocking on the loop; no libspeechd.
         .target(name: "SpeechDispatcher", dependencies: ["EventLoop", "LinuxSystem"]),
+        // Mode setting through libdrm: the display straight on a DRM device, no compositor.
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        // The app's canvas on a display: KMS, dumb buffers, page flips, through the seat.
+        .target(
+            name: "DRMOutput",
+            dependencies: [
+                "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain",
+            ]),
         // Seat access through libseat (seatd or logind), shared by every device source.
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
@@ -98,7 +108,7 @@ let package = Package(
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
                 "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas", "Accessibility",
-                "SpeechDispatcher",
+                "SpeechDispatcher", "DRMOutput",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
@@ -180,6 +190,7 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
+        .testTarget(name: "DRMOutputTests", dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas"]),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),

@@ -168,6 +168,9 @@ public final class EvdevSource {
     private var entries: [UInt64: Entry] = [:]
     private var monitorWatch: UInt64?
     private var seatWatch: UInt64?
+    private var seatObservation: SeatObservation?
+    /// The app's seat, shared with its other device users; `nil`: the source opens its own.
+    private let sharedSeat: Seat?
     private var loopWork: [UInt64] = []
     private var shownLocks: LockState?
     private var tookLocksFromLEDs = false
@@ -189,10 +192,15 @@ public final class EvdevSource {
     ///   - loop: The loop the devices are watched on.
     ///   - dispatcher: The dispatcher, owned by the loop's thread.
     ///   - options: What to read.
-    public init(loop: EventLoop, dispatcher: Dispatcher, options: Options = Options()) {
+    ///   - seat: The process's seat, when the app opened it to share with a display or other
+    ///     sources (seatd takes one client per VT): keyboards are opened through it whatever
+    ///     ``Options/seatAccess`` says, and its owner watches and dispatches it. `nil`: the source
+    ///     opens a seat of its own when ``Options/seatAccess`` allows.
+    public init(loop: EventLoop, dispatcher: Dispatcher, options: Options = Options(), seat: Seat? = nil) {
         self.loop = loop
         self.dispatcher = dispatcher
         self.options = options
+        sharedSeat = seat
         switch options.repeatMode {
         case .automatic(let timing), .software(let timing):
             repeater = SoftwareRepeater(timing: timing, next: dispatcher)
@@ -206,8 +214,7 @@ public final class EvdevSource {
         for token in entries.keys { loop.unwatch(token) }
         if let monitorWatch { loop.unwatch(monitorWatch) }
         if let seatWatch { loop.unwatch(seatWatch) }
-        seat?.onDisable = nil
-        seat?.onEnable = nil
+        seatObservation?.cancel()
         for token in loopWork {
             loop.removeDeadline(token)
             loop.removeBatchHandler(token)
@@ -322,12 +329,10 @@ public final class EvdevSource {
         suspendedPaths.removeAll()
         if let seatWatch { loop.unwatch(seatWatch) }
         seatWatch = nil
-        if let seat {
-            // Nothing is read through the seat any more: a VT switch must not cancel or reopen.
-            seat.onDisable = nil
-            seat.onEnable = nil
-            self.seat = nil
-        }
+        // Nothing is read through the seat any more: a VT switch must not cancel or reopen.
+        seatObservation?.cancel()
+        seatObservation = nil
+        seat = nil
         if let monitorWatch { loop.unwatch(monitorWatch) }
         monitorWatch = nil
         monitor = nil
@@ -402,6 +407,10 @@ public final class EvdevSource {
 
     /// Opens the seat when the options allow; records why not otherwise.
     private func openSeat() {
+        if let sharedSeat {
+            use(sharedSeat)
+            return
+        }
         guard options.seatAccess != .direct else { return }
         do {
             let seat = try Seat()
@@ -414,13 +423,19 @@ public final class EvdevSource {
                         "\(seat.backend) gives \(seat.name), not \(wanted); \(wanted)'s keyboards are opened directly")
                 return
             }
-            seat.onDisable = { [unowned self] in self.seatDisabled() }
-            seat.onEnable = { [unowned self] in self.seatEnabled() }
             seatWatch = loop.watch(seat.fileDescriptor) { [unowned seat] _ in seat.dispatch() }
-            self.seat = seat
+            use(seat)
         } catch {
             seatUnavailable = error
         }
+    }
+
+    /// Reads the keyboards through a seat and follows it.
+    private func use(_ seat: Seat) {
+        seatObservation = seat.observe(
+            .input, onDisable: { [unowned self] in self.seatDisabled() },
+            onEnable: { [unowned self] in self.seatEnabled() })
+        self.seat = seat
     }
 
     /// After a read found a device gone: whether the seat was disabled (the device was revoked,

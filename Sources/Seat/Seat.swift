@@ -6,10 +6,21 @@ public import LinuxSystem
 /// another VT, another session): libseat revokes the devices and reports the seat disabled;
 /// when the session comes back it reports it enabled, and the devices must be opened again.
 ///
-/// `EvdevSource` uses one when its options' `seatAccess` allows: it watches
-/// ``fileDescriptor`` and calls ``dispatch()`` when it is readable. Not `Sendable`: it belongs
-/// to the loop's thread.
+/// A process opens its seat once: seatd refuses a second client on the same VT. Every user of
+/// devices (the keyboards, a DRM display, touch and pointer) shares it and follows the seat with
+/// ``observe(_:onDisable:onEnable:)``. `EvdevSource` opens one of its own when it is given none and
+/// its options' `seatAccess` allows; whoever opens the seat watches ``fileDescriptor`` and calls
+/// ``dispatch()`` when it is readable. Not `Sendable`: it belongs to the loop's thread.
 public final class Seat {
+    /// Who follows the seat: inputs let go of their devices before outputs, and outputs come
+    /// back before inputs, so that no key lands on a display that is not drawn yet.
+    public enum ObserverRole: Hashable, Sendable {
+        /// Input devices: told first when the seat goes, last when it comes back.
+        case input
+        /// Displays: told last when the seat goes, first when it comes back.
+        case output
+    }
+
     /// The seat's name, such as `seat0`.
     public let name: String
     /// The seat manager libseat reached: `seatd` or `logind`.
@@ -17,10 +28,13 @@ public final class Seat {
     /// Whether the session holds the seat now (devices can be opened).
     public private(set) var isEnabled = false
     /// Called when the seat is taken away, before libseat is told the devices are let go: stop
-    /// using them (their descriptors are already revoked) and cancel what they held.
+    /// using them (their descriptors are already revoked) and cancel what they held. An input
+    /// observer's, after the others of ``observe(_:onDisable:onEnable:)``.
     public var onDisable: (() -> Void)?
-    /// Called when the seat is back: open the devices again.
+    /// Called when the seat is back: open the devices again. An input observer's, after the others.
     public var onEnable: (() -> Void)?
+
+    private let observers = SeatObservers()
 
     private let handle: OpaquePointer
     /// libseat keeps the listener's address: it lives on the heap as long as the seat.
@@ -152,14 +166,43 @@ public final class Seat {
         )
     }
 
+    /// Follows the seat: `onDisable` when it is taken away (before libseat is told the devices
+    /// are let go: their descriptors are revoked already, and a display is no longer DRM master),
+    /// `onEnable` when it is back. Inputs are told before outputs when the seat goes, outputs
+    /// before inputs when it comes back; in one role, in the order they observed.
+    ///
+    /// - Parameters:
+    ///   - role: Whether the observer reads input devices or shows a display.
+    ///   - onDisable: Stop using the devices and cancel what they held.
+    ///   - onEnable: Open or use the devices again.
+    /// - Returns: The observation: the observer is called until it is cancelled or released.
+    public func observe(
+        _ role: ObserverRole, onDisable: @escaping () -> Void, onEnable: @escaping () -> Void
+    ) -> SeatObservation {
+        observers.add(role, onDisable: onDisable, onEnable: onEnable)
+    }
+
+    /// Closes a device opened with ``openDevice(_:)`` by its descriptor (what libinput's
+    /// `close_restricted` is given); a descriptor not opened here is closed as a plain file.
+    ///
+    /// - Parameter descriptor: The descriptor `openDevice` returned.
+    package func closeDevice(descriptor: Int32) {
+        if let id = devices.removeValue(forKey: descriptor) {
+            _ = libseat_close_device(handle, id)
+        }
+        Syscalls.close(descriptor)
+    }
+
     private func enabled() {
         isEnabled = true
+        observers.enable()
         onEnable?()
     }
 
     private func disabled() {
         isEnabled = false
         onDisable?()
+        observers.disable()
         _ = libseat_disable_seat(handle)
     }
 
@@ -170,6 +213,65 @@ public final class Seat {
         case (Syscalls.accessDenied, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
         case (_, "logind"): return "no logind session on a seat for this user (errno \(code))"
         default: return "errno \(code)"
+        }
+    }
+}
+
+/// A seat observer's registration (``Seat/observe(_:onDisable:onEnable:)``): the observer is
+/// called until ``cancel()`` or until this is released.
+public final class SeatObservation {
+    private var cancellation: (() -> Void)?
+
+    init(_ cancellation: @escaping () -> Void) {
+        self.cancellation = cancellation
+    }
+
+    deinit {
+        cancellation?()
+    }
+
+    /// Stops calling the observer. Idempotent.
+    public func cancel() {
+        cancellation?()
+        cancellation = nil
+    }
+}
+
+/// The observers of a seat, in the order they are told (internal for tests: a real seat is
+/// disabled only by a VT switch).
+final class SeatObservers {
+    private var entries: [(id: Int, role: Seat.ObserverRole, disable: () -> Void, enable: () -> Void)] = []
+    private var next = 0
+
+    func add(
+        _ role: Seat.ObserverRole, onDisable: @escaping () -> Void, onEnable: @escaping () -> Void
+    ) -> SeatObservation {
+        next += 1
+        let id = next
+        entries.append((id, role, onDisable, onEnable))
+        return SeatObservation { [weak self] in self?.entries.removeAll { $0.id == id } }
+    }
+
+    /// Inputs first, then outputs.
+    func disable() {
+        call(.input) { $0.disable() }
+        call(.output) { $0.disable() }
+    }
+
+    /// Outputs first, then inputs.
+    func enable() {
+        call(.output) { $0.enable() }
+        call(.input) { $0.enable() }
+    }
+
+    private func call(
+        _ role: Seat.ObserverRole,
+        _ body: ((id: Int, role: Seat.ObserverRole, disable: () -> Void, enable: () -> Void)) -> Void
+    ) {
+        // An observer may cancel itself or another while called: each is looked up again.
+        for id in entries.filter({ $0.role == role }).map(\.id) {
+            guard let entry = entries.first(where: { $0.id == id }) else { continue }
+            body(entry)
         }
     }
 }

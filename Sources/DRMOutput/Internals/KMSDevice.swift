@@ -1,0 +1,253 @@
+internal import CDRM
+@preconcurrency internal import Glibc  // Glibc carries no concurrency annotations: plain synchronous calls.
+internal import LinuxSystem
+internal import Seat
+
+/// A DRM device opened for mode setting: the kernel calls of this output (libdrm's), each returning
+/// a value or an errno; the decisions are in `DRMCanvasOutput`, `ConnectorChoice` and `FlipScheduler`.
+/// Not `Sendable`: it belongs to the loop's thread.
+final class KMSDevice {
+    let path: String
+    let fileDescriptor: Int32
+    /// Closes the descriptor (through the seat when it gave it).
+    private let release: () -> Void
+    /// The raw modes of each connector, as last read: `drmModeSetCrtc` takes them back.
+    private var modeInfos: [UInt32: [drmModeModeInfo]] = [:]
+
+    /// The DRM devices that can set modes (`/dev/dri/card*`), in number order.
+    static func cardPaths(directory: String = "/dev/dri") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var numbers: [Int] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("card"), let number = Int(name.dropFirst(4)) { numbers.append(number) }
+        }
+        return numbers.sorted().map { "\(directory)/card\($0)" }
+    }
+
+    /// Opens a device through the seat when there is one, else directly, and checks that it can
+    /// show dumb buffers.
+    init(path: String, seat: Seat?) throws(DisplayError) {
+        self.path = path
+        if let seat {
+            do {
+                let (descriptor, close) = try seat.openDevice(path)
+                fileDescriptor = descriptor
+                release = {
+                    close()
+                    Syscalls.close(descriptor)
+                }
+            } catch {
+                throw DisplayError(
+                    code: error.errno == ENOENT ? .noDevice : .permission, path: path, errno: error.errno,
+                    message: "\(error.message): \(path); \(Self.seatFix)")
+            }
+        } else {
+            let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
+            guard descriptor >= 0 else {
+                let code = errno
+                switch code {
+                case ENOENT, ENODEV, ENXIO:
+                    throw DisplayError(
+                        code: .noDevice, path: path, errno: code,
+                        message: "no DRM device \(path) (\(Syscalls.message(code))): \(Self.driverFix)")
+                case EACCES, EPERM:
+                    throw DisplayError(
+                        code: .permission, path: path, errno: code,
+                        message: "no permission to open \(path) (\(Syscalls.message(code))): \(Self.seatFix)")
+                default:
+                    throw DisplayError(
+                        code: .device, path: path, errno: code,
+                        message: "could not open \(path) (\(Syscalls.message(code)))")
+                }
+            }
+            fileDescriptor = descriptor
+            release = { Syscalls.close(descriptor) }
+        }
+        var dumb: UInt64 = 0
+        guard drmGetCap(fileDescriptor, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
+            release()
+            throw DisplayError(
+                code: .unsupported, path: path,
+                message: "\(path) cannot show dumb buffers (a render-only GPU, or a driver without KMS): "
+                    + "name the display's card with its device option")
+        }
+    }
+
+    deinit {
+        release()
+    }
+
+    /// How to get a device through a seat manager, or directly.
+    static let seatFix =
+        "run the app under seatd (`seatd -g video` as root, the user in group video: Debian's "
+        + "`systemctl enable --now seatd`) or logind, so that the seat gives the device, or as a user the "
+        + "device's group allows (`ls -l /dev/dri`)"
+    /// How to get a device at all.
+    static let driverFix =
+        "load the GPU's driver (vc4 on a Raspberry Pi, i915, amdgpu, virtio_gpu or bochs in a VM: `modprobe …`), "
+        + "or pass /dev/dri into the container"
+
+    /// The device's connectors, each with its modes and the CRTCs that can drive it.
+    ///
+    /// - Parameter probe: Whether the kernel asks the displays again (slow: EDID reads); at start
+    ///   and on a hot-plug event, yes.
+    func connectors(probe: Bool) throws(DisplayError) -> [DisplayConnector] {
+        guard let resources = drmModeGetResources(fileDescriptor) else {
+            let code = errno
+            throw DisplayError(
+                code: .unsupported, path: path, errno: code,
+                message: "\(path) has no mode-setting resources (\(Syscalls.message(code))): a render node, "
+                    + "or a driver without KMS")
+        }
+        defer { drmModeFreeResources(resources) }
+        let crtcs = (0..<Int(resources.pointee.count_crtcs)).map { resources.pointee.crtcs[$0] }
+        var found: [DisplayConnector] = []
+        var infos: [UInt32: [drmModeModeInfo]] = [:]
+        for index in 0..<Int(resources.pointee.count_connectors) {
+            let id = resources.pointee.connectors[index]
+            guard
+                let connector = probe
+                    ? drmModeGetConnector(fileDescriptor, id) : drmModeGetConnectorCurrent(fileDescriptor, id)
+            else { continue }
+            defer { drmModeFreeConnector(connector) }
+            let c = connector.pointee
+            let raw = (0..<Int(max(0, c.count_modes))).map { c.modes[$0] }
+            infos[id] = raw
+            let modes = raw.map { mode in
+                DisplayMode(
+                    width: Int(mode.hdisplay), height: Int(mode.vdisplay), refresh: Int(mode.vrefresh),
+                    isPreferred: mode.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0)
+            }
+            var candidates: [UInt32] = []
+            if c.encoder_id != 0, let encoder = drmModeGetEncoder(fileDescriptor, c.encoder_id) {
+                if encoder.pointee.crtc_id != 0 { candidates.append(encoder.pointee.crtc_id) }
+                drmModeFreeEncoder(encoder)
+            }
+            for e in 0..<Int(max(0, c.count_encoders)) {
+                guard let encoder = drmModeGetEncoder(fileDescriptor, c.encoders[e]) else { continue }
+                defer { drmModeFreeEncoder(encoder) }
+                for (bit, crtc) in crtcs.enumerated()
+                where bit < 32
+                    && encoder.pointee.possible_crtcs & (1 << UInt32(bit)) != 0 && !candidates.contains(crtc)
+                {
+                    candidates.append(crtc)
+                }
+            }
+            found.append(
+                DisplayConnector(
+                    id: id, name: DisplayConnector.name(type: c.connector_type, number: c.connector_type_id),
+                    isConnected: c.connection == DRM_MODE_CONNECTED, modes: modes, crtcs: candidates))
+        }
+        modeInfos = infos
+        return found
+    }
+
+    /// Makes a dumb buffer of the size, as an `XRGB8888` framebuffer, mapped for writing.
+    func makeBuffer(width: Int, height: Int) throws(DisplayError) -> DumbBuffer {
+        var handle: UInt32 = 0
+        var pitch: UInt32 = 0
+        var size: UInt64 = 0
+        guard cdrm_create_dumb(fileDescriptor, UInt32(width), UInt32(height), &handle, &pitch, &size) == 0 else {
+            throw failure("create a \(width)x\(height) dumb buffer", errno)
+        }
+        var framebuffer: UInt32 = 0
+        let added = drmModeAddFB(fileDescriptor, UInt32(width), UInt32(height), 24, 32, pitch, handle, &framebuffer)
+        guard added == 0 else {
+            _ = cdrm_destroy_dumb(fileDescriptor, handle)
+            throw failure("add a framebuffer", -added)
+        }
+        var offset: UInt64 = 0
+        guard cdrm_map_dumb(fileDescriptor, handle, &offset) == 0 else {
+            let code = errno
+            _ = drmModeRmFB(fileDescriptor, framebuffer)
+            _ = cdrm_destroy_dumb(fileDescriptor, handle)
+            throw failure("map a dumb buffer", code)
+        }
+        let mapped = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, off_t(offset))
+        guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
+            let code = errno
+            _ = drmModeRmFB(fileDescriptor, framebuffer)
+            _ = cdrm_destroy_dumb(fileDescriptor, handle)
+            throw failure("map a dumb buffer", code)
+        }
+        return DumbBuffer(
+            device: self, framebuffer: framebuffer, handle: handle, width: width, height: height, pitch: Int(pitch),
+            pixels: UnsafeMutableRawBufferPointer(start: mapped, count: Int(size)))
+    }
+
+    fileprivate func destroy(_ buffer: DumbBuffer) {
+        munmap(buffer.pixels.baseAddress, buffer.pixels.count)
+        _ = drmModeRmFB(fileDescriptor, buffer.framebuffer)
+        _ = cdrm_destroy_dumb(fileDescriptor, buffer.handle)
+    }
+
+    /// Sets the mode and shows the buffer on the connector: 0, or the errno (`EACCES` when another
+    /// program is DRM master, or the seat went).
+    func setCrtc(_ crtc: UInt32, buffer: DumbBuffer, connector: UInt32, modeIndex: Int) -> Int32 {
+        guard var mode = modeInfos[connector].flatMap({ $0.indices.contains(modeIndex) ? $0[modeIndex] : nil })
+        else { return EINVAL }
+        var connectorID = connector
+        return -drmModeSetCrtc(fileDescriptor, crtc, buffer.framebuffer, 0, 0, &connectorID, 1, &mode)
+    }
+
+    /// Asks for the buffer at the next vertical blank, with a flip event: 0, or the errno.
+    func pageFlip(_ crtc: UInt32, buffer: DumbBuffer) -> Int32 {
+        -drmModePageFlip(fileDescriptor, crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil)
+    }
+
+    /// The events waiting on the descriptor (non-blocking).
+    func readEvents() -> [DRMEvent] {
+        var events: [DRMEvent] = []
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            events += DRMEvents.decode(buffer[0..<count]).events
+        }
+        return events
+    }
+
+    private func failure(_ what: String, _ code: Int32) -> DisplayError {
+        DisplayError(
+            code: .device, path: path, errno: code,
+            message: "could not \(what) on \(path) (\(Syscalls.message(code)))")
+    }
+}
+
+/// A dumb buffer shown as a framebuffer: its pixels mapped for writing; freed with the last reference.
+final class DumbBuffer {
+    let framebuffer: UInt32
+    let handle: UInt32
+    let width: Int
+    let height: Int
+    let pitch: Int
+    let pixels: UnsafeMutableRawBufferPointer
+    private let device: KMSDevice
+
+    fileprivate init(
+        device: KMSDevice, framebuffer: UInt32, handle: UInt32, width: Int, height: Int, pitch: Int,
+        pixels: UnsafeMutableRawBufferPointer
+    ) {
+        self.device = device
+        self.framebuffer = framebuffer
+        self.handle = handle
+        self.width = width
+        self.height = height
+        self.pitch = pitch
+        self.pixels = pixels
+    }
+
+    deinit {
+        device.destroy(self)
+    }
+}
+
+/// The errno values the output decides on, for code that does not import Glibc.
+enum DisplayErrno {
+    static let accessDenied = EACCES
+    static let notPermitted = EPERM
+}
