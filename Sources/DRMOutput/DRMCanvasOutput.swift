@@ -178,6 +178,10 @@ public final class DRMCanvasOutput: CanvasOutput {
         shadow.deallocate()
     }
 
+    /// The DRM devices that can set modes (`/dev/dri/card*`), in number order: none on a machine
+    /// without a display driver (or in a container without `/dev/dri`).
+    nonisolated public static var devicePaths: [String] { KMSDevice.cardPaths() }
+
     /// The screen's size in whole cells (at least 1x1).
     public var size: (columns: Int, rows: Int)? {
         (max(1, mode.width / renderer.cellSize.width), max(1, mode.height / renderer.cellSize.height))

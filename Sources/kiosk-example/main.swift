@@ -9,11 +9,16 @@ import TerminalCanvas
 // Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
 
 let usage = """
-    usage: kiosk-example [--wayland | --keyboards | --terminal] [--grab] [--device DEVICE]... [--layout NAME]
-                         [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
+    usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
+                         [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
+                         [--ready-file FILE]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
                       else the terminal)
+      --display       draw straight on the display (DRM/KMS, no compositor) through the seat
+                      (seatd or logind), the keyboards on the same seat (default: when started
+                      with no terminal and no compositor, as a systemd service, and a display
+                      is connected)
       --keyboards     read the keyboards through evdev
       --terminal      read the terminal
       --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
@@ -22,6 +27,7 @@ let usage = """
       --variant NAME  the layout's variant
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
       --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
+      --ready-file FILE  create FILE once the first frame is on the display (for scripts)
       --speak         speak from the start through speech-dispatcher (SPEECHD_ADDRESS, else its
                       default socket); Ctrl+Alt+S turns speech on and off at any time, F1 lists
                       the listener's other keys
@@ -43,13 +49,14 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
 }
 
 /// The configuration and the trace file the command line asks for.
-func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
+func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?, String?) {
     var configuration = KeyboardApp.Configuration()
     configuration.fullScreen = true
     configuration.initialLocks = .numLock  // the PIN pad is the keypad
     // Usable by ear: a narrator, silent until --speak or Ctrl+Alt+S.
     configuration.speech = KeyboardApp.SpeechOptions()
     var tracePath: String?
+    var readyPath: String?
     var arguments = list[...]
     func value(after flag: String) -> String {
         guard let value = arguments.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value\n\(usage)") }
@@ -60,6 +67,8 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
         case "--wayland": configuration.input = .wayland
         case "--keyboards": configuration.input = .keyboards
         case "--terminal": configuration.input = .terminal
+        case "--display": configuration.output = .display
+        case "--ready-file": readyPath = value(after: argument)
         case "--grab": configuration.grab = true
         case "--device": configuration.devices.append(value(after: argument))
         case "--layout": configuration.keymap.layout = value(after: argument)
@@ -73,12 +82,17 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?) {
         default: fail("unknown argument \"\(argument.escapingControlCharacters())\"\n\(usage)")
         }
     }
-    return (configuration, tracePath)
+    return (configuration, tracePath, readyPath)
 }
 
-let (configuration, tracePath) = parseArguments(Array(CommandLine.arguments.dropFirst()))
+let (configuration, tracePath, readyPath) = parseArguments(Array(CommandLine.arguments.dropFirst()))
 if configuration.grab && configuration.input == .terminal {
     fail("--grab takes keyboards; it cannot go with --terminal")
+}
+if configuration.output == .display && [.terminal, .wayland].contains(configuration.input) {
+    fail(
+        "--display reads the keyboards; it cannot go with --\(configuration.input == .terminal ? "terminal" : "wayland")"
+    )
 }
 
 MainActor.assumeIsolated {
@@ -224,12 +238,36 @@ MainActor.assumeIsolated {
         }
     }
 
+    if let display = app.display {
+        // A display shows what went wrong too: the operator may have no terminal to look at.
+        display.output.onChange = { change in
+            switch change {
+            case .failed(let error):
+                printError(error.message)
+                kiosk.message = error.message
+            case .disconnected(let connector): printError("the display on \(connector) was unplugged")
+            case .connected(let connector, let mode): printError("a display on \(connector) shows \(mode)")
+            case .paused, .resumed: break
+            }
+        }
+        if let readyPath {
+            display.output.onPresented = { frame in
+                guard frame.number == 1 else { return }
+                let descriptor = open(readyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                if descriptor >= 0 { close(descriptor) } else { printError("--ready-file: cannot create \(readyPath)") }
+            }
+        }
+    } else if readyPath != nil {
+        fail("--ready-file goes with the display (--display)")
+    }
     do { try app.openInput() } catch { fail("\(error)") }
     let input = app.input ?? .keyboards
     let keyboardCount = app.keyboards?.keyboards.count ?? 0
     renderer.inputNote =
         input == .terminal || input.rawValue == "wayland"
-        ? input.rawValue : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
+        ? input.rawValue
+        : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
+            + (app.display.map { " on \($0.output.connector.name)" } ?? "")
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
     // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
     // directory at its place), the operator hears why and the kiosk goes on without it.

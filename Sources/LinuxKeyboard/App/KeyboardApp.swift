@@ -1,10 +1,12 @@
 public import Accessibility
 public import AppRuntime
+public import DRMOutput
 public import EvdevInput
 public import EventLoop
 internal import LinuxSystem
 internal import PixelCanvas
 public import ResponderChain
+public import Seat
 public import TerminalCanvas
 public import TerminalIO
 public import WaylandClient
@@ -54,6 +56,19 @@ public final class KeyboardApp {
         case keyboards
         /// The terminal only.
         case terminal
+    }
+
+    /// Where frames go, unless a Wayland compositor shows the app's window.
+    public enum OutputChoice: Hashable, Sendable {
+        /// The terminal; or, when the app runs with no compositor and no terminal (a systemd
+        /// service) and a DRM device has a connected display, that display.
+        case automatic
+        /// The terminal the app was started in.
+        case terminal
+        /// Straight on the display through DRM/KMS, with no compositor (``Configuration/display``
+        /// says which): the keyboards through evdev on the same seat, no Wayland even when
+        /// `WAYLAND_DISPLAY` is set.
+        case display
     }
 
     /// The input the app reads (`keyboards`, `terminal`).
@@ -118,6 +133,10 @@ public final class KeyboardApp {
         /// The font's em size in pixels under a compositor: 16 gives DejaVu Sans Mono cells of
         /// 10x19, 80x31 cells in an 800x600 window.
         public var fontSize = 16.0
+        /// Where frames go: the terminal, or the display with no compositor.
+        public var output: OutputChoice = .automatic
+        /// The display's device, connector and mode when the app runs on the display.
+        public var display = DRMCanvasOutput.Options()
         /// Speech for a listener who cannot see the screen (a narrator through speech-dispatcher and
         /// the listener's key commands); `nil`, the default, for none.
         public var speech: SpeechOptions?
@@ -152,6 +171,16 @@ public final class KeyboardApp {
         public let seat: WaylandSeatSource
     }
 
+    /// What the app runs on straight on a display: the output and the seat it shares with the
+    /// keyboards.
+    public struct Display {
+        /// Where frames go: ``KeyboardApp/output`` is this.
+        public let output: DRMCanvasOutput
+        /// The seat the display and the keyboards are opened through; `nil` when they are opened
+        /// directly (root, or a user in the devices' groups: VT switches are then not followed).
+        public let seat: Seat?
+    }
+
     /// The runtime the app runs on: the window, the loop, the sources and the output.
     public let application: Application
     /// The configuration.
@@ -166,6 +195,12 @@ public final class KeyboardApp {
     public let keyboards: EvdevSource?
     /// The compositor, window, output and seat when the app runs under Wayland.
     public let wayland: Wayland?
+    /// The display and seat when the app runs straight on a display.
+    public let display: Display?
+    /// Why the app runs on the display without a seat manager, or why it does not run on the
+    /// display when it would have by itself (``OutputChoice/automatic``).
+    public let displayNote: String?
+    private var seatWatch: UInt64?
     /// Why the app does not run under the Wayland compositor `WAYLAND_DISPLAY` names, when that
     /// is set but the compositor could not be used (the app went on with the keyboards).
     public let waylandNote: String?
@@ -200,21 +235,28 @@ public final class KeyboardApp {
     {
         self.configuration = configuration
         let environment = configuration.environment ?? Syscalls.processEnvironment()
+        let hasCompositor = [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains {
+            !($0 ?? "").isEmpty
+        }
         let triesWayland =
-            configuration.input == .wayland
-            || (configuration.input == .automatic && configuration.prefersWayland
-                && [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains { !($0 ?? "").isEmpty })
-        // Under a compositor, the font loads on a thread of its own while the keymap compiles and the
+            configuration.output != .display
+            && (configuration.input == .wayland
+                || (configuration.input == .automatic && configuration.prefersWayland && hasCompositor))
+        let triesDisplay =
+            configuration.output == .display
+            || (configuration.output == .automatic && !hasCompositor && Self.runsWithoutTerminal(configuration)
+                && configuration.input != .terminal && configuration.input != .wayland)
+        // In pixels, the font loads on a thread of its own while the keymap compiles and the
         // runtime starts: the first frame comes a few milliseconds sooner.
         let fonts =
-            triesWayland
+            triesWayland || triesDisplay
             ? PixelRenderer.Loading(fontFamily: configuration.fontFamily, pixelSize: configuration.fontSize) : nil
         let (names, source) = configuration.keymap.resolved(environment: environment)
         do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
         layoutSource = source
         var runtime = Application.Configuration()
         runtime.readsTerminal = configuration.input == .terminal
-        runtime.usesTerminalForOutput = configuration.usesTerminalForOutput
+        runtime.usesTerminalForOutput = configuration.usesTerminalForOutput && configuration.output != .display
         runtime.fullScreen = configuration.fullScreen
         runtime.initialLocks = configuration.initialLocks
         runtime.quitCommand = configuration.quitCommand
@@ -240,7 +282,34 @@ public final class KeyboardApp {
         }
         self.wayland = wayland
         self.waylandNote = waylandNote
-        if let wayland {
+        var display: Display?
+        var displayNote: String?
+        if wayland == nil, triesDisplay, let fonts {
+            do {
+                (display, displayNote) = try Self.openDisplay(application, configuration: configuration, fonts: fonts)
+            } catch {
+                guard configuration.output == .automatic else { throw error }
+                displayNote = "\(error.message); going on without the display"
+            }
+        }
+        self.display = display
+        self.displayNote = displayNote
+        if let display {
+            application.setOutput(display.output)
+            var options = EvdevSource.Options(
+                devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
+                repeatMode: configuration.repeatMode)
+            options.locksFromLEDs = configuration.initialLocks == nil
+            options.seatAccess = display.seat == nil ? .direct : configuration.seatAccess
+            options.seatName = configuration.seatName
+            let keyboards = EvdevSource(
+                loop: application.loop, dispatcher: application.dispatcher, options: options, seat: display.seat)
+            application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
+            self.keyboards = keyboards
+            if let seat = display.seat {
+                seatWatch = application.loop.watch(seat.fileDescriptor) { [unowned seat] in seat.dispatch() }
+            }
+        } else if let wayland {
             keyboards = nil
             application.setOutput(wayland.output)
             application.setPrimaryInput(wayland.seat, fallsBackToTerminal: false)
@@ -315,6 +384,41 @@ public final class KeyboardApp {
         }
     }
 
+    /// Opens the seat (unless the configuration asks for direct access) and the display through it.
+    private static func openDisplay(
+        _ application: Application, configuration: Configuration, fonts: PixelRenderer.Loading
+    ) throws(AppError) -> (Display, String?) {
+        var seat: Seat?
+        var note: String?
+        if configuration.seatAccess != .direct {
+            do {
+                seat = try Seat()
+            } catch {
+                guard configuration.seatAccess == .automatic else { throw AppError(error) }
+                note =
+                    "the display and keyboards are opened directly, and a switch to another VT is not followed "
+                    + "(\(error.message))"
+            }
+        }
+        let renderer: PixelRenderer
+        do { renderer = try fonts.wait() } catch { throw AppError(code: .display, message: "\(error)") }
+        do {
+            let output = try DRMCanvasOutput(
+                loop: application.loop, renderer: renderer, seat: seat, options: configuration.display)
+            return (Display(output: output, seat: seat), note)
+        } catch {
+            throw AppError(error)
+        }
+    }
+
+    /// Whether none of standard input, output and error is a terminal (a systemd service): then
+    /// nothing but the display can show the app.
+    private static func runsWithoutTerminal(_ configuration: Configuration) -> Bool {
+        ![configuration.terminalInput, configuration.terminalOutput ?? 1, 2].contains {
+            TerminalKeyboard.isTerminal($0)
+        } && !DRMCanvasOutput.devicePaths.isEmpty
+    }
+
     /// The window.
     public var window: Window { application.window }
     /// The root of the focus tree.
@@ -333,7 +437,7 @@ public final class KeyboardApp {
     public var input: Input? { application.input }
     /// Why that input, and what it can do (for example, whether the terminal reports releases).
     public var inputNote: String? {
-        let notes = [waylandNote, application.inputNote].compactMap { $0 }
+        let notes = [waylandNote, displayNote, application.inputNote].compactMap { $0 }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
     /// The terminal, when the app reads or draws on it.
@@ -433,6 +537,20 @@ extension AppError {
     /// - Parameter error: The keymap error.
     public init(_ error: KeymapError) {
         self.init(code: .keymap, message: "\(error)")
+    }
+}
+
+extension AppError.Code {
+    /// The display could not be opened or used: no DRM device, no permission, no connected display.
+    public static let display = AppError.Code(rawValue: "display")
+}
+
+extension AppError {
+    /// A display failure: code ``Code/display``, with the message naming the device and the fix.
+    ///
+    /// - Parameter error: The display error.
+    public init(_ error: DisplayError) {
+        self.init(code: .display, message: error.message)
     }
 }
 
