@@ -305,12 +305,7 @@ public final class DRMCanvasOutput: CanvasOutput {
             scheduler.refused()
             // Master goes before the seat manager says so: a refusal is the normal start of a VT switch.
             guard seatObservation == nil else { return }
-            onChange?(
-                .failed(
-                    DisplayError(
-                        code: .notMaster, path: device.path, errno: code,
-                        message: "another program is DRM master on \(device.path) (a compositor or display "
-                            + "manager on this VT): stop it, or run the kiosk on another VT")))
+            onChange?(.failed(DisplayError.notMaster(device.path, errno: code)))
         } else {
             scheduler.drew(flipped: false, at: Syscalls.monotonicNow())
             stale.addAll()

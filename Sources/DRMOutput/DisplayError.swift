@@ -56,4 +56,12 @@ public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The message.
     public var description: String { message }
+
+    /// Another program holds the device: the message names the usual holders and the fix.
+    static func notMaster(_ path: String, errno: Int32) -> DisplayError {
+        DisplayError(
+            code: .notMaster, path: path, errno: errno,
+            message: "another program is DRM master on \(path) (a compositor, a display manager or another "
+                + "kiosk on this VT): stop it, or run the app under seatd on a VT of its own")
+    }
 }

@@ -67,6 +67,12 @@ final class KMSDevice {
             fileDescriptor = descriptor
             release = { Syscalls.close(descriptor) }
         }
+        // Opened directly while a compositor or display manager holds the device, the descriptor is
+        // not master: no mode can be set. (Through a seat it is master while the seat is enabled.)
+        guard drmIsMaster(fileDescriptor) != 0 else {
+            release()
+            throw DisplayError.notMaster(path, errno: 0)
+        }
         var dumb: UInt64 = 0
         guard drmGetCap(fileDescriptor, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
             release()

@@ -390,11 +390,13 @@ public final class KeyboardApp {
     ) throws(AppError) -> (Display, String?) {
         var seat: Seat?
         var note: String?
+        var seatError: InputError?
         if configuration.seatAccess != .direct {
             do {
                 seat = try Seat()
             } catch {
                 guard configuration.seatAccess == .automatic else { throw AppError(error) }
+                seatError = error
                 note =
                     "the display and keyboards are opened directly, and a switch to another VT is not followed "
                     + "(\(error.message))"
@@ -407,7 +409,8 @@ public final class KeyboardApp {
                 loop: application.loop, renderer: renderer, seat: seat, options: configuration.display)
             return (Display(output: output, seat: seat), note)
         } catch {
-            throw AppError(error)
+            guard error.code == .permission, let seatError else { throw AppError(error) }
+            throw AppError(code: .display, message: "\(error.message) (no seat either: \(seatError.message))")
         }
     }
 
