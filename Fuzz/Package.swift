@@ -57,6 +57,10 @@ let package = Package(
                 "FuzzSupport", .product(name: "XKBKeymap", package: "ResponderChain"),
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]),
+        // What a DRM device's descriptor delivers: page-flip and vblank events.
+        .executableTarget(
+            name: "fuzz-drm-events",
+            dependencies: ["FuzzSupport", .product(name: "DRMOutput", package: "ResponderChain")]),
         // What speech-dispatcher sends a client: SSIP replies and 7xx events.
         .executableTarget(
             name: "fuzz-ssip",
