@@ -134,6 +134,8 @@ public final class DRMCanvasOutput: CanvasOutput {
     private var watch: UInt64?
     private var deadline: UInt64?
     private var seatObservation: SeatObservation?
+    /// The pointer's hot spot in pixels while it is shown.
+    private var pointer: (x: Int, y: Int)?
 
     /// Opens the display: the device, its connector and mode, two dumb buffers. Nothing is shown
     /// until the first ``show(_:)``.
@@ -219,6 +221,39 @@ public final class DRMCanvasOutput: CanvasOutput {
         Point(x: x / Double(renderer.cellSize.width), y: y / Double(renderer.cellSize.height))
     }
 
+    /// Shows the mouse pointer with its tip at a position (a mouse moved), drawn over the frame;
+    /// only the rows it leaves and enters are copied again.
+    ///
+    /// - Parameters:
+    ///   - x: Pixels from the left of the screen.
+    ///   - y: Pixels from the top.
+    public func movePointer(toX x: Double, y: Double) {
+        guard x.isFinite, y.isFinite else { return }
+        let position = (
+            Int(max(0, min(x, Double(mode.width - 1)))), Int(max(0, min(y, Double(mode.height - 1))))
+        )
+        if let pointer, pointer == position { return }
+        pointerMoved(to: position)
+    }
+
+    /// Hides the mouse pointer (a touch, or no mouse left), as Qt's eglfs does.
+    public func hidePointer() {
+        guard pointer != nil else { return }
+        pointerMoved(to: nil)
+    }
+
+    /// Whether the pointer is shown, and where (its tip in pixels).
+    public var pointerPosition: (x: Int, y: Int)? { pointer }
+
+    private func pointerMoved(to position: (x: Int, y: Int)?) {
+        var rows: [Range<Int>] = []
+        if let pointer { rows.append(PointerSprite.rows(at: pointer.y, screenHeight: mode.height)) }
+        if let position { rows.append(PointerSprite.rows(at: position.y, screenHeight: mode.height)) }
+        pointer = position
+        stale.add(rows)
+        if scheduler.frameRequested() { present() }
+    }
+
     /// Reads the connectors again (a display plugged in, unplugged or changed: udev's `change`
     /// event of the card): an unplugged display pauses drawing, a display back, or in another
     /// mode, is drawn whole (``onResize`` first when the size changed).
@@ -284,7 +319,11 @@ public final class DRMCanvasOutput: CanvasOutput {
         guard let source = shadow.baseAddress, let target = buffer.pixels.baseAddress else { return }
         for range in rows {
             for row in range where row < buffer.height {
-                (target + row * buffer.pitch).copyMemory(from: source + row * width, byteCount: width)
+                let line = target + row * buffer.pitch
+                line.copyMemory(from: source + row * width, byteCount: width)
+                if let pointer {
+                    PointerSprite.draw(row: row, x: pointer.x, y: pointer.y, into: line, width: mode.width)
+                }
             }
         }
     }
