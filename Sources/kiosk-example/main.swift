@@ -11,7 +11,7 @@ import TerminalCanvas
 let usage = """
     usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
                          [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
-                         [--ready-file FILE]
+                         [--ready-file FILE] [--frame-log FILE]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
                       else the terminal)
@@ -28,6 +28,8 @@ let usage = """
       --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
       --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
       --ready-file FILE  create FILE once the first frame is on the display (for scripts)
+      --frame-log FILE   write a line for every frame on the display: its number, when drawing
+                         started and when it was shown (CLOCK_MONOTONIC seconds), rows copied
       --speak         speak from the start through speech-dispatcher (SPEECHD_ADDRESS, else its
                       default socket); Ctrl+Alt+S turns speech on and off at any time, F1 lists
                       the listener's other keys
@@ -49,14 +51,20 @@ func fail(_ message: String, status: Int32 = 2) -> Never {
 }
 
 /// The configuration and the trace file the command line asks for.
-func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?, String?) {
+/// What the command line asks for besides the app's configuration: files to write.
+struct Files {
+    var trace: String?
+    var ready: String?
+    var frameLog: String?
+}
+
+func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     var configuration = KeyboardApp.Configuration()
     configuration.fullScreen = true
     configuration.initialLocks = .numLock  // the PIN pad is the keypad
     // Usable by ear: a narrator, silent until --speak or Ctrl+Alt+S.
     configuration.speech = KeyboardApp.SpeechOptions()
-    var tracePath: String?
-    var readyPath: String?
+    var files = Files()
     var arguments = list[...]
     func value(after flag: String) -> String {
         guard let value = arguments.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value\n\(usage)") }
@@ -68,12 +76,13 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?, St
         case "--keyboards": configuration.input = .keyboards
         case "--terminal": configuration.input = .terminal
         case "--display": configuration.output = .display
-        case "--ready-file": readyPath = value(after: argument)
+        case "--ready-file": files.ready = value(after: argument)
+        case "--frame-log": files.frameLog = value(after: argument)
         case "--grab": configuration.grab = true
         case "--device": configuration.devices.append(value(after: argument))
         case "--layout": configuration.keymap.layout = value(after: argument)
         case "--variant": configuration.keymap.variant = value(after: argument)
-        case "--trace": tracePath = value(after: argument)
+        case "--trace": files.trace = value(after: argument)
         case "--seat": configuration.seatName = value(after: argument)
         case "--speak": configuration.speech?.startsSpeaking = true
         case "--help", "-h":
@@ -82,10 +91,11 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, String?, St
         default: fail("unknown argument \"\(argument.escapingControlCharacters())\"\n\(usage)")
         }
     }
-    return (configuration, tracePath, readyPath)
+    return (configuration, files)
 }
 
-let (configuration, tracePath, readyPath) = parseArguments(Array(CommandLine.arguments.dropFirst()))
+let (configuration, files) = parseArguments(Array(CommandLine.arguments.dropFirst()))
+let tracePath = files.trace
 if configuration.grab && configuration.input == .terminal {
     fail("--grab takes keyboards; it cannot go with --terminal")
 }
@@ -250,15 +260,24 @@ MainActor.assumeIsolated {
             case .paused, .resumed: break
             }
         }
-        if let readyPath {
-            display.output.onPresented = { frame in
-                guard frame.number == 1 else { return }
-                let descriptor = open(readyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                if descriptor >= 0 { close(descriptor) } else { printError("--ready-file: cannot create \(readyPath)") }
-            }
+        var frameLog: OutputBuffer?
+        if let path = files.frameLog {
+            do { frameLog = try OutputBuffer(path: path) } catch { fail("--frame-log: \(error)") }
         }
-    } else if readyPath != nil {
-        fail("--ready-file goes with the display (--display)")
+        display.output.onPresented = { frame in
+            if let frameLog {
+                // Monotonic seconds, as the kernel stamps input events: a script matches keys to frames.
+                frameLog.line(
+                    "frame \(frame.number) started \(frame.started) shown \(frame.shown) rows \(frame.rowsCopied)"
+                        + (frame.byModeSet ? " modeset" : ""))
+                frameLog.flush()
+            }
+            guard frame.number == 1, let ready = files.ready else { return }
+            let descriptor = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if descriptor >= 0 { close(descriptor) } else { printError("--ready-file: cannot create \(ready)") }
+        }
+    } else if files.ready != nil || files.frameLog != nil {
+        fail("--ready-file and --frame-log go with the display (--display)")
     }
     do { try app.openInput() } catch { fail("\(error)") }
     let input = app.input ?? .keyboards
