@@ -414,6 +414,10 @@ public final class KeyboardApp {
         }
     }
 
+    /// The DRM devices that can show the app (`/dev/dri/card*`): where ``OutputChoice/display``
+    /// looks, and none means ``OutputChoice/automatic`` never picks the display.
+    nonisolated public static var displayDevices: [String] { DRMCanvasOutput.devicePaths }
+
     /// Whether none of standard input, output and error is a terminal (a systemd service): then
     /// nothing but the display can show the app.
     private static func runsWithoutTerminal(_ configuration: Configuration) -> Bool {
