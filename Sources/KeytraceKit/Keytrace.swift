@@ -421,6 +421,8 @@ public enum Keytrace {
         var configuration = KeyboardApp.Configuration()
         // keytrace watches from its terminal unless asked for a window (--wayland).
         configuration.prefersWayland = false
+        // …and never takes the display, also when it runs with no terminal (`--json` from a script).
+        configuration.output = .terminal
         configuration.window.title = "keytrace"
         configuration.input =
             options.wayland
