@@ -113,7 +113,7 @@ public final class DRMCanvasOutput: CanvasOutput {
     public var onPresented: ((PresentedFrame) -> Void)?
     /// How many frames reached the screen.
     public private(set) var framesPresented = 0
-    /// How many flips were given up after ``FlipScheduler/flipTimeout`` seconds without their event.
+    /// How many flips were given up after a second without their event (the next frame was drawn whole).
     public private(set) var flipsTimedOut = 0
 
     private let loop: EventLoop
