@@ -33,7 +33,7 @@ public final class FocusSystem {
     public var selectKeys: Set<KeyCode> = FocusSystem.defaultSelectKeys {
         didSet { selectKeyCodes = KeyCodeSet(selectKeys) }
     }
-    static let defaultSelectKeys: Set<KeyCode> = [.return, .keypadEnter, .ok, .select]
+    nonisolated static let defaultSelectKeys: Set<KeyCode> = [.return, .keypadEnter, .ok, .select]
     /// ``selectKeys`` as every key-down asks it: searched in place instead of hashed.
     @exclusivity(unchecked) var selectKeyCodes = KeyCodeSet(FocusSystem.defaultSelectKeys)
     /// Whether items reached only by activation (buttons) are focusable by keyboard. On by
