@@ -138,9 +138,11 @@ import Testing
         #expect(took.reason.hasPrefix("focus: \(code == .return ? "Enter" : code.name) selects first"))
     }
 
-    @Test("the default select keys are Return, keypad Enter, OK and Select")
-    func defaultSelectKeys() {
+    @Test("the default select keys are Return, keypad Enter, OK and Select, in a scene too")
+    func defaultSelectKeys() throws {
         #expect(FocusHarness().focus.selectKeys == [.return, .keypadEnter, .ok, .select])
+        let scene = try Scene(json: #"{"root": {"id": "root"}}"#, file: "plain.json")
+        #expect(scene.selectKeys == [.return, .keypadEnter, .ok, .select])
     }
 
     @Test(
@@ -242,8 +244,14 @@ import Testing
     @Test("a gamepad press is described by its button, not its role")
     func description() {
         let harness = FocusHarness()
-        let key = harness.dispatcher.key(for: KeyChord(.gamepadSouth, []))
+        let key = Key(
+            keyCode: .gamepadSouth, characters: "", charactersIgnoringModifiers: "", modifierFlags: [],
+            logicalKeyCode: harness.dispatcher.logicalKeyCode(for: .gamepadSouth))
         #expect(key.logicalKeyCode == .select)
         #expect(key.description == "BTN_SOUTH")
+        let arrow = Key(
+            keyCode: .dpadLeft, characters: "", charactersIgnoringModifiers: "", modifierFlags: .shift,
+            logicalKeyCode: .leftArrow)
+        #expect(arrow.description == "shift+BTN_DPAD_LEFT")
     }
 }

@@ -31,8 +31,7 @@ extension Dispatcher {
         if chord.code.isKeypad { flags.insert(.numericPad) }
         return Key(
             keyCode: chord.code, characters: layout.characters(for: chord.code, in: layoutState),
-            charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: chord.code), modifierFlags: flags,
-            logicalKeyCode: logicalKeys.logical(chord.code))
+            charactersIgnoringModifiers: layout.charactersIgnoringModifiers(for: chord.code), modifierFlags: flags)
     }
 
     /// Every key command of the active chain and the global list, nearest first, with the status
