@@ -293,6 +293,8 @@ public final class EvdevSource {
                     }
                     continue
                 }
+                // Keyboards, keypads, remote controls and gamepads (udev's ID_INPUT_JOYSTICK, or a
+                // device declaring BTN_SOUTH, a BTN_DPAD_* or ABS_HAT0X) are read; mice and the rest are not.
                 guard let kind = device.kind, kind != .none else { continue }
                 if case .failed(let error) = open(path: device.path, requireKeyboard: true) { failures.append(error) }
             }

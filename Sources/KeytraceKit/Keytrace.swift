@@ -546,19 +546,22 @@ public enum Keytrace {
         }
     }
 
-    /// `--list-devices`: every input device, whether it counts as a keyboard, why it cannot be
-    /// opened, and the stable links that `--device` can name.
+    /// `--list-devices`: every input device, whether it counts as a keyboard (a keypad, a remote
+    /// control) or a gamepad, why it cannot be opened, and the stable links that `--device` can name.
     static func listDevices(output: OutputBuffer) throws(KeytraceError) -> Int32 {
         let devices: [DiscoveredDevice]
         do { devices = try KeyboardDiscovery.inputDevices() } catch { throw KeytraceError("\(error)") }
         var keyboards = 0
+        var gamepads = 0
         for device in devices {
             let what: String
             if let error = device.openError {
                 what = "cannot open: \(error.message)"
             } else if let kind = device.kind, kind != .none {
-                keyboards += 1
-                what = "\(kind)" + (device.taggedByUdev ? " (udev tag)" : " (its keys)")
+                if kind == .gamepad { gamepads += 1 } else { keyboards += 1 }
+                what =
+                    "\(kind)"
+                    + (device.taggedByUdev ? " (udev tag)" : kind == .gamepad ? " (its buttons)" : " (its keys)")
             } else {
                 what = "not a keyboard"
             }
@@ -570,7 +573,8 @@ public enum Keytrace {
             ? "udevd runs: hot-plug from udev, stable links in /dev/input/by-id and by-path"
             : "no udevd: hot-plug from the kernel, no stable links"
         output.line(
-            "\(devices.count) input device\(devices.count == 1 ? "" : "s"), \(keyboards) keyboard\(keyboards == 1 ? "" : "s"); \(udev)"
+            "\(devices.count) input device\(devices.count == 1 ? "" : "s"), \(keyboards) keyboard\(keyboards == 1 ? "" : "s")"
+                + (gamepads == 0 ? "" : ", \(gamepads) gamepad\(gamepads == 1 ? "" : "s")") + "; \(udev)"
         )
         output.flush()
         return 0

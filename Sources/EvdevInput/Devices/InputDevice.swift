@@ -122,15 +122,31 @@ public final class InputDevice {
         return header
     }
 
-    /// What kind of keyboard the declared keys make this device.
-    public var kind: KeyboardKind { KeyboardKind.classify(keys: declaredKeys) }
+    /// The absolute axes the device declares (`EV_ABS` codes: `ABS_HAT0X` is `0x10`). Uses
+    /// `libevdev_has_event_code`.
+    public var declaredAbsoluteAxes: Set<UInt16> {
+        var axes: Set<UInt16> = []
+        for code in UInt32(0)..<0x40 where libevdev_has_event_code(device, 3, code) != 0 { axes.insert(UInt16(code)) }
+        return axes
+    }
+
+    /// What kind of keyboard the declared keys and axes make this device (a gamepad counts).
+    public var kind: KeyboardKind {
+        KeyboardKind.classify(keys: declaredKeys, absoluteAxes: declaredAbsoluteAxes)
+    }
 
     /// Whether the kernel auto-repeats this device's keys (it declares `EV_REP`).
     public var hasKernelRepeat: Bool { libevdev_has_event_type(device, 0x14) != 0 }
 
-    /// The keys down now, as the kernel's state says.
+    /// The keys down now, as the kernel's state says; a gamepad's hat held off centre counts as
+    /// its `BTN_DPAD_*` key (what ``EvdevDecoder`` makes of it). Uses `libevdev_get_event_value`.
     public var pressedKeys: [KeyCode] {
-        declaredKeys.filter { libevdev_get_event_value(device, 1, UInt32($0.rawValue)) != 0 }.sorted()
+        var keys = declaredKeys.filter { libevdev_get_event_value(device, 1, UInt32($0.rawValue)) != 0 }
+        for axis in [KeyboardKind.hatX, KeyboardKind.hatY] where libevdev_has_event_code(device, 3, UInt32(axis)) != 0 {
+            let value = libevdev_get_event_value(device, 3, UInt32(axis))
+            if let key = EvdevDecoder.hatKey(axis: axis, value: value) { keys.insert(key) }
+        }
+        return keys.sorted()
     }
 
     /// Takes the device exclusively: its keys stop reaching the console and other readers.

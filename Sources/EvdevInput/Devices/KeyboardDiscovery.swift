@@ -7,8 +7,9 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var path: String
     /// The kernel's name for it.
     public var name: String
-    /// The kind of keyboard, from udev's `ID_INPUT_KEYBOARD` tag or, without udevd, from the
-    /// device's declared keys; `nil` when the device could not be opened to check.
+    /// The kind of keyboard, from udev's `ID_INPUT_KEYBOARD` and `ID_INPUT_JOYSTICK` tags or,
+    /// without udevd, from the device's declared keys and axes; `nil` when the device could not be
+    /// opened to check.
     public var kind: KeyboardKind?
     /// Whether the kind came from udev's tags (`true`) or from reading the device (`false`).
     public var taggedByUdev: Bool
@@ -59,7 +60,7 @@ public enum KeyboardDiscovery {
         return found.sorted { $0.path.localizedStandardLess($1.path) }
     }
 
-    /// The keyboards among the input devices: full keyboards, keypads and remote controls.
+    /// The keyboards among the input devices: full keyboards, keypads, remote controls and gamepads.
     ///
     /// - Returns: The keyboards.
     /// - Throws: `InputError` when none is found, saying how many devices were looked at and,
@@ -113,6 +114,11 @@ public enum KeyboardDiscovery {
             result.taggedByUdev = true
             if property("ID_INPUT_KEYBOARD") == "1" {
                 result.kind = .keyboard
+                return result
+            }
+            // udev's input_id tags gamepads (BTN_SOUTH, also called BTN_A) and joysticks alike.
+            if property("ID_INPUT_JOYSTICK") == "1" {
+                result.kind = .gamepad
                 return result
             }
             if property("ID_INPUT_KEY") != "1" {

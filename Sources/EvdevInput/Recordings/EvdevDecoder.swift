@@ -21,6 +21,10 @@ public import ResponderChain
 ///   a key found released ends `cancelled`, and a key found held gets no invented `began`.
 /// - Kernel auto-repeats (value 2) are dropped when ``dropsKernelRepeats`` is set; a
 ///   `SoftwareRepeater` then makes the repeats instead (never both).
+/// - A gamepad's hat (`EV_ABS` `ABS_HAT0X`/`ABS_HAT0Y`, -1, 0 or 1) becomes presses of its
+///   `BTN_DPAD_*` keys inside the frame, the old direction released before the new one goes
+///   down, so a hat flows down the same path as keys (phases, software repeat, roles). Values
+///   beyond ±1 count as their sign; other axes (sticks, triggers) are not read.
 @MainActor
 public final class EvdevDecoder {
     /// `EV_SYN`.
@@ -31,6 +35,8 @@ public final class EvdevDecoder {
     nonisolated public static let syncReport: UInt16 = 0
     /// `SYN_DROPPED`.
     nonisolated public static let syncDropped: UInt16 = 3
+    /// `EV_ABS`.
+    nonisolated public static let eventAbsolute: UInt16 = 3
 
     /// The device the events belong to.
     public let device: DeviceID
@@ -47,6 +53,10 @@ public final class EvdevDecoder {
     private var dropping = false
     /// The keys down as the frames handed on say.
     private var held: [KeyCode] = []
+    /// The hat's position as decoded so far (x, y: -1, 0 or 1), and as of the last frame handed
+    /// on: a frame discarded by a drop goes back to the second.
+    private var hat: (x: Int32, y: Int32) = (0, 0)
+    private var handedHat: (x: Int32, y: Int32) = (0, 0)
 
     /// How many frames were decoded, and how many were discarded after drops.
     public private(set) var framesDecoded = 0
@@ -82,9 +92,12 @@ public final class EvdevDecoder {
         switch type {
         case Self.eventKey where !(dropping && isLive):
             if code < 0x300 { frame.append((code, value)) }
+        case Self.eventAbsolute where !(dropping && isLive) && (code == KeyboardKind.hatX || code == KeyboardKind.hatY):
+            decodeHat(axis: code, value: value)
         case Self.eventSync where code == Self.syncDropped:
             drops += 1
             frame.removeAll(keepingCapacity: true)
+            hat = handedHat
             dropping = true
         case Self.eventSync where code == Self.syncReport:
             if dropping {
@@ -119,17 +132,52 @@ public final class EvdevDecoder {
         hand(pressedKeys, time: time)
     }
 
+    /// The `BTN_DPAD_*` key a hat position presses: `ABS_HAT0X` -1 is left, 1 right;
+    /// `ABS_HAT0Y` -1 is up, 1 down; `nil` at the centre or for another axis. A value beyond ±1
+    /// counts as its sign.
+    ///
+    /// - Parameters:
+    ///   - axis: `ABS_HAT0X` (`0x10`) or `ABS_HAT0Y` (`0x11`).
+    ///   - value: The axis value.
+    /// - Returns: The key, or `nil`.
+    nonisolated public static func hatKey(axis: UInt16, value: Int32) -> KeyCode? {
+        switch (axis, value.signum()) {
+        case (KeyboardKind.hatX, -1): return .dpadLeft
+        case (KeyboardKind.hatX, 1): return .dpadRight
+        case (KeyboardKind.hatY, -1): return .dpadUp
+        case (KeyboardKind.hatY, 1): return .dpadDown
+        default: return nil
+        }
+    }
+
+    /// One hat axis moved: its old direction's key goes up, then the new one's goes down, both in
+    /// the frame in progress.
+    private func decodeHat(axis: UInt16, value: Int32) {
+        let position = value.signum()
+        let old = axis == KeyboardKind.hatX ? hat.x : hat.y
+        guard position != old else { return }
+        if axis == KeyboardKind.hatX { hat.x = position } else { hat.y = position }
+        if let key = Self.hatKey(axis: axis, value: old) { frame.append((key.rawValue, 0)) }
+        if let key = Self.hatKey(axis: axis, value: position) { frame.append((key.rawValue, 1)) }
+    }
+
     /// The device is gone: its presses are cancelled.
     ///
     /// - Parameter time: When it went, in seconds.
     public func deviceRemoved(time: Double) {
         frame.removeAll(keepingCapacity: true)
         held.removeAll(keepingCapacity: true)
+        hat = (0, 0)
+        handedHat = (0, 0)
         sink.receive(.deviceRemoved(device, timestamp: time))
     }
 
     private func hand(_ keys: [KeyCode], time: Double) {
         held = keys
+        // The hat is where the held D-pad keys say (the device's state after a drop).
+        hat.x = keys.contains(.dpadLeft) ? -1 : keys.contains(.dpadRight) ? 1 : 0
+        hat.y = keys.contains(.dpadUp) ? -1 : keys.contains(.dpadDown) ? 1 : 0
+        handedHat = hat
         sink.receive(.resynchronize(device: device, pressedKeys: keys, timestamp: time))
     }
 
@@ -144,6 +192,7 @@ public final class EvdevDecoder {
 
     private func flush(synthesized: Bool, time: Double) {
         framesDecoded += 1
+        handedHat = hat
         if !synthesized && !keysReleasedByKernel.isEmpty { keysReleasedByKernel.removeAll() }
         for (code, value) in frame {
             let key = KeyCode(code)

@@ -156,7 +156,9 @@ public final class Dispatcher {
     var logicalKeys: LogicalKeyMap
 
     /// The key a physical key acts as on the current layout (``Key/logicalKeyCode``), from the
-    /// table made when the layout was set: a lookup, no call into the layout.
+    /// table made when the layout was set: a lookup, no call into the layout. A gamepad button
+    /// acts as its ``KeyCode/gamepadRole`` (the D-pad as arrows, A as Select, B as Back, Start as
+    /// Menu) on every layout.
     ///
     /// - Parameter code: The physical key.
     /// - Returns: The key it acts as (itself on a standard layout).
@@ -693,7 +695,8 @@ extension KeyCode {
 }
 
 /// The keys a layout makes act as others, asked once per layout: empty (no lookup cost) for a
-/// layout that remaps nothing.
+/// layout that remaps nothing; and the fixed roles of gamepad buttons (``KeyCode/gamepadRole``),
+/// whatever the layout (codes above 255, which no layout maps).
 struct LogicalKeyMap {
     private var codes: [UInt16] = []
 
@@ -708,7 +711,7 @@ struct LogicalKeyMap {
     /// The key `code` acts as, or `nil` when it acts as itself.
     @inline(__always)
     func logical(_ code: KeyCode) -> KeyCode? {
-        guard Int(code.rawValue) < codes.count else { return nil }
+        guard Int(code.rawValue) < codes.count else { return code.rawValue >= 0x130 ? code.gamepadRole : nil }
         let logical = codes[Int(code.rawValue)]
         return logical == code.rawValue ? nil : KeyCode(logical)
     }

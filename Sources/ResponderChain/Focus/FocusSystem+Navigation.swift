@@ -275,13 +275,29 @@ extension FocusSystem: SystemKeyHandler {
         selectKeyCodes.contains(key.logicalKeyCode) && key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
     }
 
-    /// Whether the key is a focus key: Tab and Shift-Tab (keyboard style), the arrows, the select keys.
-    public func claims(_ key: Key, in window: Window) -> Bool {
-        heading(for: key) != nil || isSelectKey(key)
+    /// The nearest responder from where dispatch starts (the focused item, else the first
+    /// responder, else the window) up that has an exit command, when `key` is one of the window's
+    /// ``Window/exitKeys``.
+    func exitResponder(for key: Key, in window: Window) -> Responder? {
+        guard window.exitKeyCodes.contains(key.logicalKeyCode) else { return nil }
+        var responder: Responder? = window.focusedResponder ?? window.firstResponder ?? window
+        while let current = responder {
+            if current.hasExitCommand { return current }
+            responder = current.nextResponder
+        }
+        return nil
     }
 
-    /// Moves focus for Tab, Shift-Tab and arrows, selects for the select keys; declines when focus
-    /// cannot move (so the arrow reaches key commands and responders) or nothing can be selected.
+    /// Whether the key is a focus key: Tab and Shift-Tab (keyboard style), the arrows, the select
+    /// keys; or an exit key (``Window/exitKeys``) while an exit command
+    /// (``Responder/onExitCommand(perform:)``) is in the chain from the focused item up.
+    public func claims(_ key: Key, in window: Window) -> Bool {
+        heading(for: key) != nil || isSelectKey(key) || exitResponder(for: key, in: window) != nil
+    }
+
+    /// Moves focus for Tab, Shift-Tab and arrows, selects for the select keys, runs the nearest exit
+    /// command for an exit key; declines when focus cannot move (so the arrow reaches key commands
+    /// and responders), nothing can be selected, or no exit command is in the chain.
     public func keyDown(_ press: Press, in window: Window) -> SystemKeyDecision {
         if needsValidation { validateFocus() }
         if let heading = heading(for: press.key) {
@@ -313,6 +329,12 @@ extension FocusSystem: SystemKeyHandler {
             return .take(
                 reason: "\(press.isSecureEntry ? "•" : press.key.description) selects \(focusedItem.focusDebugName): "
                     + "\(target.traceName) performed \(focusedItem.primaryAction!.rawValue)")
+        }
+        if let responder = exitResponder(for: press.key, in: window) {
+            _ = responder.runExitCommand(press)
+            return .take(
+                reason: "\(press.isSecureEntry ? "•" : press.key.description) runs the exit command of "
+                    + responder.traceName)
         }
         return .decline(reason: "not a focus key")
     }

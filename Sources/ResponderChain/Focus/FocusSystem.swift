@@ -26,13 +26,16 @@ public final class FocusSystem {
     public let root: any FocusEnvironment
     /// How arrows navigate. ``NavigationStyle/keyboard`` by default.
     @exclusivity(unchecked) public var navigationStyle: NavigationStyle = .keyboard
-    /// The keys that select the focused item: Return and keypad Enter by default; add Space, or
-    /// the remote-control OK and Select keys, as the app needs.
-    public var selectKeys: Set<KeyCode> = [.return, .keypadEnter] {
+    /// The keys that select the focused item: Return, keypad Enter and a remote control's OK and
+    /// Select keys by default (and so a gamepad's A button, which acts as Select:
+    /// ``KeyCode/gamepadRole``); add Space as the app needs. Keys are matched on
+    /// ``Key/logicalKeyCode``, without Control, Alt, Shift or Command.
+    public var selectKeys: Set<KeyCode> = FocusSystem.defaultSelectKeys {
         didSet { selectKeyCodes = KeyCodeSet(selectKeys) }
     }
+    nonisolated static let defaultSelectKeys: Set<KeyCode> = [.return, .keypadEnter, .ok, .select]
     /// ``selectKeys`` as every key-down asks it: searched in place instead of hashed.
-    @exclusivity(unchecked) var selectKeyCodes = KeyCodeSet([.return, .keypadEnter])
+    @exclusivity(unchecked) var selectKeyCodes = KeyCodeSet(FocusSystem.defaultSelectKeys)
     /// Whether items reached only by activation (buttons) are focusable by keyboard. On by
     /// default, as a kiosk has no pointer.
     public var fullKeyboardAccess = true {

@@ -107,6 +107,21 @@ public struct KeyCommand: Hashable, Sendable {
         case f24
         /// Insert.
         case insert
+        /// A remote control's OK or Select key (`KEY_OK`, `KEY_SELECT`), and a gamepad's A button
+        /// through its role (``KeyCode/gamepadRole``). The focus system selects with these keys
+        /// (``FocusSystem/selectKeys``), so a command on it needs
+        /// ``KeyCommand/wantsPriorityOverSystemBehavior`` to fire.
+        case select
+        /// A remote control's Back or Exit key (`KEY_BACK`, `KEY_EXIT`), and a gamepad's B button
+        /// through its role. These are exit keys (``Window/exitKeys``): where an exit command
+        /// (``Responder/onExitCommand(perform:)``) is in the chain it takes them, so a command on
+        /// it needs ``KeyCommand/wantsPriorityOverSystemBehavior`` to fire there.
+        case back
+        /// A remote control's Menu key (`KEY_MENU`), and a gamepad's Start button through its role.
+        /// Not the keyboard's context menu key (`KEY_COMPOSE`).
+        case menu
+        /// A remote control's or media keyboard's Play/Pause key (`KEY_PLAYPAUSE`).
+        case playPause
 
         /// The physical keys this input matches.
         public var keyCodes: [KeyCode] {
@@ -126,6 +141,10 @@ public struct KeyCommand: Hashable, Sendable {
             case .pageDown: return [.pageDown]
             case .space: return [.space]
             case .insert: return [.insert]
+            case .select: return [.ok, .select]
+            case .back: return [.back, .exit]
+            case .menu: return [.menu]
+            case .playPause: return [.playPause]
             default:
                 let number = Int(rawValue.dropFirst())!
                 return [KeyCode.function(number)!]

@@ -114,6 +114,7 @@ extension KeyCommand {
                 .upArrow: "↑", .downArrow: "↓", .leftArrow: "←", .rightArrow: "→", .escape: "Esc",
                 .return: "Return", .tab: "Tab", .backspace: "Backspace", .deleteForward: "Delete", .space: "Space",
                 .pageUp: "Page Up", .pageDown: "Page Down", .home: "Home", .end: "End", .insert: "Insert",
+                .select: "Select", .back: "Back", .menu: "Menu", .playPause: "Play/Pause",
             ]
             parts.append(names[key] ?? key.rawValue.prefix(1).uppercased() + key.rawValue.dropFirst())
         }

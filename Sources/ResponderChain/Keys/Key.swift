@@ -9,7 +9,9 @@ public struct Key: Hashable, Sendable {
     /// makes this key type a function key (Tab, Return, Escape, an arrow, Home, a function key…)
     /// that sits elsewhere on a standard keyboard. A keymap that moves Tab — a compositor's, or
     /// xkb's `caps:escape` — moves what the key does with it, as UIKit matches key commands on
-    /// what a key types.
+    /// what a key types. A gamepad button acts as its ``KeyCode/gamepadRole``: the D-pad as the
+    /// arrows, A (`BTN_SOUTH`) as ``KeyCode/select``, B (`BTN_EAST`) as ``KeyCode/back``, Start as
+    /// ``KeyCode/menu``.
     public var logicalKeyCode: KeyCode
     /// The characters the key produced with Shift, Caps Lock and the layout's other levels
     /// applied (`"A"` for Shift-A, `"?"` for Shift-/ on a US layout). Control, Alt and Command do
@@ -50,13 +52,15 @@ extension Key {
 }
 
 extension Key: CustomStringConvertible {
-    /// The modifiers and the name of the key it acts as, for example `ctrl+shift+KeyF`.
+    /// The modifiers and the name of the key it acts as, for example `ctrl+shift+KeyF`; a gamepad
+    /// button is named as itself (`BTN_SOUTH`), not as its role.
     public var description: String {
         let mods = modifierFlags.subtracting([.alphaShift, .numericPad]).description
-        // A character at a function key's place is named by what it types.
+        // A character at a function key's place is named by what it types; a gamepad button by
+        // itself (`BTN_SOUTH`), not by its role.
         let name =
             logicalKeyCode.rawValue >= KeyCode.characterPositionBase && !charactersIgnoringModifiers.isEmpty
-            ? charactersIgnoringModifiers : logicalKeyCode.name
+            ? charactersIgnoringModifiers : keyCode.gamepadRole != nil ? keyCode.name : logicalKeyCode.name
         return mods.isEmpty ? name : mods + "+" + name
     }
 }

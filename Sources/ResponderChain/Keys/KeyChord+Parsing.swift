@@ -50,6 +50,10 @@ extension KeyChord {
         "pageup": .pageUp, "pagedown": .pageDown, "pgup": .pageUp, "pgdn": .pageDown, "insert": .insert,
         "capslock": .capsLock, "numlock": .numLock, "scrolllock": .scrollLock, "plus": .equal, "menu": .contextMenu,
         "back": .back, "select": .select, "ok": .ok, "kpenter": .keypadEnter,
+        // Remote controls and gamepads (`menu` stays the keyboard's context menu key).
+        "exit": .exit, "remotemenu": .menu, "playpause": .playPause, "dpadup": .dpadUp, "dpaddown": .dpadDown,
+        "dpadleft": .dpadLeft, "dpadright": .dpadRight, "gamepada": .gamepadSouth, "gamepadb": .gamepadEast,
+        "gamepadstart": .gamepadStart,
     ]
 
     /// Reads a chord such as `ctrl+shift+f`, `shift+tab`, `up`, `f5`, `KeyA` or `?`.
@@ -57,7 +61,10 @@ extension KeyChord {
     /// Parts are joined with `+`; the last part is the key, the others are modifiers (`ctrl`,
     /// `alt`/`option`, `shift`, `cmd`/`super`/`meta`). The key is a name from ``KeyCode/init(name:)``,
     /// an alias (`tab`, `return`/`enter`, `esc`, `space`, `backspace`, `delete`, `up`, `down`,
-    /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `f1`…`f24`, `capslock`, `plus`),
+    /// `left`, `right`, `home`, `end`, `pageup`, `pagedown`, `f1`…`f24`, `capslock`, `plus`; for
+    /// remote controls `ok`, `select`, `back`, `exit`, `remotemenu` (`KEY_MENU`: `menu` is the
+    /// keyboard's context menu key), `playpause`; for gamepads `dpadup`, `dpaddown`, `dpadleft`,
+    /// `dpadright`, `gamepada`, `gamepadb`, `gamepadstart`, or a kernel name such as `BTN_SOUTH`),
     /// a modifier name alone (`shift` presses Left Shift), or one character typed on a US layout
     /// (`a`, `1`, `/`; a shifted character such as `?` adds Shift). Names are case-insensitive
     /// except W3C and kernel names.
@@ -158,7 +165,9 @@ extension KeyCommand {
     /// Reads a shortcut in the chord notation of ``KeyChord/init(parsing:)`` (the notation of
     /// keytrace's `--keys` and of scene files): modifiers joined with `+`, then one character
     /// (`ctrl+f`, `cmd+?`, `ctrl++`) or a key name (`shift+tab`, `esc`, `pgdn`, `del`, `insert`,
-    /// `f5`). `numpad` among the modifiers sets ``ModifierFlags/numericPad`` (`numpad+1`).
+    /// `f5`, `select`, `back`, `remotemenu`, `playpause`). `numpad` among the modifiers sets
+    /// ``ModifierFlags/numericPad`` (`numpad+1`). A gamepad button names the key it acts as
+    /// (``KeyCode/gamepadRole``): `BTN_SOUTH` and `ok` are ``SpecialKey/select``.
     ///
     /// A character becomes a ``Input/character(_:)`` input, matched by what the layout types; a
     /// key name becomes the ``SpecialKey`` that matches that key. A key that no key command can
@@ -176,11 +185,14 @@ extension KeyCommand {
         guard let (code, _) = KeyChord.key(named: last) else {
             throw KeyChordParseError(text: shortcut, token: last, position: 1, reason: "not a key name")
         }
-        guard let special = SpecialKey.allCases.first(where: { $0.keyCodes.first == code }) else {
+        // A gamepad button names the key it acts as: `BTN_SOUTH` is a command on `select`.
+        let role = code.gamepadRole ?? code
+        guard let special = SpecialKey.allCases.first(where: { $0.keyCodes.contains(role) }) else {
             throw KeyChordParseError(
                 text: shortcut, token: last, position: 1,
                 reason: "a key command cannot name this key (use a character or tab, return, esc, space, backspace, "
-                    + "delete, insert, up, down, left, right, home, end, pageup, pagedown, f1…f24)")
+                    + "delete, insert, up, down, left, right, home, end, pageup, pagedown, f1…f24, select, back, "
+                    + "remotemenu, playpause)")
         }
         return (.special(special), modifiers)
     }

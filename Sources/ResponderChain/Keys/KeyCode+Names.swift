@@ -35,7 +35,7 @@ extension KeyCode {
         var codes: [String: KeyCode] = [:]
         for row in table {
             if let name = row.w3c { codes[name] = KeyCode(row.evdev) }
-            codes["KEY_" + row.evdevName] = KeyCode(row.evdev)
+            codes[row.kernelName] = KeyCode(row.evdev)
         }
         return codes
     }()
@@ -51,18 +51,19 @@ extension KeyCode {
     /// The name people know this key by.
     ///
     /// The W3C UI Events `code` name when it has one (`KeyA`, `ArrowLeft`, `Tab`, `ShiftLeft`,
-    /// `Numpad1`); otherwise the kernel's name (`KEY_OK`); otherwise `evdev` followed by the
+    /// `Numpad1`); otherwise the kernel's name (`KEY_OK`, `BTN_SOUTH`); otherwise `evdev` followed by the
     /// number (`evdev700`). ``init(name:)`` accepts every form this property returns.
     public var name: String {
         if let row = Self.rowsByCode[rawValue] {
-            return row.w3c ?? ("KEY_" + row.evdevName)
+            return row.w3c ?? row.kernelName
         }
         return "evdev" + String(rawValue)
     }
 
-    /// The kernel's name for this key (`KEY_A`, `KEY_LEFTSHIFT`), when it is in the built-in table.
+    /// The kernel's name for this key (`KEY_A`, `KEY_LEFTSHIFT`; a gamepad button's `BTN_SOUTH`), when it is in
+    /// the built-in table.
     public var evdevName: String? {
-        Self.rowsByCode[rawValue].map { "KEY_" + $0.evdevName }
+        Self.rowsByCode[rawValue]?.kernelName
     }
 
     /// The W3C UI Events `code` name, when the W3C list has one for this key.
@@ -72,7 +73,7 @@ extension KeyCode {
 
     /// Looks a key up by name.
     ///
-    /// - Parameter name: A W3C `code` name (`KeyA`, `ArrowLeft`), a kernel name (`KEY_A`), or
+    /// - Parameter name: A W3C `code` name (`KeyA`, `ArrowLeft`), a kernel name (`KEY_A`, `BTN_SOUTH`), or
     ///   `evdev` followed by a decimal code (`evdev30`). Names are case-sensitive, as in the W3C list.
     public init?(name: String) {
         if let code = Self.codesByName[name] {

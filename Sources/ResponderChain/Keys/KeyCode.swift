@@ -298,8 +298,14 @@ extension KeyCode {
     public static let rightMeta = KeyCode(126)
     /// The context menu key (`KEY_COMPOSE`).
     public static let contextMenu = KeyCode(127)
+    /// Menu, on remote controls (`KEY_MENU`; not the keyboard's context menu key, ``contextMenu``).
+    public static let menu = KeyCode(139)
     /// Back, on remote controls and browser keyboards (`KEY_BACK`).
     public static let back = KeyCode(158)
+    /// Play/Pause, on remote controls and media keyboards (`KEY_PLAYPAUSE`).
+    public static let playPause = KeyCode(164)
+    /// Exit, on remote controls (`KEY_EXIT`): leaves the current screen, as Back does.
+    public static let exit = KeyCode(174)
     /// F13 (`KEY_F13`).
     public static let f13 = KeyCode(183)
     /// F14 (`KEY_F14`).
@@ -328,6 +334,58 @@ extension KeyCode {
     public static let ok = KeyCode(352)
     /// Select, on remote controls and D-pads (`KEY_SELECT`).
     public static let select = KeyCode(353)
+
+    /// A gamepad's bottom face button, A on Xbox-style pads (`BTN_SOUTH`, also `BTN_A`). It selects:
+    /// its ``Key/logicalKeyCode`` is ``select``.
+    public static let gamepadSouth = KeyCode(0x130)
+    /// A gamepad's right face button, B on Xbox-style pads (`BTN_EAST`, also `BTN_B`). It goes back:
+    /// its ``Key/logicalKeyCode`` is ``back``.
+    public static let gamepadEast = KeyCode(0x131)
+    /// A gamepad's top face button, Y on Xbox-style pads (`BTN_NORTH`, also `BTN_X` in the kernel's
+    /// older naming).
+    public static let gamepadNorth = KeyCode(0x133)
+    /// A gamepad's left face button, X on Xbox-style pads (`BTN_WEST`, also `BTN_Y` in the kernel's older
+    /// naming).
+    public static let gamepadWest = KeyCode(0x134)
+    /// A gamepad's left shoulder button (`BTN_TL`).
+    public static let gamepadLeftShoulder = KeyCode(0x136)
+    /// A gamepad's right shoulder button (`BTN_TR`).
+    public static let gamepadRightShoulder = KeyCode(0x137)
+    /// A gamepad's Select, Back or View button (`BTN_SELECT`).
+    public static let gamepadSelect = KeyCode(0x13a)
+    /// A gamepad's Start or Menu button (`BTN_START`). It acts as the remote's Menu: its
+    /// ``Key/logicalKeyCode`` is ``menu``.
+    public static let gamepadStart = KeyCode(0x13b)
+    /// A gamepad's Mode, Home or Guide button (`BTN_MODE`).
+    public static let gamepadMode = KeyCode(0x13c)
+    /// A gamepad's D-pad up (`BTN_DPAD_UP`; also made from `ABS_HAT0Y` -1). Acts as ``upArrow``.
+    public static let dpadUp = KeyCode(0x220)
+    /// A gamepad's D-pad down (`BTN_DPAD_DOWN`; also made from `ABS_HAT0Y` 1). Acts as ``downArrow``.
+    public static let dpadDown = KeyCode(0x221)
+    /// A gamepad's D-pad left (`BTN_DPAD_LEFT`; also made from `ABS_HAT0X` -1). Acts as ``leftArrow``.
+    public static let dpadLeft = KeyCode(0x222)
+    /// A gamepad's D-pad right (`BTN_DPAD_RIGHT`; also made from `ABS_HAT0X` 1). Acts as ``rightArrow``.
+    public static let dpadRight = KeyCode(0x223)
+
+    /// The key a gamepad button acts as, its role: the D-pad acts as the arrows, ``gamepadSouth``
+    /// (A) as ``select``, ``gamepadEast`` (B) as ``back``, ``gamepadStart`` as ``menu``; `nil` for
+    /// every other key.
+    ///
+    /// The dispatcher puts the role in ``Key/logicalKeyCode`` and keeps the button's own code in
+    /// ``Key/keyCode``, so focus, select keys, exit commands and key commands follow the role while
+    /// traces name the button.
+    public var gamepadRole: KeyCode? {
+        switch rawValue {
+        case 0x130: return .select
+        case 0x131: return .back
+        case 0x13b: return .menu
+        case 0x220: return .upArrow
+        case 0x221: return .downArrow
+        case 0x222: return .leftArrow
+        case 0x223: return .rightArrow
+        default: return nil
+        }
+    }
 
     /// The function key F`n`, for `n` in 1...24.
     ///

@@ -76,6 +76,8 @@ struct KeyPressHandler {
         case any
         case keys(KeyCodeSet)
         case characters(Set<Character>)
+        /// The window's exit keys (``Window/exitKeys``), read at each press.
+        case exit
     }
 
     let id: UInt64
@@ -84,7 +86,7 @@ struct KeyPressHandler {
     let action: (KeyPress) -> KeyPress.Result
 
     /// Whether the handler runs for `key` in `phase` (asked before a ``KeyPress`` is made).
-    func accepts(_ key: Key, phase: KeyPress.Phase) -> Bool {
+    func accepts(_ key: Key, phase: KeyPress.Phase, exitKeys: KeyCodeSet) -> Bool {
         switch phase {
         case .down: guard phases.contains(.down) else { return false }
         case .repeat: guard phases.contains(.repeat) else { return false }
@@ -93,6 +95,7 @@ struct KeyPressHandler {
         switch match {
         case .any: return true
         case .keys(let codes): return codes.contains(key.logicalKeyCode)
+        case .exit: return exitKeys.contains(key.logicalKeyCode)
         case .characters(let set):
             guard let character = key.characters.first, key.characters.count == 1 else { return false }
             return set.contains(character)
@@ -189,13 +192,21 @@ extension Responder {
         }
     }
 
-    /// Runs `action` when Escape reaches this responder, and takes the press.
+    /// Runs `action` when an exit key goes down with this responder in the chain, and takes the
+    /// press: Escape, a remote control's Back and Exit keys, a gamepad's B button (through its
+    /// role, ``KeyCode/gamepadRole``) — the window's ``Window/exitKeys``.
+    ///
+    /// Where the window has a focus system, the nearest exit command from the focused item up
+    /// runs at the system-behaviour stage (stage 4 of <doc:DispatchOrder>), as a select key
+    /// selects: it beats key commands on the same key unless they set
+    /// ``KeyCommand/wantsPriorityOverSystemBehavior``, and the conflict report says so. Without a
+    /// focus system it runs when the press reaches this responder up the chain.
     ///
     /// - Parameter action: The handler.
     /// - Returns: A token for ``removeKeyPressHandler(_:)``.
     @discardableResult
     public final func onExitCommand(perform action: @escaping () -> Void) -> KeyPressHandlerToken {
-        addKeyPressHandler(.keys(KeyCodeSet([.escape])), phases: .down) { _ in
+        addKeyPressHandler(.exit, phases: .down) { _ in
             action()
             return .handled
         }
@@ -221,7 +232,8 @@ extension Responder {
         // The handler is matched before its `KeyPress` is made (two copies of the key, one of
         // the press), and the list is walked by index: no handler copied for one that declines.
         let handlers = keyPressHandlers
-        for position in handlers.indices where handlers[position].accepts(press.key, phase: phase) {
+        let exitKeys = window?.exitKeyCodes ?? Window.defaultExitKeyCodes
+        for position in handlers.indices where handlers[position].accepts(press.key, phase: phase, exitKeys: exitKeys) {
             if handlers[position].action(KeyPress(phase: phase, key: press.key, press: press)) == .handled {
                 return true
             }
@@ -238,5 +250,21 @@ enum KeyPressHandlerIDs {
     static func next() -> UInt64 {
         last += 1
         return last
+    }
+}
+
+extension Responder {
+    /// Runs this responder's exit commands for a key-down, in the order they were added; `true` when one handled it.
+    final func runExitCommand(_ press: Press) -> Bool {
+        for handler in keyPressHandlers {
+            guard case .exit = handler.match, handler.phases.contains(.down) else { continue }
+            if handler.action(KeyPress(phase: .down, key: press.key, press: press)) == .handled { return true }
+        }
+        return false
+    }
+
+    /// Whether this responder has an exit command (``onExitCommand(perform:)``).
+    final var hasExitCommand: Bool {
+        keyPressHandlers.contains { if case .exit = $0.match { true } else { false } }
     }
 }

@@ -55,6 +55,18 @@ open class Window: Responder {
     /// rebuilds its key-command index when it moves.
     @exclusivity(unchecked) package private(set) var generation: UInt64 = 0
 
+    /// The keys that run exit commands (``Responder/onExitCommand(perform:)``): Escape, a remote
+    /// control's Back (`KEY_BACK`) and Exit (`KEY_EXIT`) by default. A gamepad's B button acts as
+    /// Back (``KeyCode/gamepadRole``), so it exits too. Keys are matched on
+    /// ``Key/logicalKeyCode``, with any modifiers.
+    public var exitKeys: Set<KeyCode> = Window.defaultExitKeys {
+        didSet { exitKeyCodes = KeyCodeSet(exitKeys) }
+    }
+    /// ``exitKeys`` as every press asks it.
+    @exclusivity(unchecked) final var exitKeyCodes = Window.defaultExitKeyCodes
+    static let defaultExitKeys: Set<KeyCode> = [.escape, .back, .exit]
+    static let defaultExitKeyCodes = KeyCodeSet(defaultExitKeys)
+
     /// Set while ``Responder/becomeFirstResponder()`` asks the current first responder to resign.
     package var isTransferringFirstResponder = false
 

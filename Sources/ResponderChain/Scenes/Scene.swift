@@ -90,7 +90,7 @@ public final class Scene {
             try fields["fullKeyboardAccess"].map { v throws(SceneError) in
                 try decoder.bool(v, "fullKeyboardAccess")
             } ?? true
-        var select: Set<KeyCode> = [.return, .keypadEnter]
+        var select = FocusSystem.defaultSelectKeys
         if let value = fields["selectKeys"] {
             select = []
             for (index, element) in try decoder.array(value, "selectKeys").enumerated() {
