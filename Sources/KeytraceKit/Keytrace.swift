@@ -609,6 +609,8 @@ public enum Keytrace {
             output.line(report.description)
         }
         report("At the initial focus (\(session.focusedID ?? "nothing")):")
+        // Where a tap or a click lands does not depend on focus: one report, before focus moves.
+        let targets = PointerTargetReport(session.focusSystem)
         if allFocus {
             let initial = session.focusedID
             for id in scene.nodeOrder where id != initial {
@@ -617,6 +619,8 @@ public enum Keytrace {
                 report("With \(id) focused:")
             }
         }
+        conflicts += targets.conflicts.count
+        output.line(targets.description)
         output.line(conflicts == 0 ? "No conflicts." : "\(conflicts) conflicts.")
         return conflicts == 0 ? 0 : 1
     }

@@ -133,7 +133,11 @@ struct KeytraceCommand: ParsableCommand {
                 + "each utterance an announce event in the trace."))
     var speak = false
 
-    @Flag(name: .long, help: "Print the key-command conflict report and exit (status 1 when there are conflicts).")
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Print the key-command conflict report and where taps and clicks land, and exit (status 1 when there "
+                + "are conflicts: a command that can never fire, an item a tap can never reach)."))
     var conflicts = false
 
     @Flag(name: .customLong("all-focus"), help: "With --conflicts: report at every focusable item.")

@@ -152,6 +152,19 @@ struct KeytraceBinary {
         #expect(clean.stdout.contains("No conflicts."))
     }
 
+    @Test(
+        "--conflicts also says where taps land: an item another covers whole is a conflict (exit 1), named with its cover"
+    )
+    func pointerTargets() throws {
+        let result = try KeytraceBinary.run(["--conflicts", "--scene", KeytraceBinary.fixture("covered-button.json")])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("Touch and pointer targets: 3 items, 1 conflicts\n"))
+        #expect(result.stdout.contains("  pay (2, 2, 20×3): covered by banner: a tap never reaches it\n"))
+        #expect(result.stdout.contains("  banner (0, 1, 40×5): reachable; a tap: screen performs cancel\n"))
+        #expect(result.stdout.contains("  help (50, 2, 20×3): reachable; a tap: nothing: help has no primary action\n"))
+        #expect(result.stdout.hasSuffix("1 conflicts.\n"))
+    }
+
     @Test("--focus-debug prints the groups and the tab loop in reading order")
     func focusDebug() throws {
         let result = try KeytraceBinary.run(["--focus-debug"])
