@@ -11,6 +11,7 @@ import ResponderChain
 /// // … build the tree …
 /// let app = AppHarness(window: window, root: root)
 /// app.conflictReport.expectNoConflicts()
+/// app.pointerTargets.expectNoConflicts()
 /// app.keyboard.typeText("KI 42")
 /// app.keyboard.tap("ctrl+p")
 /// #expect(app.focusSystem.focusedItem === payButton)
@@ -33,6 +34,9 @@ public final class AppHarness {
     /// A keyboard typing into ``dispatcher``; focus is brought up to date after each of its
     /// events (`Window.updateFocusAfterInput()`).
     public let keyboard: VirtualKeyboard
+    /// A touch screen and mouse tapping into ``dispatcher``, through the app's one hit test;
+    /// focus is brought up to date after each of its events.
+    public let pointer: VirtualPointer
     /// How many times the quit command was typed: the app would have stopped at the first.
     public private(set) var quitCount = 0
 
@@ -56,6 +60,8 @@ public final class AppHarness {
         (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: layout)
         keyboard = VirtualKeyboard(dispatcher)
         keyboard.afterEvent = { [unowned window] in window.updateFocusAfterInput() }
+        pointer = VirtualPointer(dispatcher)
+        pointer.afterEvent = { [unowned window] in window.updateFocusAfterInput() }
         if let quitCommand {
             dispatcher.reserve(ReservedShortcut(quitCommand) { [weak self] _ in self?.quitCount += 1 })
         }
@@ -65,6 +71,10 @@ public final class AppHarness {
     /// The key-command report at the current focus: every command of the active chain with its
     /// status (`expectNoConflicts()` fails a test on a command that can never fire).
     public var conflictReport: KeyCommandConflictReport { KeyCommandConflictReport(dispatcher) }
+
+    /// Where taps and clicks land now, and what they run (`expectNoConflicts()` fails a test on
+    /// an item that no tap can reach).
+    public var pointerTargets: PointerTargetReport { PointerTargetReport(focusSystem) }
 
     /// The key commands a help overlay would list at the current focus, grouped by who declares
     /// them (`Dispatcher.discoverableKeyCommands()`).

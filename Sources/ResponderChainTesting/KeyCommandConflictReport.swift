@@ -16,3 +16,15 @@ extension KeyCommandConflictReport {
         return "\(found.count) key-command conflicts:\n" + found.map { "  \($0)" }.joined(separator: "\n")
     }
 }
+
+extension PointerTargetReport {
+    /// Records a test issue listing the items no tap can reach, if there are any.
+    ///
+    /// - Parameter sourceLocation: Where a failure is reported.
+    public func expectNoConflicts(sourceLocation: SourceLocation = #_sourceLocation) {
+        let found = conflicts
+        guard !found.isEmpty else { return }
+        let failure = "\(found.count) items no tap can reach:\n" + found.map { "  \($0)" }.joined(separator: "\n")
+        Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+    }
+}
