@@ -117,13 +117,14 @@ public final class LibinputDecoder {
     /// Forgets every device (after ``cancelAll(time:)``), reporting each removed: the source let
     /// them all go.
     public func removeAll() {
-        for number in devices.keys.sorted() { removeDevice(number, time: 0) }
+        for number in devices.keys.sorted() { removeDevice(number, time: nil) }
         ignored.removeAll()
     }
 
     // MARK: - Events
 
     private func receive(_ event: LibinputEvent, deviceGoes: Bool) {
+        if let time = event.time, time.isFinite { lastTime = time }
         switch event {
         case .added(let device, let name, let path, let kind, let output):
             add(device, name: name, path: path, kind: kind, output: output)
@@ -164,14 +165,16 @@ public final class LibinputDecoder {
             if touches.isEmpty, cursor != nil { onCursor?(nil) }
             touches[slot] = Touch(device: device, point: at)
             sink.receive(
-                .pointer(PointerEvent(.down, .touch, contact: Int(slot), at: at, device: entry.info.id, timestamp: time)))
+                .pointer(
+                    PointerEvent(.down, .touch, contact: Int(slot), at: at, device: entry.info.id, timestamp: time)))
         case .touchMotion(let device, let slot, let x, let y, let time):
             guard let entry = devices[device], touches[slot]?.device == device, let pixel = clamped(x, y),
                 let at = mapped(pixel)
             else { return }
             touches[slot]?.point = at
             sink.receive(
-                .pointer(PointerEvent(.move, .touch, contact: Int(slot), at: at, device: entry.info.id, timestamp: time)))
+                .pointer(
+                    PointerEvent(.move, .touch, contact: Int(slot), at: at, device: entry.info.id, timestamp: time)))
         case .touchUp(let device, let slot, let time):
             guard let entry = devices[device], let touch = touches[slot], touch.device == device else { return }
             if deviceGoes {
@@ -181,7 +184,8 @@ public final class LibinputDecoder {
             touches[slot] = nil
             sink.receive(
                 .pointer(
-                    PointerEvent(.up, .touch, contact: Int(slot), at: touch.point, device: entry.info.id, timestamp: time)
+                    PointerEvent(
+                        .up, .touch, contact: Int(slot), at: touch.point, device: entry.info.id, timestamp: time)
                 ))
         case .touchCancel(let device, let slot, let time):
             guard touches[slot]?.device == device else { return }
@@ -258,7 +262,6 @@ public final class LibinputDecoder {
 
     private func moveCursor(to target: (x: Double, y: Double), device: Int, time: Double) {
         guard let pixel = clamped(target.x, target.y) else { return }
-        lastTime = time
         cursor = pixel
         onCursor?(pixel)
         guard let button = buttonDevice, let entry = devices[button], let at = mapped(pixel) else { return }
@@ -277,7 +280,8 @@ public final class LibinputDecoder {
         guard let touch = touches.removeValue(forKey: slot), let entry = devices[touch.device] else { return }
         sink.receive(
             .pointer(
-                PointerEvent(.cancel, .touch, contact: Int(slot), at: touch.point, device: entry.info.id, timestamp: time)
+                PointerEvent(
+                    .cancel, .touch, contact: Int(slot), at: touch.point, device: entry.info.id, timestamp: time)
             ))
     }
 }

@@ -288,7 +288,8 @@ public final class LibinputSource {
         guard let context else { return }
         onDeviceChange?(.seatEnabled)
         if !context.resume() {
-            onDeviceChange?(.failed(path: "libinput", message: "libinput could not reopen its devices after the seat came back"))
+            onDeviceChange?(
+                .failed(path: "libinput", message: "libinput could not reopen its devices after the seat came back"))
         }
         readEvents()
     }

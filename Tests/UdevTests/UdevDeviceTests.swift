@@ -8,17 +8,18 @@ import Udev
             isInitialized: true, properties: properties)
     }
 
-    @Test(
-        "input classes come from each ID_INPUT_* set to 1",
-        arguments: [
-            (["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"], UdevDevice.InputClasses.touchscreen),
-            (["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"], .mouse),
-            (["ID_INPUT_TABLET": "1", "ID_INPUT_MOUSE": "1"], [.tablet, .mouse]),
-            (["ID_INPUT_TOUCHPAD": "1"], .touchpad),
-            (["ID_INPUT_KEYBOARD": "1", "ID_INPUT_KEY": "1"], [.keyboard, .key]),
-            (["ID_INPUT_JOYSTICK": "1"], .joystick),
-            (["ID_INPUT_MOUSE": "0", "ID_INPUT_TOUCHSCREEN": ""], []),
-        ])
+    typealias Classes = UdevDevice.InputClasses
+    static let classCases: [([String: String], Classes)] = [
+        (["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1"], Classes.touchscreen),
+        (["ID_INPUT": "1", "ID_INPUT_MOUSE": "1"], Classes.mouse),
+        (["ID_INPUT_TABLET": "1", "ID_INPUT_MOUSE": "1"], Classes([.tablet, .mouse])),
+        (["ID_INPUT_TOUCHPAD": "1"], Classes.touchpad),
+        (["ID_INPUT_KEYBOARD": "1", "ID_INPUT_KEY": "1"], Classes([.keyboard, .key])),
+        (["ID_INPUT_JOYSTICK": "1"], Classes.joystick),
+        (["ID_INPUT_MOUSE": "0", "ID_INPUT_TOUCHSCREEN": ""], Classes()),
+    ]
+
+    @Test("input classes come from each ID_INPUT_* set to 1", arguments: classCases)
     func classes(properties: [String: String], expected: UdevDevice.InputClasses) {
         #expect(Self.device(properties).inputClasses == expected)
     }
@@ -59,7 +60,7 @@ import Udev
         // This machine's devices (none in a container): whatever they are, the list holds only
         // event nodes, in number order.
         let devices = try UdevEnumeration.inputDevices()
-        #expect(devices.allSatisfy(\.isEventNode))
+        #expect(devices.allSatisfy { $0.isEventNode })
         let numbers = devices.compactMap { $0.path.flatMap { Int($0.dropFirst("/dev/input/event".count)) } }
         #expect(numbers == numbers.sorted())
     }
