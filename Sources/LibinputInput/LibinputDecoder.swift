@@ -2,7 +2,7 @@ public import ResponderChain
 
 /// Turns libinput's events into the app's pointer input: touches by seat slot, the left button
 /// as a click at the cursor, the cursor moved by relative or absolute motion. Its output is
-/// ``InputEvent/pointer(_:)`` values, the one path that hit-tests the focus tree (a Wayland
+/// `InputEvent.pointer` values, the one path that hit-tests the focus tree (a Wayland
 /// window's clicks and taps take it too).
 ///
 /// Its rules:

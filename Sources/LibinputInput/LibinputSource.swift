@@ -12,7 +12,7 @@ internal import Udev
 ///
 /// libinput does what it is made for: calibration from udev's `LIBINPUT_CALIBRATION_MATRIX`,
 /// touch slots, pointer acceleration, palm detection, tap-to-click. Its path backend is fed by
-/// the ``Udev`` module's enumeration and monitor: only nodes udev tags `ID_INPUT_TOUCHSCREEN`,
+/// the Udev module's enumeration and monitor: only nodes udev tags `ID_INPUT_TOUCHSCREEN`,
 /// `_MOUSE`, `_TABLET` or `_TOUCHPAD` on the app's seat. They are opened through the app's `Seat`
 /// when it has one (seatd or logind, for an ordinary user), else directly; the source follows the
 /// seat: a VT switch away cancels every touch and click, and the devices come back with it.
