@@ -159,6 +159,9 @@ let package = Package(
             name: "kiosk-example", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
+        // Run inside the test VM by Tools/vm-test: touch and pointer through LibinputSource and a Seat.
+        .executableTarget(
+            name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
