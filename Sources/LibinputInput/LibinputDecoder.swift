@@ -16,6 +16,10 @@ public import ResponderChain
 ///   the same dispatch as its removal. Events are decoded a dispatch at a time
 ///   (``receive(batch:)``), and a release or a lift of a device removed later in the same batch
 ///   becomes a cancel: a mouse unplugged mid-click does not click.
+/// - **The release grace**: the kernel itself releases a device's held buttons as it goes
+///   (`input_dev_release_keys`), in a frame of their own that libinput may pass on a dispatch
+///   before it sees the device gone. With a ``releaseGrace``, a button's release waits that long
+///   (``nextDeadline``, ``flush(now:)``) and becomes a cancel when its device is removed meanwhile.
 /// - A device that belongs to another output (udev's `WL_OUTPUT` names a connector other than
 ///   ``outputName``) is ignored, and reported.
 ///
@@ -49,6 +53,11 @@ public final class LibinputDecoder {
     /// The connector the app's display uses (`HDMI-A-1`): a device whose `WL_OUTPUT` names
     /// another is ignored. `nil`: every device is read.
     public var outputName: String?
+    /// How long, in seconds, a button's release waits before it clicks: a release whose device is
+    /// removed meanwhile is a cancel (the kernel releases a removed device's buttons itself, maybe
+    /// a dispatch before libinput reports the removal). 0: releases are passed on at once, and
+    /// only the batch rule applies.
+    public var releaseGrace: Double = 0
 
     private struct Device {
         var info: InputDeviceInfo
@@ -66,6 +75,8 @@ public final class LibinputDecoder {
     private var touches: [Int32: Touch] = [:]
     /// The device whose left button is down.
     private var buttonDevice: Int?
+    /// A release waiting out ``releaseGrace``: its device, where and when.
+    private var pendingRelease: (device: Int, point: Point, time: Double)?
     /// The cursor, in screen pixels, once the pointer moved.
     public private(set) var cursor: (x: Double, y: Double)?
 
@@ -87,8 +98,19 @@ public final class LibinputDecoder {
     /// The fingers down now.
     public var touchCount: Int { touches.count }
 
-    /// Whether the left button is down.
-    public var isButtonDown: Bool { buttonDevice != nil }
+    /// Whether the left button is down (or its release waits out ``releaseGrace``).
+    public var isButtonDown: Bool { buttonDevice != nil || pendingRelease != nil }
+
+    /// When the release waiting out ``releaseGrace`` is due, on the events' clock; `nil` when none waits.
+    public var nextDeadline: Double? { pendingRelease.map { $0.time + releaseGrace } }
+
+    /// Passes on the release waiting out ``releaseGrace`` when it is due at `now`.
+    ///
+    /// - Parameter now: The time, on the events' clock (the monotonic clock).
+    public func flush(now: Double) {
+        guard let deadline = nextDeadline, now >= deadline else { return }
+        releasePending()
+    }
 
     /// Takes the events of one `libinput_dispatch`, in order, applying the batch rule: a button
     /// release or a touch lift of a device removed later in the batch ends `cancel`.
@@ -112,6 +134,7 @@ public final class LibinputDecoder {
     public func cancelAll(time: Double) {
         for slot in touches.keys.sorted() { cancelTouch(slot, time: time) }
         cancelButton(time: time)
+        cancelPending(time: time)
     }
 
     /// Forgets every device (after ``cancelAll(time:)``), reporting each removed: the source let
@@ -141,6 +164,7 @@ public final class LibinputDecoder {
             guard let entry = devices[device], code == Self.leftButton else { return }
             if pressed {
                 guard buttonDevice == nil else { return }
+                releasePending()
                 if cursor == nil {
                     cursor = middle
                     onCursor?(middle)
@@ -156,12 +180,17 @@ public final class LibinputDecoder {
                 }
                 buttonDevice = nil
                 let at = mapped(cursor ?? middle) ?? Point(x: 0, y: 0)
+                if releaseGrace > 0 {
+                    pendingRelease = (device, at, time)
+                    return
+                }
                 sink.receive(.pointer(PointerEvent(.up, .mouse, at: at, device: entry.info.id, timestamp: time)))
             }
         case .touchDown(let device, let slot, let x, let y, let time):
             guard let entry = devices[device], slot >= 0, touches[slot] == nil, touches.count < Self.maximumTouches,
                 let pixel = clamped(x, y), let at = mapped(pixel)
             else { return }
+            releasePending()
             if touches.isEmpty, cursor != nil { onCursor?(nil) }
             touches[slot] = Touch(device: device, point: at)
             sink.receive(
@@ -229,6 +258,7 @@ public final class LibinputDecoder {
         let now = time ?? lastTime
         for slot in touches.filter({ $0.value.device == number }).keys.sorted() { cancelTouch(slot, time: now) }
         if buttonDevice == number { cancelButton(time: now) }
+        if pendingRelease?.device == number { cancelPending(time: now) }
         devices[number] = nil
         onDeviceChange?(.removed(entry.info, cancelledKeys: []))
     }
@@ -274,6 +304,21 @@ public final class LibinputDecoder {
         guard let entry = devices[button] else { return }
         let at = mapped(cursor ?? middle) ?? Point(x: 0, y: 0)
         sink.receive(.pointer(PointerEvent(.cancel, .mouse, at: at, device: entry.info.id, timestamp: time)))
+    }
+
+    private func releasePending() {
+        guard let pending = pendingRelease else { return }
+        pendingRelease = nil
+        guard let entry = devices[pending.device] else { return }
+        sink.receive(
+            .pointer(PointerEvent(.up, .mouse, at: pending.point, device: entry.info.id, timestamp: pending.time)))
+    }
+
+    private func cancelPending(time: Double) {
+        guard let pending = pendingRelease else { return }
+        pendingRelease = nil
+        guard let entry = devices[pending.device] else { return }
+        sink.receive(.pointer(PointerEvent(.cancel, .mouse, at: pending.point, device: entry.info.id, timestamp: time)))
     }
 
     private func cancelTouch(_ slot: Int32, time: Double) {

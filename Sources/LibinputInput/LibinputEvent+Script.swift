@@ -85,8 +85,8 @@ extension LibinputEvent {
         return batches
     }
 
-    /// When it happened, for the events that carry a time.
-    var time: Double? {
+    /// When it happened, in seconds of the monotonic clock; `nil` for a device added or removed and a frame.
+    public var time: Double? {
         switch self {
         case .motion(_, _, _, let time), .absolute(_, _, _, let time), .button(_, _, _, let time),
             .touchDown(_, _, _, _, let time), .touchMotion(_, _, _, _, let time), .touchUp(_, _, let time),

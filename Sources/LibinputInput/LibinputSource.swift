@@ -49,6 +49,11 @@ public final class LibinputSource {
         /// The connector the app's display uses (`HDMI-A-1`): a touch screen whose udev
         /// `WL_OUTPUT` names another one is ignored. `nil`: every device is read.
         public var outputName: String?
+        /// How long a button's release waits before it clicks, in seconds, so that a mouse
+        /// unplugged mid-press does not click: the kernel releases its buttons itself just before
+        /// it goes, which libinput may pass on a dispatch before the removal
+        /// (``LibinputDecoder/releaseGrace``).
+        public var releaseGrace: Double = 0.05
 
         /// Creates options.
         ///
@@ -106,8 +111,8 @@ public final class LibinputSource {
     private var monitor: UdevMonitor?
     private var monitorWatch: UInt64?
     private var seatObservation: SeatObservation?
-    /// The devices added to libinput, by node, with what udev says of them.
-    private var added: [String: (handle: OpaquePointer, device: UdevDevice)] = [:]
+    private var releaseDeadline: UInt64?
+    /// What udev says of the nodes given to libinput.
     private var known: [String: UdevDevice] = [:]
 
     /// Creates a source; nothing is opened until ``start()``.
@@ -126,10 +131,12 @@ public final class LibinputSource {
         self.options = options
         decoder = LibinputDecoder(sink: dispatcher, makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
         decoder.outputName = options.outputName
+        decoder.releaseGrace = options.releaseGrace
         decoder.onDeviceChange = { [unowned self] change in self.onDeviceChange?(change) }
     }
 
     isolated deinit {
+        if let releaseDeadline { loop.removeDeadline(releaseDeadline) }
         if let contextWatch { loop.unwatch(contextWatch) }
         if let monitorWatch { loop.unwatch(monitorWatch) }
         seatObservation?.cancel()
@@ -162,6 +169,10 @@ public final class LibinputSource {
         }
         self.context = context
         contextWatch = loop.watch(context.fileDescriptor) { [unowned self] _ in self.readEvents() }
+        // Only while a release waits out its grace: an idle source never wakes the loop.
+        releaseDeadline = loop.addDeadline({ [unowned decoder] in decoder.nextDeadline }) { [unowned decoder] now in
+            decoder.flush(now: now)
+        }
         if let seat {
             seatObservation = seat.observe(
                 .input, onDisable: { [unowned self] in self.seatDisabled() },
@@ -187,15 +198,18 @@ public final class LibinputSource {
         decoder.cancelAll(time: Syscalls.monotonicNow())
         if let contextWatch { loop.unwatch(contextWatch) }
         if let monitorWatch { loop.unwatch(monitorWatch) }
+        if let releaseDeadline { loop.removeDeadline(releaseDeadline) }
+        releaseDeadline = nil
         contextWatch = nil
         monitorWatch = nil
         monitor = nil
         seatObservation?.cancel()
         seatObservation = nil
-        for entry in added.values { context.remove(entry.handle) }
+        decode(context.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
+        for path in context.paths { context.remove(path: path) }
         decode(context.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
         decoder.removeAll()
-        added.removeAll()
+        known.removeAll()
         self.context = nil
     }
 
@@ -213,11 +227,10 @@ public final class LibinputSource {
     }
 
     private func add(_ device: UdevDevice) {
-        guard let context, let path = device.path, added[path] == nil else { return }
+        guard let context, let path = device.path, !context.paths.contains(path) else { return }
         known[path] = device
-        if let handle = context.add(path: path) {
-            added[path] = (handle, device)
-        } else {
+        if !context.add(path: path) {
+            known[path] = nil
             let logged = context.takeLogged()
             onDeviceChange?(
                 .failed(
@@ -235,9 +248,11 @@ public final class LibinputSource {
             case .add:
                 if wants(event.device), seat?.isEnabled ?? true { add(event.device) }
             case .remove:
+                // libinput usually sees the node go (ENODEV) itself: what it read is decoded first,
+                // and a device it removed already is not removed again.
+                readEvents()
+                context?.remove(path: path)
                 known[path] = nil
-                // libinput usually saw the node go (ENODEV) already; this covers the rest.
-                if let entry = added.removeValue(forKey: path) { context?.remove(entry.handle) }
             default:
                 break
             }

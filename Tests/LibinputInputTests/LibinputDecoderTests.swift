@@ -324,4 +324,53 @@ import Testing
         #expect(contacts == [5, 5])
         _ = watch
     }
+
+    @Test("with a release grace, a release clicks only when it is due")
+    func graceDue() throws {
+        let rig = try Rig()
+        rig.decoder.releaseGrace = 0.05
+        rig.send([
+            [Self.mouse], [.absolute(device: 2, x: 100, y: 100, time: 1)],
+            [.button(device: 2, code: 0x110, pressed: true, time: 1.5)],
+            [.button(device: 2, code: 0x110, pressed: false, time: 2)],
+        ])
+        #expect(rig.performed.isEmpty)
+        #expect(rig.decoder.nextDeadline == 2.05)
+        rig.decoder.flush(now: 2.04)
+        #expect(rig.performed.isEmpty)
+        rig.decoder.flush(now: 2.05)
+        #expect(rig.performed == ["open"])
+        #expect(rig.decoder.nextDeadline == nil && !rig.decoder.isButtonDown)
+    }
+
+    @Test(
+        "with a release grace, the kernel's release of an unplugged mouse, a dispatch before its removal, is a cancel")
+    func graceUnplug() throws {
+        let rig = try Rig()
+        rig.decoder.releaseGrace = 0.05
+        rig.send([
+            [Self.mouse], [.absolute(device: 2, x: 100, y: 100, time: 1)],
+            [.button(device: 2, code: 0x110, pressed: true, time: 1.5)],
+            [.button(device: 2, code: 0x110, pressed: false, time: 2)], [.removed(device: 2)],
+        ])
+        rig.decoder.flush(now: 3)
+        #expect(rig.performed.isEmpty)
+        #expect(
+            rig.log.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["mouse down", "mouse cancel"])
+    }
+
+    @Test("with a release grace, a new press or a touch passes the waiting release on first")
+    func graceNewPress() throws {
+        let rig = try Rig()
+        rig.decoder.releaseGrace = 10
+        rig.send([
+            [Self.mouse, Self.touch], [.absolute(device: 2, x: 100, y: 100, time: 1)],
+            [.button(device: 2, code: 0x110, pressed: true, time: 1.1)],
+            [.button(device: 2, code: 0x110, pressed: false, time: 1.2)],
+            [.button(device: 2, code: 0x110, pressed: true, time: 1.3)],
+            [.button(device: 2, code: 0x110, pressed: false, time: 1.4)],
+            [.touchDown(device: 1, slot: 0, x: 100, y: 100, time: 1.5)], [.touchUp(device: 1, slot: 0, time: 1.6)],
+        ])
+        #expect(rig.performed == ["open", "open", "open"], "\(rig.log)")
+    }
 }

@@ -35,6 +35,7 @@ import Testing
             decoder.screen = { (1000, 600) }
             decoder.mapPoint = { Point(x: $0 / 10, y: $1 / 10) }
             decoder.outputName = "Virtual-1"
+            decoder.releaseGrace = 0.05
             var down: Set<String> = []
             var problems: [String] = []
             let watch = dispatcher.addTraceObserver { record in
@@ -51,6 +52,7 @@ import Testing
             #expect(!batches.isEmpty, "\(name)")
             for batch in batches {
                 decoder.receive(batch: batch)
+                if let time = batch.compactMap(\.time).last { decoder.flush(now: time) }
                 #expect(decoder.touchCount <= LibinputDecoder.maximumTouches, "\(name)")
             }
             decoder.cancelAll(time: 1_000)

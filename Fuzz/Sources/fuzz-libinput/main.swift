@@ -28,6 +28,7 @@ enum LibinputFuzz {
         decoder.screen = { (1000, 600) }
         decoder.mapPoint = { Point(x: $0 / 10, y: $1 / 10) }
         decoder.outputName = "Virtual-1"
+        decoder.releaseGrace = 0.05
         var down: Set<String> = []
         let watch = dispatcher.addTraceObserver { record in
             guard case .pointer(let event, _, _) = record.kind else { return }
@@ -41,6 +42,7 @@ enum LibinputFuzz {
         }
         for batch in LibinputEvent.script(input) {
             decoder.receive(batch: batch)
+            if let time = batch.compactMap(\.time).last { decoder.flush(now: time) }
             precondition(decoder.touchCount <= LibinputDecoder.maximumTouches, "too many touches")
         }
         decoder.cancelAll(time: 1_000)

@@ -107,16 +107,26 @@ final class LibinputContext {
         return callbacks.logged
     }
 
-    /// Adds a device node; `nil` when libinput refused it (its log says why). Uses
-    /// `libinput_path_add_device`.
-    func add(path: String) -> OpaquePointer? {
-        libinput_path_add_device(handle, path)
+    /// Adds a device node; `false` when libinput refused it (its log says why). The device is
+    /// reported (and held) from its `DEVICE_ADDED` event on. Uses `libinput_path_add_device`.
+    func add(path: String) -> Bool {
+        libinput_path_add_device(handle, path) != nil
     }
 
-    /// Removes a device added by ``add(path:)``. Uses `libinput_path_remove_device`.
-    func remove(_ device: OpaquePointer) {
+    /// Removes the device at a node, when libinput still reports it (it has not seen it go
+    /// itself: a device libinput removed on `ENODEV` must not be removed again). Uses
+    /// `libinput_path_remove_device`.
+    ///
+    /// - Returns: Whether a device was removed.
+    @discardableResult
+    func remove(path: String) -> Bool {
+        guard let device = numbers.first(where: { self.path(of: $0.key) == path })?.key else { return false }
         libinput_path_remove_device(device)
+        return true
     }
+
+    /// The nodes of the devices libinput reports now (added, not yet removed).
+    var paths: [String] { numbers.keys.map { path(of: $0) } }
 
     /// Lets every device go (their touches are cancelled, buttons released, each removed). Uses
     /// `libinput_suspend`.
@@ -181,45 +191,48 @@ final class LibinputContext {
             libinput_device_unref(device)
             return .removed(device: number)
         }
-        if let pointer = libinput_event_get_pointer_event(event) {
+        // Each getter is asked only of its own event types: libinput logs a client bug otherwise.
+        switch type {
+        case LIBINPUT_EVENT_POINTER_MOTION, LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE, LIBINPUT_EVENT_POINTER_BUTTON:
+            guard let pointer = libinput_event_get_pointer_event(event) else { return nil }
             let time = Double(libinput_event_pointer_get_time_usec(pointer)) / 1_000_000
-            if type == LIBINPUT_EVENT_POINTER_MOTION {
+            switch type {
+            case LIBINPUT_EVENT_POINTER_MOTION:
                 return .motion(
                     device: number, dx: libinput_event_pointer_get_dx(pointer),
                     dy: libinput_event_pointer_get_dy(pointer), time: time)
-            }
-            if type == LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE {
+            case LIBINPUT_EVENT_POINTER_MOTION_ABSOLUTE:
                 return .absolute(
                     device: number, x: libinput_event_pointer_get_absolute_x_transformed(pointer, width),
                     y: libinput_event_pointer_get_absolute_y_transformed(pointer, height), time: time)
-            }
-            if type == LIBINPUT_EVENT_POINTER_BUTTON {
+            default:
                 return .button(
                     device: number, code: libinput_event_pointer_get_button(pointer),
                     pressed: libinput_event_pointer_get_button_state(pointer) == LIBINPUT_BUTTON_STATE_PRESSED,
                     time: time)
             }
-            return nil  // scrolling moves nothing here
-        }
-        if let touch = libinput_event_get_touch_event(event) {
+        case LIBINPUT_EVENT_TOUCH_FRAME:
+            return .frame(device: number)
+        case LIBINPUT_EVENT_TOUCH_DOWN, LIBINPUT_EVENT_TOUCH_MOTION:
+            guard let touch = libinput_event_get_touch_event(event) else { return nil }
             let time = Double(libinput_event_touch_get_time_usec(touch)) / 1_000_000
-            if type == LIBINPUT_EVENT_TOUCH_FRAME { return .frame(device: number) }
             let slot = libinput_event_touch_get_seat_slot(touch)
-            switch type {
-            case LIBINPUT_EVENT_TOUCH_DOWN:
-                return .touchDown(
-                    device: number, slot: slot, x: libinput_event_touch_get_x_transformed(touch, width),
-                    y: libinput_event_touch_get_y_transformed(touch, height), time: time)
-            case LIBINPUT_EVENT_TOUCH_MOTION:
-                return .touchMotion(
-                    device: number, slot: slot, x: libinput_event_touch_get_x_transformed(touch, width),
-                    y: libinput_event_touch_get_y_transformed(touch, height), time: time)
-            case LIBINPUT_EVENT_TOUCH_UP: return .touchUp(device: number, slot: slot, time: time)
-            case LIBINPUT_EVENT_TOUCH_CANCEL: return .touchCancel(device: number, slot: slot, time: time)
-            default: return nil
-            }
+            let x = libinput_event_touch_get_x_transformed(touch, width)
+            let y = libinput_event_touch_get_y_transformed(touch, height)
+            return type == LIBINPUT_EVENT_TOUCH_DOWN
+                ? .touchDown(device: number, slot: slot, x: x, y: y, time: time)
+                : .touchMotion(device: number, slot: slot, x: x, y: y, time: time)
+        case LIBINPUT_EVENT_TOUCH_UP, LIBINPUT_EVENT_TOUCH_CANCEL:
+            // Positions are not to be asked of an up or a cancel.
+            guard let touch = libinput_event_get_touch_event(event) else { return nil }
+            let time = Double(libinput_event_touch_get_time_usec(touch)) / 1_000_000
+            let slot = libinput_event_touch_get_seat_slot(touch)
+            return type == LIBINPUT_EVENT_TOUCH_UP
+                ? .touchUp(device: number, slot: slot, time: time)
+                : .touchCancel(device: number, slot: slot, time: time)
+        default:
+            return nil  // scrolling, keys (EvdevSource reads keyboards), gestures, tablet tools, switches
         }
-        return nil  // keys (EvdevSource reads keyboards), gestures, tablet tools, switches
     }
 }
 
