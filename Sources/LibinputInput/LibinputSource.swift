@@ -220,8 +220,9 @@ public final class LibinputSource {
     func wants(_ device: UdevDevice) -> Bool {
         guard let path = device.path, device.isEventNode else { return false }
         if selects(node: path) { return true }
+        // A node EvdevSource reads (a keyboard; a gamepad) is never opened here too: one reader a node.
         guard device.isTaggedInput, !device.inputClasses.isDisjoint(with: .pointing),
-            !device.inputClasses.contains(.joystick), device.seat == activeSeatName
+            device.inputClasses.isDisjoint(with: [.keyboard, .joystick]), device.seat == activeSeatName
         else { return false }
         return options.devices.isEmpty || matches(name: device.name)
     }
