@@ -209,7 +209,9 @@ let package = Package(
         // The libinput decoder's rules, and fuzz-libinput's corpus and regressions read again.
         .testTarget(
             name: "LibinputInputTests",
-            dependencies: ["LibinputInput", "ResponderChain", "ResponderChainTesting", "Udev", "EventLoop"]),
+            dependencies: [
+                "LibinputInput", "ResponderChain", "ResponderChainTesting", "Udev", "EventLoop", "LinuxSystem",
+            ]),
         .testTarget(name: "DRMOutputTests", dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas"]),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(

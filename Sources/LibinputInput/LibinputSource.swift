@@ -112,6 +112,8 @@ public final class LibinputSource {
     private var monitorWatch: UInt64?
     private var seatObservation: SeatObservation?
     private var releaseDeadline: UInt64?
+    /// Whether udevd runs (a test stands in for it).
+    var udevIsRunning: () -> Bool = { UdevEnumeration.udevIsRunning }
     /// What udev says of the nodes given to libinput.
     private var known: [String: UdevDevice] = [:]
 
@@ -155,7 +157,7 @@ public final class LibinputSource {
     ///   when libudev cannot list devices, or when libinput cannot start.
     public func start() throws(InputError) {
         guard context == nil else { return }
-        guard UdevEnumeration.udevIsRunning else {
+        guard udevIsRunning() else {
             throw InputError(
                 errno: 0, operation: "libinput", path: "/run/udev/control",
                 message: "touch and pointer need udevd: libinput reads only devices udev tagged (ID_INPUT_*), "

@@ -1,4 +1,5 @@
 import EventLoop
+import LinuxSystem
 import ResponderChain
 import Testing
 import Udev
@@ -61,5 +62,19 @@ import Udev
         #expect(source.inputNote == "no touch screen or pointer yet (opened directly)")
         #expect(!source.holdsSeat)
         #expect(source.activeSeatName == "seat0")
+    }
+
+    @Test("without udevd, start says that touch and pointer need it, instead of seeing nothing")
+    func withoutUdevd() throws {
+        let source = try Self.source()
+        source.udevIsRunning = { false }
+        #expect {
+            try source.start()
+        } throws: { error in
+            guard let error = error as? InputError else { return false }
+            return error.path == "/run/udev/control" && error.message.contains("touch and pointer need udevd")
+                && error.message.contains("systemd-udevd")
+        }
+        #expect(source.devices.isEmpty)
     }
 }
