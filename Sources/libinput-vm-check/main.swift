@@ -75,6 +75,8 @@ source.onDeviceChange = { change in
     default: changes.append("\(change)")
     }
     print("device: \(changes.last ?? "")")
+    if case .seatDisabled = change { signal("disabled") }
+    if case .seatEnabled = change { signal("enabled") }
 }
 var cursorMoves = 0
 source.onCursor = { _ in cursorMoves += 1 }
@@ -119,6 +121,20 @@ case "touch":
         "PASS libinput-touch: a tap ran the tile's action, a tap focused the field, two fingers activated nothing,"
             + " a finger down when the touch screen went was cancelled, a mouse click ran the action and a press"
             + " when the mouse went was cancelled (no click)")
+case "vt":
+    // A finger down on the tile; a switch to VT 2 and back; the finger lifted; a new tap.
+    guard changes.contains(where: { $0.hasPrefix("seatDisabled") }), changes.contains("seatEnabled") else {
+        fail("the seat was never disabled and enabled again")
+    }
+    guard records.first == "touch down", records.dropFirst().first == "touch cancel" else {
+        fail("the finger held across the VT switch was not cancelled first")
+    }
+    guard performed == ["open"] else {
+        fail("expected the tile's action once (the tap after the return), got \(performed)")
+    }
+    print(
+        "PASS libinput-vt: a finger held on the tile was cancelled when the seat went (chvt 2), the devices came back"
+            + " with it (chvt 1), the held finger's lift did nothing and a new tap ran the action once")
 case "tablet":
     guard performed == ["open"] else { fail("expected the tile's action once, got \(performed)") }
     guard focusedName else { fail("the click on the field did not give it focus") }

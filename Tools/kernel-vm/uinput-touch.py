@@ -4,7 +4,9 @@ INPUT_PROP_DIRECT, as shared/recipes/kiosk-stack-vm.md's uinput-touchscreen.py) 
 $VM_RUN/ready, then: a tap at (300, 200) on the tile; a tap at (900, 600) on the field; two fingers on the tile, lifted;
 a finger down on the tile and the touch screen destroyed (UI_DEV_DESTROY) under it; the mouse moved far up and left
 (the cursor stops at the screen's corner, on the tile) and clicked; a press there and the mouse destroyed under it.
-Makes $VM_RUN/done at the end. Python's standard library only."""
+Makes $VM_RUN/done at the end. With the argument `vt`, instead: a finger down on the tile, $VM_RUN/held made, and once
+the guest has switched VTs away and back ($VM_RUN/back) the finger lifted and the tile tapped again.
+Python's standard library only."""
 import fcntl, os, struct, sys, time
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_RELBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045566, 0x40045567, 0x4004556E
@@ -90,6 +92,16 @@ screen, pointer = touchscreen(), mouse()
 print("uinput-touch: made a touch screen and a mouse", flush=True)
 wait_for("ready")
 time.sleep(0.3)
+if sys.argv[1:] == ["vt"]:
+    down(screen, [(0, 300, 200)])                                    # held across the VT switch: cancelled
+    open(os.path.join(run, "held"), "w").close()
+    wait_for("back", 60)
+    time.sleep(0.5)
+    up(screen, [0])                                                  # its lift after the return: nothing
+    down(screen, [(0, 300, 200)]); up(screen, [0])                   # a new tap: the action
+    print("uinput-touch: done", flush=True)
+    open(os.path.join(run, "done"), "w").close()
+    sys.exit(0)
 down(screen, [(0, 300, 200)]); up(screen, [0])                       # tap on the tile: its action
 down(screen, [(0, 900, 600)]); up(screen, [0])                       # tap on the field: it takes focus
 down(screen, [(0, 300, 200), (1, 400, 250)]); up(screen, [0, 1])     # two fingers: nothing
