@@ -29,6 +29,10 @@ let package = Package(
         .library(name: "WaylandClient", targets: ["WaylandClient"]),
         // The canvas straight on a display through DRM/KMS (no compositor), through the seat.
         .library(name: "DRMOutput", targets: ["DRMOutput"]),
+        // What udev knows of devices, as values: input nodes and their tags, a hot-plug monitor per subsystem.
+        .library(name: "Udev", targets: ["Udev"]),
+        // Touch screens, mice, touchpads and tablets through libinput, into the focus tree's pointer path.
+        .library(name: "LibinputInput", targets: ["LibinputInput"]),
         // What a screen reader says about a focus tree (VoiceOver's rules): a Narrator and its utterances.
         .library(name: "Accessibility", targets: ["Accessibility"]),
         // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
@@ -84,6 +88,14 @@ let package = Package(
             dependencies: [
                 "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain",
             ]),
+        // udev's devices as values (enumeration with ID_INPUT_* tags, a monitor per subsystem), on CUdev.
+        .target(name: "Udev", dependencies: ["LinuxSystem", "CUdev"]),
+        // libinput: touch slots, pointer acceleration, calibration, palms.
+        .systemLibrary(name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        // Touch and pointer through libinput's path backend, fed by Udev, opened through the Seat.
+        .target(
+            name: "LibinputInput",
+            dependencies: ["LinuxSystem", "EventLoop", "Seat", "Udev", "CInput", "ResponderChain"]),
         // Seat access through libseat (seatd or logind), shared by every device source.
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
@@ -147,6 +159,9 @@ let package = Package(
             name: "kiosk-example", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
+        // Run inside the test VM by Tools/vm-test: touch and pointer through LibinputSource and a Seat.
+        .executableTarget(
+            name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
@@ -190,6 +205,13 @@ let package = Package(
             ],
             exclude: ["Fixtures", "Golden"]),
         .testTarget(name: "TerminalCanvasTests", dependencies: ["TerminalCanvas"]),
+        .testTarget(name: "UdevTests", dependencies: ["Udev"]),
+        // The libinput decoder's rules, and fuzz-libinput's corpus and regressions read again.
+        .testTarget(
+            name: "LibinputInputTests",
+            dependencies: [
+                "LibinputInput", "ResponderChain", "ResponderChainTesting", "Udev", "EventLoop", "LinuxSystem",
+            ]),
         .testTarget(name: "DRMOutputTests", dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas"]),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(

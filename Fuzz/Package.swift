@@ -50,6 +50,13 @@ let package = Package(
                 "FuzzSupport", .product(name: "WaylandClient", package: "ResponderChain"),
                 .product(name: "ResponderChain", package: "ResponderChain"),
             ]),
+        // libinput's events (touch, pointer, devices), decoded a dispatch at a time into clicks and taps.
+        .executableTarget(
+            name: "fuzz-libinput",
+            dependencies: [
+                "FuzzSupport", .product(name: "LibinputInput", package: "ResponderChain"),
+                .product(name: "ResponderChain", package: "ResponderChain"),
+            ]),
         // The keymap a Wayland compositor sends.
         .executableTarget(
             name: "fuzz-keymap",
