@@ -120,7 +120,7 @@ let package = Package(
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
                 "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas", "Accessibility",
-                "SpeechDispatcher", "DRMOutput",
+                "SpeechDispatcher", "DRMOutput", "LibinputInput", "Udev",
             ]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),

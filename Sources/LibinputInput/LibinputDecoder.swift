@@ -260,6 +260,8 @@ public final class LibinputDecoder {
         if buttonDevice == number { cancelButton(time: now) }
         if pendingRelease?.device == number { cancelPending(time: now) }
         devices[number] = nil
+        // Into the dispatcher too, as a keyboard's removal goes: its trace says the device went.
+        sink.receive(.deviceRemoved(entry.info.id, timestamp: now))
         onDeviceChange?(.removed(entry.info, cancelledKeys: []))
     }
 

@@ -37,10 +37,11 @@ import Testing
         }
         // The KeyboardApp of embed-example reads keyboards (evdev, udev, libseat, xkbcommon), or a
         // compositor's seat in a window of its own when WAYLAND_DISPLAY is set (libwayland-client
-        // and the font stack), or draws straight on the display (libdrm, which links libc alone).
+        // and the font stack), or draws straight on the display (libdrm, which links libc alone) with
+        // touch and pointer through libinput.
         let keyboardApp = try Self.linkedLibraries("embed-example")
         for library in [
-            "libevdev", "libudev", "libseat", "libxkbcommon", "libwayland-client", "libfreetype", "libdrm",
+            "libevdev", "libudev", "libseat", "libxkbcommon", "libwayland-client", "libfreetype", "libdrm", "libinput",
         ] {
             #expect(keyboardApp.contains { $0.hasPrefix(library + ".") }, "embed-example links \(library)")
         }

@@ -23,6 +23,8 @@ import Testing
         var changes: [InputDeviceChange] = []
         var performed: [String] = []
         var cursor: [String] = []
+        /// The devices the dispatcher's trace says went.
+        var removals: [DeviceID] = []
         var observation: TraceObservation?
 
         init() throws {
@@ -42,6 +44,7 @@ import Testing
                 if case .pointer(let event, let item, let outcome) = record.kind {
                     self.log.append("\(event.kind) \(event.phase) \(item ?? "-") \(outcome ?? "-")")
                 }
+                if case .deviceRemoved(let device) = record.kind { self.removals.append(device) }
             }
         }
 
@@ -287,6 +290,7 @@ import Testing
         #expect(touch.detail == "touchscreen, a tap activates")
         #expect(gone.id == touch.id)
         #expect(rig.decoder.deviceInfos.map(\.name) == ["QEMU QEMU USB Tablet"])
+        #expect(rig.removals == [touch.id], "the dispatcher's trace says the device went")
     }
 
     @Test("a touch screen of another output is ignored and reported; one of ours or of none is read")

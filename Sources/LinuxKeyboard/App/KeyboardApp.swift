@@ -3,12 +3,14 @@ public import AppRuntime
 public import DRMOutput
 public import EvdevInput
 public import EventLoop
+public import LibinputInput
 internal import LinuxSystem
 internal import PixelCanvas
 public import ResponderChain
 public import Seat
 public import TerminalCanvas
 public import TerminalIO
+internal import Udev
 public import WaylandClient
 public import XKBKeymap
 
@@ -137,6 +139,9 @@ public final class KeyboardApp {
         public var output: OutputChoice = .automatic
         /// The display's device, connector and mode when the app runs on the display.
         public var display = DRMCanvasOutput.Options()
+        /// Whether touch screens, mice, touchpads and tablets are read through libinput on the
+        /// display (taps and clicks hit-test the focus tree; a mouse draws a pointer). On by default.
+        public var readsTouchAndPointer = true
         /// Speech for a listener who cannot see the screen (a narrator through speech-dispatcher and
         /// the listener's key commands); `nil`, the default, for none.
         public var speech: SpeechOptions?
@@ -179,6 +184,10 @@ public final class KeyboardApp {
         /// The seat the display and the keyboards are opened through; `nil` when they are opened
         /// directly (root, or a user in the devices' groups: VT switches are then not followed).
         public let seat: Seat?
+        /// Touch screens, mice, touchpads and tablets through libinput, on the same seat; `nil`
+        /// when ``Configuration/readsTouchAndPointer`` is off or udevd does not run
+        /// (``KeyboardApp/displayNote`` says so).
+        public let pointer: LibinputSource?
     }
 
     /// The runtime the app runs on: the window, the loop, the sources and the output.
@@ -309,6 +318,7 @@ public final class KeyboardApp {
             if let seat = display.seat {
                 seatWatch = application.loop.watch(seat.fileDescriptor) { [unowned seat] in seat.dispatch() }
             }
+            if let pointer = display.pointer { application.add(pointer) }
         } else if let wayland {
             keyboards = nil
             application.setOutput(wayland.output)
@@ -407,7 +417,16 @@ public final class KeyboardApp {
         do {
             let output = try DRMCanvasOutput(
                 loop: application.loop, renderer: renderer, seat: seat, options: configuration.display)
-            return (Display(output: output, seat: seat), note)
+            var pointer: LibinputSource?
+            if configuration.readsTouchAndPointer {
+                if UdevEnumeration.udevIsRunning {
+                    pointer = makePointer(application, configuration: configuration, output: output, seat: seat)
+                } else {
+                    note = [note, "touch screens and mice are not read: libinput needs udevd (start systemd-udevd)"]
+                        .compactMap { $0 }.joined(separator: "; ")
+                }
+            }
+            return (Display(output: output, seat: seat, pointer: pointer), note)
         } catch {
             guard error.code == .permission, let seatError else { throw AppError(error) }
             throw AppError(code: .display, message: "\(error.message) (no seat either: \(seatError.message))")
@@ -417,6 +436,25 @@ public final class KeyboardApp {
     /// The DRM devices that can show the app (`/dev/dri/card*`): where ``OutputChoice/display``
     /// looks, and none means ``OutputChoice/automatic`` never picks the display.
     nonisolated public static var displayDevices: [String] { DRMCanvasOutput.devicePaths }
+
+    /// Touch and pointer through libinput for the display: positions in the display's pixels,
+    /// mapped to the focus tree's cells; a mouse's pointer drawn by the display.
+    private static func makePointer(
+        _ application: Application, configuration: Configuration, output: DRMCanvasOutput, seat: Seat?
+    ) -> LibinputSource {
+        var options = LibinputSource.Options()
+        options.seatName = configuration.seatName
+        options.hotPlug = configuration.hotPlug
+        options.outputName = output.connector.name
+        let pointer = LibinputSource(
+            loop: application.loop, dispatcher: application.dispatcher, seat: seat, options: options)
+        pointer.screen = { [unowned output] in (output.pixelSize.width, output.pixelSize.height) }
+        pointer.mapPoint = { [unowned output] x, y in output.cellPoint(x, y) }
+        pointer.onCursor = { [unowned output] position in
+            if let position { output.movePointer(toX: position.x, y: position.y) } else { output.hidePointer() }
+        }
+        return pointer
+    }
 
     /// Whether none of standard input, output and error is a terminal (a systemd service): then
     /// nothing but the display can show the app.
