@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "DRMOutput",
             dependencies: [
-                "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain",
+                "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain", "Udev",
             ]),
         // udev's devices as values (enumeration with ID_INPUT_* tags, a monitor per subsystem), on CUdev.
         .target(name: "Udev", dependencies: ["LinuxSystem", "CUdev"]),

@@ -4,6 +4,7 @@ public import PixelCanvas
 public import ResponderChain
 public import Seat
 public import TerminalCanvas
+internal import Udev
 
 /// Shows the app's `Canvas` straight on a display, with no compositor: as Qt's eglfs and
 /// flutter-pi run a kiosk on a Raspberry Pi. The DRM device (`/dev/dri/card0`) is opened through
@@ -32,6 +33,9 @@ public final class DRMCanvasOutput: CanvasOutput {
         public var connector: String?
         /// The mode's size in pixels; `nil` for the display's preferred mode (its native resolution).
         public var modeSize: PixelSize?
+        /// Whether a display plugged in, unplugged or changed is followed: udev's `change` events of
+        /// the device (the kernel's hot-plug events) call ``DRMCanvasOutput/rescan()``. On by default.
+        public var followsHotPlug = true
 
         /// The first connected display in its preferred mode.
         ///
@@ -134,6 +138,12 @@ public final class DRMCanvasOutput: CanvasOutput {
     private var watch: UInt64?
     private var deadline: UInt64?
     private var seatObservation: SeatObservation?
+    private var monitor: UdevMonitor?
+    /// The device's node with links resolved, as udev names it.
+    private lazy var resolvedPath = Syscalls.resolvedPath(device.path) ?? device.path
+    private var monitorWatch: UInt64?
+    /// Why displays plugged in later are not followed (no netlink in a container), when they are not.
+    public private(set) var hotPlugNote: String?
     /// The pointer's hot spot in pixels while it is shown.
     private var pointer: (x: Int, y: Int)?
 
@@ -171,11 +181,21 @@ public final class DRMCanvasOutput: CanvasOutput {
         seatObservation = seat?.observe(
             .output, onDisable: { [unowned self] in self.seatDisabled() },
             onEnable: { [unowned self] in self.seatEnabled() })
+        if options.followsHotPlug {
+            do {
+                let monitor = try UdevMonitor(subsystem: "drm")
+                monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] in self.hotPlugEvents() }
+                self.monitor = monitor
+            } catch {
+                hotPlugNote = "displays plugged in later are not followed: \(error.message)"
+            }
+        }
     }
 
     isolated deinit {
         if let watch { loop.unwatch(watch) }
         if let deadline { loop.removeDeadline(deadline) }
+        if let monitorWatch { loop.unwatch(monitorWatch) }
         seatObservation?.cancel()
         shadow.deallocate()
     }
@@ -283,6 +303,18 @@ public final class DRMCanvasOutput: CanvasOutput {
             onChange?(.connected(connector: connector.name, mode: mode))
             if scheduler.connected() { present() }
         }
+    }
+
+    /// udev's events of the `drm` subsystem: a change of this device (the kernel's hot-plug event,
+    /// or a connector's status forced through sysfs and announced) reads the connectors again.
+    private func hotPlugEvents() {
+        guard let monitor else { return }
+        var changed = false
+        for event in monitor.receive() where event.action == .change && event.device.path == resolvedPath {
+            changed = true
+        }
+        // While the seat is away the connectors are read again when it comes back.
+        if changed, !scheduler.isPaused { rescan() }
     }
 
     // MARK: - Drawing

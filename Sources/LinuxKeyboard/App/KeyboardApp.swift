@@ -426,6 +426,7 @@ public final class KeyboardApp {
                         .compactMap { $0 }.joined(separator: "; ")
                 }
             }
+            if let hotPlug = output.hotPlugNote { note = [note, hotPlug].compactMap { $0 }.joined(separator: "; ") }
             return (Display(output: output, seat: seat, pointer: pointer), note)
         } catch {
             guard error.code == .permission, let seatError else { throw AppError(error) }
