@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """The guest side of Tools/display-perf: the kiosk example (release) on virtio-gpu's DRM device as an
-ordinary user through seatd, keys written into a uinput keyboard (evemu-device), every frame's flip read
-from the kiosk's --frame-log (CLOCK_MONOTONIC, the clock the kernel stamps input with). Prints one
+ordinary user through seatd, keys written into a uinput keyboard (evemu-device) and taps into a uinput
+multitouch screen the display's size (read by the kiosk through libinput), every frame's flip read from the
+kiosk's --frame-log (CLOCK_MONOTONIC, the clock the kernel stamps input with). Prints one
 `figure NAME VALUE...` line per measure and `display-perf done` at the end.
 
   display-perf-guest.py KIOSK USER RUNDIR KEYS
 """
-import os, struct, subprocess, sys, time
+import fcntl, os, struct, subprocess, sys, time
 
 kiosk, user, rundir, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 here = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +30,7 @@ def status_kb(pid, field):
     return 0
 
 class FrameLog:
-    """The kiosk's --frame-log, read as it grows: [(number, started, shown)]."""
+    """The kiosk's --frame-log, read as it grows: [(number, started, shown, rows copied)]."""
     def __init__(self, path):
         self.path, self.offset, self.frames, self.partial = path, 0, [], b""
 
@@ -46,7 +47,7 @@ class FrameLog:
         for line in lines:
             fields = line.decode().split()
             if len(fields) >= 6 and fields[0] == "frame":
-                self.frames.append((int(fields[1]), float(fields[3]), float(fields[5])))
+                self.frames.append((int(fields[1]), float(fields[3]), float(fields[5]), int(fields[7])))
 
     def wait(self, predicate, limit):
         end = time.monotonic() + limit
@@ -77,6 +78,31 @@ events = os.open(node, os.O_WRONLY)
 def key(code, value):
     os.write(events, struct.pack("llHHi", 0, 0, 1, code, value) + struct.pack("llHHi", 0, 0, 0, 0, 0))
 
+# A uinput multitouch screen of the display's size (as Tools/kernel-vm/kiosk-touch.py makes it).
+UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
+UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE = 0x405C5503, 0x401C5504, 0x5501
+screen = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
+fcntl.ioctl(screen, UI_SET_EVBIT, 1)
+fcntl.ioctl(screen, UI_SET_KEYBIT, 0x14A)
+fcntl.ioctl(screen, UI_SET_EVBIT, 3)
+fcntl.ioctl(screen, UI_SET_PROPBIT, 1)
+for code, high in ((0, 1279), (1, 799), (0x2F, 9), (0x35, 1279), (0x36, 799), (0x39, 65535)):
+    fcntl.ioctl(screen, UI_SET_ABSBIT, code)
+    fcntl.ioctl(screen, UI_ABS_SETUP, struct.pack("H2xiiiiii", code, 0, 0, high, 0, 0, 5 if code in (0, 1, 0x35, 0x36) else 0))
+fcntl.ioctl(screen, UI_DEV_SETUP, struct.pack("HHHH80sI", 0x03, 0x1234, 0x5678, 1, b"perf touchscreen", 0))
+fcntl.ioctl(screen, UI_DEV_CREATE)
+subprocess.run(["udevadm", "settle", "--timeout=10"])
+tracking = 0
+
+def touch(x, y, down):
+    global tracking
+    if down:
+        tracking += 1
+        events = [(3, 0x2F, 0), (3, 0x39, tracking), (3, 0x35, x), (3, 0x36, y), (1, 0x14A, 1), (3, 0, x), (3, 1, y)]
+    else:
+        events = [(3, 0x2F, 0), (3, 0x39, -1), (1, 0x14A, 0)]
+    os.write(screen, b"".join(struct.pack("qqHHi", 0, 0, *e) for e in events + [(0, 0, 0)]))
+
 uid = int(subprocess.check_output(["id", "-u", user]))
 gid = int(subprocess.check_output(["id", "-g", user]))
 started = time.monotonic()
@@ -93,7 +119,7 @@ time.sleep(1.5)  # the keyboard's "connected" message, and anything else after s
 frames.poll()
 
 # Right and Left alternately on the home screen: each moves focus, each draws a frame.
-latencies, missing = [], 0
+latencies, missing, key_rows = [], 0, []
 for i in range(count):
     code = 106 if i % 2 == 0 else 105
     seen = len(frames.frames)
@@ -104,10 +130,31 @@ for i in range(count):
         missing += 1
     else:
         latencies.append((frame[2] - t) * 1000)
+        key_rows.append(frame[3])
     key(code, 0)
     time.sleep(0.03)  # the release's frame (the "held" line), then quiet
     frames.poll()
-print(f"figure key-to-flip {percentile(latencies, 50):.2f} {percentile(latencies, 99):.2f} {len(latencies)} {missing}")
+print(f"figure key-to-flip {percentile(latencies, 50):.2f} {percentile(latencies, 99):.2f} {len(latencies)} {missing} {percentile(key_rows, 50)}")
+
+# Taps on the Check in tile (the form opens) and on the sidebar's Home (home again), in turn: a tap activates
+# when the finger lifts, so each is timed from writing the lift to the flip of the frame it causes.
+touches, missing_touches, touch_rows = [], 0, []
+for i in range(max(20, count // 4)):
+    x, y = (385, 104) if i % 2 == 0 else (100, 66)
+    touch(x, y, True)
+    time.sleep(0.03)
+    frames.poll()
+    t = time.monotonic()
+    touch(x, y, False)
+    frame = frames.wait(lambda f: f[1] >= t, 2)
+    if frame is None:
+        missing_touches += 1
+    else:
+        touches.append((frame[2] - t) * 1000)
+        touch_rows.append(frame[3])
+    time.sleep(0.05)
+    frames.poll()
+print(f"figure touch-to-flip {percentile(touches, 50):.2f} {percentile(touches, 99):.2f} {len(touches)} {missing_touches} {percentile(touch_rows, 50)}")
 
 time.sleep(1)
 pid = kiosk_process.pid
