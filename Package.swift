@@ -103,7 +103,7 @@ let package = Package(
         // Keyboards, keypads and remotes through evdev and udev; evemu recordings; software repeat.
         .target(
             name: "EvdevInput",
-            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev"]),
+            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev", "Udev"]),
         // The terminal: raw mode, its key decoder (escape sequences, the kitty protocol), its output.
         .target(name: "TerminalIO", dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalCanvas"]),
         // The app runtime: Application, input sources and outputs registered with it, the terminal.
