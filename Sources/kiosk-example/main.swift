@@ -288,6 +288,8 @@ MainActor.assumeIsolated {
         : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
             + (app.display.map { " on \($0.output.connector.name)" } ?? "")
     if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
+    // On the display: what it runs without (no seat manager, no udevd for touch), where the operator looks.
+    if let note = app.displayNote { printError(note) }
     // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
     // directory at its place), the operator hears why and the kiosk goes on without it.
     if let note = app.inspectionNote {

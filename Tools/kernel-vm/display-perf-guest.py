@@ -7,7 +7,7 @@ kiosk's --frame-log (CLOCK_MONOTONIC, the clock the kernel stamps input with). P
 
   display-perf-guest.py KIOSK USER RUNDIR KEYS
 """
-import fcntl, os, struct, subprocess, sys, time
+import os, struct, subprocess, sys, time
 
 kiosk, user, rundir, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 here = os.path.dirname(os.path.abspath(__file__))
@@ -78,30 +78,18 @@ events = os.open(node, os.O_WRONLY)
 def key(code, value):
     os.write(events, struct.pack("llHHi", 0, 0, 1, code, value) + struct.pack("llHHi", 0, 0, 0, 0, 0))
 
-# A uinput multitouch screen of the display's size (as Tools/kernel-vm/kiosk-touch.py makes it).
-UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045567, 0x4004556E
-UI_DEV_SETUP, UI_ABS_SETUP, UI_DEV_CREATE = 0x405C5503, 0x401C5504, 0x5501
-screen = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
-fcntl.ioctl(screen, UI_SET_EVBIT, 1)
-fcntl.ioctl(screen, UI_SET_KEYBIT, 0x14A)
-fcntl.ioctl(screen, UI_SET_EVBIT, 3)
-fcntl.ioctl(screen, UI_SET_PROPBIT, 1)
-for code, high in ((0, 1279), (1, 799), (0x2F, 9), (0x35, 1279), (0x36, 799), (0x39, 65535)):
-    fcntl.ioctl(screen, UI_SET_ABSBIT, code)
-    fcntl.ioctl(screen, UI_ABS_SETUP, struct.pack("H2xiiiiii", code, 0, 0, high, 0, 0, 5 if code in (0, 1, 0x35, 0x36) else 0))
-fcntl.ioctl(screen, UI_DEV_SETUP, struct.pack("HHHH80sI", 0x03, 0x1234, 0x5678, 1, b"perf touchscreen", 0))
-fcntl.ioctl(screen, UI_DEV_CREATE)
+# A uinput multitouch screen of the display's size.
+sys.path.insert(0, here)
+import uinput_touch  # noqa: E402
+screen = uinput_touch.touchscreen("perf touchscreen")
 subprocess.run(["udevadm", "settle", "--timeout=10"])
-tracking = 0
+
 
 def touch(x, y, down):
-    global tracking
     if down:
-        tracking += 1
-        events = [(3, 0x2F, 0), (3, 0x39, tracking), (3, 0x35, x), (3, 0x36, y), (1, 0x14A, 1), (3, 0, x), (3, 1, y)]
+        uinput_touch.down(screen, [(0, x, y)], pause=0)
     else:
-        events = [(3, 0x2F, 0), (3, 0x39, -1), (1, 0x14A, 0)]
-    os.write(screen, b"".join(struct.pack("qqHHi", 0, 0, *e) for e in events + [(0, 0, 0)]))
+        uinput_touch.up(screen, [0], pause=0)
 
 uid = int(subprocess.check_output(["id", "-u", user]))
 gid = int(subprocess.check_output(["id", "-g", user]))
