@@ -2,7 +2,8 @@
 """analyze.py OUTDIR: the tables of Tools/keyboard-readers from the results of guest-measure.sh and guest-start.sh.
 Latency / CPU / start / RSS from the reader logs (*.log: 'K' key lines, 'S' summary line, '#' log lines) and the
 writer stamps (*.stamps, 'W' lines): events are matched in order and every (code, value) must agree. The behaviour
-table is read from the probes' logs (hold-, flood-, repeat-, grab-, remote-, gamepad-, kbd-*-noudev, *-seat-)."""
+table is read from the probes' logs (hold-, flood-, repeat-, grab-, remote-, gamepad-, kbd-*-noudev, *-seat-).
+Exit status 1 when there were no measured runs, or a key was lost or mismatched."""
 import glob, os, re, statistics, sys
 from collections import defaultdict
 O = sys.argv[1]
@@ -197,3 +198,5 @@ print("| case | ours (libevdev, `evread`) | libinput path (`liread`) |")
 print("|---|---|---|")
 for c, f in cases:
     print(f"| {c} | {f('evread')} | {f('liread')} |")
+
+sys.exit(0 if per_run and all(t[1] == t[2] and t[3] == 0 for t in per_run) else 1)

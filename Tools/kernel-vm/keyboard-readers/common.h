@@ -25,7 +25,8 @@ static struct opts O = { .count = 0, .run = 60 };
 static FILE *outf;
 static int64_t t_main, t0_exec, t_ready;
 static int64_t cpu_first = -1, cpu_last, cpu_at_ready, mono_first, mono_last;
-static long n_press, n_release, n_repeat, n_keys, n_dropped_reports;
+static long n_press, n_release, n_repeat, n_keys;
+static long n_dropped_reports __attribute__((unused));  // counted by evread only
 
 static void logf_(const char *fmt, ...) {
     va_list ap; va_start(ap, fmt);

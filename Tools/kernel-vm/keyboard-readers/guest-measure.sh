@@ -36,12 +36,12 @@ for r in $(seq 1 $RUNS); do
   done; done
 done
 # 2. the same typing run as an ordinary user through seatd (user in 'video' only; the node is root 0600 here)
-groupadd -f video; useradd -M kbdreaders 2>/dev/null; usermod -G video kbdreaders
+groupadd -f video; useradd -M responderchain-vm 2>/dev/null; usermod -G video responderchain-vm
 ls -l $NODE
 seatd -l info -g video > $O/seatd.log 2>&1 & SEATD=$!
 i=0; while [ ! -S /run/seatd.sock ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done
 chmod 777 $VM_RUN
-AS="setpriv --reuid=kbdreaders --regid=$(id -g kbdreaders) --init-groups env LIBSEAT_BACKEND=seatd HOME=/tmp"
+AS="setpriv --reuid=responderchain-vm --regid=$(id -g responderchain-vm) --init-groups env LIBSEAT_BACKEND=seatd HOME=/tmp"
 for p in evread liread; do
   startreader $p type-$p-seat-1 --seat --count $N --run 200 $NODE
   $B/kbdwrite $NODE type $N $L/type-$p-seat-1.stamps

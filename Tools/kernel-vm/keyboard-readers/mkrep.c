@@ -23,7 +23,8 @@ int main(void) {
         DIR *d = opendir(path); struct dirent *e; int found = 0;
         while (d && (e = readdir(d))) if (!strncmp(e->d_name, "event", 5)) { printf("%s: /dev/input/%s\n", s.name, e->d_name); found = 1; }
         if (d) closedir(d);
-        if (found) break; usleep(20000);
+        if (found) break;
+        usleep(20000);
     }
     fflush(stdout);
     pause();
