@@ -15,7 +15,7 @@ int main(void) {
     for (int k = 1; k < 128; k++) ioctl(fd, UI_SET_KEYBIT, k);
     struct uinput_setup s; memset(&s, 0, sizeof s);
     s.id.bustype = BUS_USB; s.id.vendor = 0x1209; s.id.product = 0x0002; s.id.version = 1;
-    strcpy(s.name, "kbd26 repeat keyboard");
+    strcpy(s.name, "keyboard-readers repeat keyboard");
     if (ioctl(fd, UI_DEV_SETUP, &s) || ioctl(fd, UI_DEV_CREATE)) { perror("uinput"); return 1; }
     char sys[64] = "", path[128]; ioctl(fd, UI_GET_SYSNAME(sizeof sys), sys);
     snprintf(path, sizeof path, "/sys/devices/virtual/input/%s", sys);
