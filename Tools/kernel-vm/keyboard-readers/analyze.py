@@ -50,7 +50,7 @@ who = {"root": "root", "seat": "user via seatd"}
 mname = {"type": "typing", "burst": "burst"}
 fmt = lambda x: f"{x:,.0f}"
 
-print("Per run (in the order they ran within each pair): events written, handled, mismatched; key→handler p50 / p99 µs; CPU µs per key")
+print("Per run (mode-reader-as-run): events written, handled, mismatched; key→handler p50 / p99 µs; CPU µs per key")
 for t in per_run: print("  %-26s %5d %5d %3d  %8.1f %8.1f  %7.1f" % t)
 print()
 print("| mode | reader | as | runs | presses | key→handler p50 / p99 (µs) | kernel time→handler p50 / p99 (µs) | CPU per key (µs) | exec→ready (ms) | VmHWM (kB) | lost / mismatched |")
