@@ -81,8 +81,9 @@ public final class DRMCanvasOutput: CanvasOutput {
         case disconnected(connector: String)
         /// A display is connected (again), or its mode changed: drawn whole in this mode.
         case connected(connector: String, mode: DisplayMode)
-        /// Drawing was refused or failed; the output tries again with the next frame once the
-        /// cause is gone (``DisplayError/Code-swift.struct/notMaster`` while another program is master).
+        /// Drawing was refused or failed (said once until a frame is shown again): another program
+        /// is DRM master, the driver refused, the display does not offer the mode asked for. The
+        /// frame waits; the next ``DRMCanvasOutput/show(_:)`` tries again.
         case failed(DisplayError)
     }
 
@@ -144,6 +145,10 @@ public final class DRMCanvasOutput: CanvasOutput {
     private var monitorWatch: UInt64?
     /// Why displays plugged in later are not followed (no netlink in a container), when they are not.
     public private(set) var hotPlugNote: String?
+    /// A flip given up after the timeout turned out to be on its way (a flip was refused `EBUSY`).
+    private var awaitsLateFlip = false
+    /// The last failure said, so that a retried frame does not say it again.
+    private var lastFailure: DisplayError?
     /// The pointer's hot spot in pixels while it is shown.
     private var pointer: (x: Int, y: Int)?
 
@@ -283,25 +288,40 @@ public final class DRMCanvasOutput: CanvasOutput {
             onChange?(.failed(error))
             return
         }
+        if reconsider(connectors, forceModeset: false) { present() }
+    }
+
+    /// What the connectors read now mean: the display gone (drawing paused, said once), back or in
+    /// another mode (new buffers when the size changed, the mode set again and the whole frame drawn),
+    /// or as it was. Returns whether to draw now.
+    private func reconsider(_ connectors: [DisplayConnector], forceModeset: Bool) -> Bool {
         let wasDisconnected = scheduler.isDisconnected
         switch ConnectorChoice.choose(
             connectors, name: connector.name, size: wantedSize.map { ($0.width, $0.height) }, path: device.path)
         {
-        case .failure:
+        case .failure(let error):
             connector = connectors.first(where: { $0.name == connector.name }) ?? connector
-            guard !wasDisconnected else { return }
+            guard !wasDisconnected else { return false }
             scheduler.disconnected()
-            onChange?(.disconnected(connector: connector.name))
+            // Gone, or still there without the mode asked for: either way nothing can be shown on it.
+            if connector.isConnected {
+                onChange?(.failed(error))
+            } else {
+                onChange?(.disconnected(connector: connector.name))
+            }
+            return false
         case .success(let next):
             let changed = next.mode != mode || next.crtc != chosen.crtc
             connector = next.connector
-            guard wasDisconnected || changed else {
+            guard wasDisconnected || changed || forceModeset else {
                 chosen = next
-                return
+                return false
             }
-            adopt(next)
-            onChange?(.connected(connector: connector.name, mode: mode))
-            if scheduler.connected() { present() }
+            // The mode set is armed before the app is asked for a frame of the new size.
+            var draws = scheduler.connected()
+            if changed { draws = adopt(next) && draws }
+            if wasDisconnected || changed { onChange?(.connected(connector: connector.name, mode: mode)) }
+            return draws
         }
     }
 
@@ -334,13 +354,19 @@ public final class DRMCanvasOutput: CanvasOutput {
         let copied = rows.reduce(0) { $0 + $1.count }
         if scheduler.needsModeset {
             let code = device.setCrtc(chosen.crtc, buffer: buffer, connector: connector.id, modeIndex: chosen.modeIndex)
-            guard code == 0 else { return refused(code, what: "set the mode of \(connector.name)") }
+            guard code == 0 else {
+                return refused(code, what: "set the mode of \(connector.name)", canvas: canvas, modeSet: true)
+            }
+            lastFailure = nil
             scheduler.drew(flipped: false, at: started)
             back = 1 - back
             presented(started: started, shown: Syscalls.monotonicNow(), rows: copied, byModeSet: true)
         } else {
             let code = device.pageFlip(chosen.crtc, buffer: buffer)
-            guard code == 0 else { return refused(code, what: "flip to the next frame") }
+            guard code == 0 else {
+                return refused(code, what: "flip to the next frame", canvas: canvas, modeSet: false)
+            }
+            lastFailure = nil
             scheduler.drew(flipped: true, at: started)
             inFlight = (started, copied)
         }
@@ -367,31 +393,48 @@ public final class DRMCanvasOutput: CanvasOutput {
                 number: framesPresented, started: started, shown: shown, rowsCopied: rows, byModeSet: byModeSet))
     }
 
-    /// A mode set or flip the kernel refused: without master (the seat went, or another program
-    /// holds the device) the output waits for the seat; otherwise the frame is tried again next time.
-    private func refused(_ code: Int32, what: String) {
-        // The rows copied into the back buffer are there still; the shadow's canvas is drawn again.
-        let notMaster = code == DisplayErrno.accessDenied || code == DisplayErrno.notPermitted
-        if notMaster {
-            scheduler.refused()
-            // Master goes before the seat manager says so: a refusal is the normal start of a VT switch.
-            guard seatObservation == nil else { return }
-            onChange?(.failed(DisplayError.notMaster(device.path, errno: code)))
-        } else {
-            scheduler.drew(flipped: false, at: Syscalls.monotonicNow())
-            stale.addAll()
-            onChange?(
-                .failed(
-                    DisplayError(
-                        code: .device, path: device.path, errno: code,
-                        message: "could not \(what) on \(device.path) (\(Syscalls.message(code)))")))
+    /// A mode set or flip the kernel refused. Without master while the app has a seat, the seat is
+    /// going away (master goes before the seat manager says so): the output waits for it to come
+    /// back. Otherwise (another program is master, a driver's error) the failure is said once and the
+    /// frame waits: the next ``show(_:)`` tries again, with the mode set again if that was refused.
+    private func refused(_ code: Int32, what: String, canvas: Canvas, modeSet: Bool) {
+        // The shadow holds the canvas; the buffer that was to show it is stale again.
+        latest = latest ?? canvas
+        stale.addAll()
+        if code == DisplayErrno.busy, !modeSet {
+            // The flip given up after the timeout is still on its way: its late event ends the wait
+            // (it shows the buffer the output already took as shown, so nothing swaps).
+            scheduler.drew(flipped: true, at: Syscalls.monotonicNow())
+            inFlight = (Syscalls.monotonicNow(), 0)
+            awaitsLateFlip = true
+            return
         }
+        let notMaster = code == DisplayErrno.accessDenied || code == DisplayErrno.notPermitted
+        if notMaster, seatObservation != nil {
+            scheduler.refused()
+            return
+        }
+        scheduler.failed(modeSet: modeSet)
+        let error =
+            notMaster
+            ? DisplayError.notMaster(device.path, errno: code)
+            : DisplayError(
+                code: .device, path: device.path, errno: code,
+                message: "could not \(what) on \(device.path) (\(Syscalls.message(code)))")
+        guard error != lastFailure else { return }
+        lastFailure = error
+        onChange?(.failed(error))
     }
 
     private func readEvents() {
         for event in device.readEvents() where event.kind == .flipComplete {
             guard let flight = inFlight else { continue }
             inFlight = nil
+            if awaitsLateFlip {
+                awaitsLateFlip = false
+                if scheduler.flipCompleted() { present() }
+                continue
+            }
             back = 1 - back
             presented(started: flight.started, shown: event.time, rows: flight.rows, byModeSet: false)
             if scheduler.flipCompleted() { present() }
@@ -404,7 +447,8 @@ public final class DRMCanvasOutput: CanvasOutput {
         guard inFlight != nil else { return }
         inFlight = nil
         flipsTimedOut += 1
-        back = 1 - back
+        // A late flip's own wait given up: the buffers stay as they were taken.
+        if awaitsLateFlip { awaitsLateFlip = false } else { back = 1 - back }
         stale.addAll()
         latest = latest ?? shadowCanvas
         if scheduler.flipCompleted() { present() }
@@ -419,40 +463,41 @@ public final class DRMCanvasOutput: CanvasOutput {
 
     private func seatEnabled() {
         // Another program showed its own framebuffer meanwhile (the console's): the mode is set
-        // again, and the whole frame drawn, in case the display changed while away.
-        if let connectors = try? device.connectors(probe: true),
-            case .success(let next) = ConnectorChoice.choose(
-                connectors, name: connector.name, size: wantedSize.map { ($0.width, $0.height) }, path: device.path)
-        {
-            connector = next.connector
-            if next.mode != mode || next.crtc != chosen.crtc { adopt(next) } else { chosen = next }
-        }
+        // again and the whole frame drawn, and a display unplugged, plugged back or changed while
+        // away is taken as it is now.
         stale.addAll()
         shadowCanvas = nil
+        var draws = scheduler.seatEnabled()
+        if let connectors = try? device.connectors(probe: true) {
+            draws = reconsider(connectors, forceModeset: true) || (draws && scheduler.mayDraw)
+        }
         onChange?(.resumed)
-        if scheduler.seatEnabled() { present() }
+        if draws { present() }
     }
 
-    /// Takes a new connector choice: new buffers when the size changed.
-    private func adopt(_ next: ConnectorChoice.Chosen) {
+    /// Takes a new connector choice: new buffers when the size changed. Returns `false` when they
+    /// could not be made (the old choice is kept, drawing paused, the failure reported).
+    private func adopt(_ next: ConnectorChoice.Chosen) -> Bool {
         let resized = next.mode.width != mode.width || next.mode.height != mode.height
-        chosen = next
-        connector = next.connector
         if resized {
             do {
                 buffers = try Self.makeBuffers(device, next.mode)
             } catch {
+                scheduler.disconnected()
                 onChange?(.failed(error))
-                return
+                return false
             }
             shadow.deallocate()
             shadow = Self.makeShadow(next.mode)
             back = 0
         }
+        chosen = next
+        connector = next.connector
         mode = next.mode
         stale = StaleRows(height: mode.height)
         shadowCanvas = nil
         if resized { onResize?() }
+        return true
     }
 
     private static func open(options: Options, size: (Int, Int)?, seat: Seat?) throws(DisplayError) -> (

@@ -76,6 +76,23 @@ struct FlipSchedulerTests {
         #expect(scheduler.needsModeset)
     }
 
+    @Test("A failed mode set keeps the mode set armed and the next request draws; a failed flip flips again")
+    func failures() {
+        var scheduler = FlipScheduler()
+        let first = scheduler.frameRequested()
+        scheduler.failed(modeSet: true)
+        let retried = scheduler.frameRequested()
+        #expect(first && retried)
+        #expect(scheduler.needsModeset && !scheduler.isPaused)
+        scheduler.drew(flipped: false, at: 1)
+        _ = scheduler.frameRequested()
+        scheduler.failed(modeSet: false)
+        #expect(!scheduler.needsModeset)
+        #expect(scheduler.deadline == nil)
+        let again = scheduler.frameRequested()
+        #expect(again)
+    }
+
     @Test("Rows drawn are stale in both buffers until each is copied; all stale at first")
     func staleRows() {
         var stale = StaleRows(height: 10)

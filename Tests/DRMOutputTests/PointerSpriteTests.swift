@@ -23,6 +23,10 @@ struct PointerSpriteTests {
             PointerSprite.draw(row: 8, x: 15, y: 5, into: $0.baseAddress!, width: width)
         }
         #expect(middle[15] == 0 && middle[16] == 0x00FF_FFFF && middle[18] == 0)
+        // Row 10 is 11 pixels wide: drawn at 15 on a 20-pixel row, its last 6 pixels fall off the edge.
+        var edge = [UInt32](repeating: 7, count: width + 1)
+        edge.withUnsafeMutableBytes { PointerSprite.draw(row: 10, x: 15, y: 0, into: $0.baseAddress!, width: width) }
+        #expect(edge[19] == 0x00FF_FFFF && edge[20] == 7, "nothing written past the row's width")
         var outside = [UInt32](repeating: 7, count: width)
         outside.withUnsafeMutableBytes { PointerSprite.draw(row: 4, x: 3, y: 5, into: $0.baseAddress!, width: width) }
         #expect(outside == [UInt32](repeating: 7, count: width))

@@ -44,6 +44,14 @@ struct FlipScheduler: Hashable {
         needsModeset = true
     }
 
+    /// Drawing failed otherwise (another master without a seat, a driver's error): the frame still
+    /// waits, for the next request, and a refused mode set is tried again.
+    mutating func failed(modeSet: Bool) {
+        frameWaits = false
+        flipPendingSince = nil
+        if modeSet { needsModeset = true }
+    }
+
     /// The flip in flight is on the screen (its event), or was given up (the timeout). Returns
     /// whether to draw the frame that waits. A flip asked for before the seat went may complete
     /// while it is away: the buffers swap, nothing is drawn.

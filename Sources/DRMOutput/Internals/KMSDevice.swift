@@ -256,4 +256,5 @@ final class DumbBuffer {
 enum DisplayErrno {
     static let accessDenied = EACCES
     static let notPermitted = EPERM
+    static let busy = EBUSY
 }
