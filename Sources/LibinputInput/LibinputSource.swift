@@ -295,19 +295,25 @@ public final class LibinputSource {
     /// released and, by the batch rule, cancelled), and anything left is cancelled.
     private func seatDisabled() {
         guard let context else { return }
-        context.suspend()
+        // Every device let go, not libinput_suspend: the path backend's resume re-adds its old list
+        // all or nothing, so one device unplugged while away would leave every other one dead, and
+        // one plugged in meanwhile would never be added. Their lifts and releases in this dispatch
+        // are cancels (the decoder's batch rule).
+        for path in context.paths { context.remove(path: path) }
         decode(context.dispatch(screen: decoder.screen(), kind: kind, outputName: outputName, tapToClick: false))
         decoder.cancelAll(time: Syscalls.monotonicNow())
+        known.removeAll()
         onDeviceChange?(.seatDisabled(cancelledKeys: []))
     }
 
-    /// The seat is back: libinput opens its devices again.
+    /// The seat is back: the pointing devices there now are added again (udev's list).
     private func seatEnabled() {
-        guard let context else { return }
+        guard context != nil else { return }
         onDeviceChange?(.seatEnabled)
-        if !context.resume() {
-            onDeviceChange?(
-                .failed(path: "libinput", message: "libinput could not reopen its devices after the seat came back"))
+        do {
+            for device in try UdevEnumeration.inputDevices() where wants(device) { add(device) }
+        } catch {
+            onDeviceChange?(.failed(path: "udev", message: error.message))
         }
         readEvents()
     }

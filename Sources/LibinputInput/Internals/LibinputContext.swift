@@ -128,17 +128,6 @@ final class LibinputContext {
     /// The nodes of the devices libinput reports now (added, not yet removed).
     var paths: [String] { numbers.keys.map { path(of: $0) } }
 
-    /// Lets every device go (their touches are cancelled, buttons released, each removed). Uses
-    /// `libinput_suspend`.
-    func suspend() {
-        libinput_suspend(handle)
-    }
-
-    /// Opens the devices again. Uses `libinput_resume`.
-    func resume() -> Bool {
-        libinput_resume(handle) == 0
-    }
-
     /// The node of a device libinput reports (`/dev/input/` and its sysname).
     func path(of device: OpaquePointer) -> String {
         "/dev/input/" + String(cString: libinput_device_get_sysname(device))
