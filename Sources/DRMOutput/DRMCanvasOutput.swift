@@ -20,7 +20,9 @@ internal import Udev
 /// plugged in, unplugged or changed.
 ///
 /// ```swift
-/// let output = try DRMCanvasOutput(loop: app.loop, renderer: PixelRenderer(pixelSize: 16), seat: seat)
+/// let seat = try Seat()                    // once per process, shared with the keyboards and libinput
+/// _ = loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
+/// let output = try DRMCanvasOutput(loop: loop, renderer: PixelRenderer(pixelSize: 16), seat: seat)
 /// application.setOutput(output)
 /// ```
 @MainActor

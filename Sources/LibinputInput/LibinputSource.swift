@@ -23,6 +23,7 @@ internal import Udev
 ///
 /// ```swift
 /// let seat = try Seat()
+/// _ = loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
 /// let output = try DRMCanvasOutput(loop: loop, renderer: renderer, seat: seat)
 /// let pointer = LibinputSource(loop: loop, dispatcher: dispatcher, seat: seat)
 /// pointer.mapPoint = output.cellPoint                       // pixels → the frames' cells
@@ -222,9 +223,11 @@ public final class LibinputSource {
     func wants(_ device: UdevDevice) -> Bool {
         guard let path = device.path, device.isEventNode else { return false }
         if selects(node: path) { return true }
-        // A node EvdevSource reads (a keyboard; a gamepad) is never opened here too: one reader a node.
+        // A node EvdevSource reads (a keyboard; a gamepad; a remote with keys and a pointer on one node,
+        // an "air mouse", which it classifies by its keys) is never opened here too: one reader a node.
         guard device.isTaggedInput, !device.inputClasses.isDisjoint(with: .pointing),
-            device.inputClasses.isDisjoint(with: [.keyboard, .joystick]), device.seat == activeSeatName
+            device.inputClasses.isDisjoint(with: [.keyboard, .joystick]),
+            !device.inputClasses.isSuperset(of: [.key, .mouse]), device.seat == activeSeatName
         else { return false }
         return options.devices.isEmpty || matches(name: device.name)
     }

@@ -29,7 +29,7 @@ public final class Seat {
     public private(set) var isEnabled = false
     /// Called when the seat is taken away, before libseat is told the devices are let go: stop
     /// using them (their descriptors are already revoked) and cancel what they held. An input
-    /// observer's, after the others of ``observe(_:onDisable:onEnable:)``.
+    /// observer's, called before those of ``observe(_:onDisable:onEnable:)``.
     public var onDisable: (() -> Void)?
     /// Called when the seat is back: open the devices again. An input observer's, after the others.
     public var onEnable: (() -> Void)?

@@ -38,6 +38,10 @@ import Udev
             !source.wants(
                 Self.device(
                     "/dev/input/event7", tagged.merging(["ID_INPUT_JOYSTICK": "1", "ID_INPUT_MOUSE": "1"]) { $1 })))
+        // An "air mouse" remote: keys (arrows, OK) and a pointer on one node, which EvdevSource reads as a remote.
+        #expect(
+            !source.wants(
+                Self.device("/dev/input/event10", tagged.merging(["ID_INPUT_KEY": "1", "ID_INPUT_MOUSE": "1"]) { $1 })))
         // Untagged (no udevd: libinput would refuse it), another seat's, not an event node.
         #expect(!source.wants(Self.device("/dev/input/event8", ["ID_INPUT_MOUSE": "1"])))
         #expect(

@@ -171,6 +171,34 @@ import Testing
         #expect(screen.performed == ["exit"])
     }
 
+    @Test("an exit key with a modifier is a chord for key commands, not the exit command")
+    func exitKeyWithModifier() {
+        let screen = Screen()
+        screen.harness.root.keyCommands = [KeyCommand(.escape, modifierFlags: .shift, action: "back", title: "Back")]
+        screen.harness.keyboard.tap("shift+escape")
+        #expect(screen.performed == ["back"])
+        screen.harness.keyboard.tap("escape")
+        #expect(screen.performed == ["back", "exit"])
+    }
+
+    @Test("a nearer responder's own Escape handler keeps the key: the outer exit command does not run")
+    func nearerEscapeHandler() {
+        let screen = Screen()
+        var cleared = 0
+        screen.first.onKeyPress([.escape]) { _ in
+            cleared += 1
+            return .handled
+        }
+        screen.harness.keyboard.tap("escape")
+        #expect(cleared == 1)
+        #expect(screen.performed == [])
+        // From the other tile, with no handler of its own, the exit command runs.
+        screen.harness.focus.requestFocus(on: screen.second)
+        screen.harness.focus.updateFocusIfNeeded()
+        screen.harness.keyboard.tap("escape")
+        #expect(screen.performed == ["exit"])
+    }
+
     @Test("without a focus system an exit command still runs when Back reaches it up the chain")
     func exitWithoutFocusSystem() {
         let chain = KeyPressHandlerTests.Chain()

@@ -465,6 +465,10 @@ public final class KeyboardApp {
         } && !DRMCanvasOutput.devicePaths.isEmpty
     }
 
+    isolated deinit {
+        if let seatWatch { application.loop.unwatch(seatWatch) }
+    }
+
     /// The window.
     public var window: Window { application.window }
     /// The root of the focus tree.

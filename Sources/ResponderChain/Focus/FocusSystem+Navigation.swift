@@ -278,11 +278,19 @@ extension FocusSystem: SystemKeyHandler {
     /// The nearest responder from where dispatch starts (the focused item, else the first
     /// responder, else the window) up that has an exit command, when `key` is one of the window's
     /// ``Window/exitKeys``.
+    ///
+    /// As the select keys, an exit key with Shift, Control, Alt or Command is not one (a chord
+    /// for key commands). A nearer responder that handles the key itself
+    /// (an `onKeyPress` handler for Escape: a search field clearing) keeps it: the
+    /// press goes up the chain as any other, so nearest still wins.
     func exitResponder(for key: Key, in window: Window) -> Responder? {
-        guard window.exitKeyCodes.contains(key.logicalKeyCode) else { return nil }
+        guard window.exitKeyCodes.contains(key.logicalKeyCode),
+            key.modifierFlags.isDisjoint(with: .deviceIndependentChord)
+        else { return nil }
         var responder: Responder? = window.focusedResponder ?? window.firstResponder ?? window
         while let current = responder {
             if current.hasExitCommand { return current }
+            if current.handlesKeyPress(key) { return nil }
             responder = current.nextResponder
         }
         return nil

@@ -263,6 +263,15 @@ extension Responder {
         return false
     }
 
+    /// Whether a key-press handler of this responder other than an exit command would run for the
+    /// key going down.
+    final func handlesKeyPress(_ key: Key) -> Bool {
+        keyPressHandlers.contains { handler in
+            if case .exit = handler.match { return false }
+            return handler.accepts(key, phase: .down, exitKeys: KeyCodeSet([]))
+        }
+    }
+
     /// Whether this responder has an exit command (``onExitCommand(perform:)``).
     final var hasExitCommand: Bool {
         keyPressHandlers.contains { if case .exit = $0.match { true } else { false } }
