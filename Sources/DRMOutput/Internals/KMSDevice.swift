@@ -16,14 +16,8 @@ final class KMSDevice {
 
     /// The DRM devices that can set modes (`/dev/dri/card*`), in number order.
     static func cardPaths(directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var numbers: [Int] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card"), let number = Int(name.dropFirst(4)) { numbers.append(number) }
+        let numbers = directoryEntries(directory).compactMap { name in
+            name.hasPrefix("card") ? Int(name.dropFirst(4)) : nil
         }
         return numbers.sorted().map { "\(directory)/card\($0)" }
     }

@@ -305,14 +305,9 @@ public final class KeyboardApp {
         self.displayNote = displayNote
         if let display {
             application.setOutput(display.output)
-            var options = EvdevSource.Options(
-                devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
-                repeatMode: configuration.repeatMode)
-            options.locksFromLEDs = configuration.initialLocks == nil
-            options.seatAccess = display.seat == nil ? .direct : configuration.seatAccess
-            options.seatName = configuration.seatName
             let keyboards = EvdevSource(
-                loop: application.loop, dispatcher: application.dispatcher, options: options, seat: display.seat)
+                loop: application.loop, dispatcher: application.dispatcher,
+                options: Self.keyboardOptions(configuration, direct: display.seat == nil), seat: display.seat)
             application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
             self.keyboards = keyboards
             if let seat = display.seat {
@@ -324,13 +319,9 @@ public final class KeyboardApp {
             application.setOutput(wayland.output)
             application.setPrimaryInput(wayland.seat, fallsBackToTerminal: false)
         } else if configuration.input != .terminal {
-            var options = EvdevSource.Options(
-                devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
-                repeatMode: configuration.repeatMode)
-            options.locksFromLEDs = configuration.initialLocks == nil
-            options.seatAccess = configuration.seatAccess
-            options.seatName = configuration.seatName
-            let keyboards = EvdevSource(loop: application.loop, dispatcher: application.dispatcher, options: options)
+            let keyboards = EvdevSource(
+                loop: application.loop, dispatcher: application.dispatcher,
+                options: Self.keyboardOptions(configuration, direct: false))
             application.setPrimaryInput(keyboards, fallsBackToTerminal: configuration.input == .automatic)
             self.keyboards = keyboards
         } else {
@@ -392,6 +383,18 @@ public final class KeyboardApp {
         } catch {
             throw AppError(code: .wayland, message: "\(error)")
         }
+    }
+
+    /// The keyboards' options from the configuration; `direct`: opened without a seat (the
+    /// display found none).
+    private static func keyboardOptions(_ configuration: Configuration, direct: Bool) -> EvdevSource.Options {
+        var options = EvdevSource.Options(
+            devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
+            repeatMode: configuration.repeatMode)
+        options.locksFromLEDs = configuration.initialLocks == nil
+        options.seatAccess = direct ? .direct : configuration.seatAccess
+        options.seatName = configuration.seatName
+        return options
     }
 
     /// Opens the seat (unless the configuration asks for direct access) and the display through it.
