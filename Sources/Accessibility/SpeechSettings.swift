@@ -22,6 +22,9 @@ internal import ResponderChain
 ///   100, the loudest, is speech-dispatcher's).
 /// - The text is at most ``maximumSize`` bytes and ``maximumLineCount`` lines: settings are a few
 ///   lines, and a larger file is the wrong file.
+/// - An error never quotes the text: it names the line by its number and the key by its known name, so that
+///   a file that is not settings (a link planted to `/etc/shadow`) cannot be shown on a kiosk's screen
+///   through the message.
 ///
 /// ``text`` writes the format back; parsing it gives the same settings.
 public struct SpeechSettings: Hashable, Sendable {
@@ -134,7 +137,7 @@ public struct SpeechSettings: Hashable, Sendable {
         guard let equals = line.firstIndex(of: UInt8(ascii: "=")) else {
             throw SpeechSettingsError(
                 code: .malformedLine, line: number,
-                message: "line \(number): \(Self.quoted(line)) is not `key = value`: write one setting a line "
+                message: "line \(number) is not `key = value`: write one setting a line "
                     + "(speech = on, rate = 0, volume = 0), or start a comment with #")
         }
         let keyBytes = Self.trimmed(line[..<equals])
@@ -149,7 +152,7 @@ public struct SpeechSettings: Hashable, Sendable {
             let suggestion = Self.suggestion(for: keyBytes).map { " (did you mean \($0)?)" } ?? ""
             throw SpeechSettingsError(
                 code: .unknownKey, line: number,
-                message: "line \(number): unknown key \(Self.quoted(keyBytes))\(suggestion): the known keys are "
+                message: "line \(number): an unknown key\(suggestion): the known keys are "
                     + "\(Self.knownKeyList); remove the line or correct the key")
         }
         if let first = seen[key] {
@@ -170,7 +173,7 @@ public struct SpeechSettings: Hashable, Sendable {
         if value.elementsEqual("off".utf8) { return false }
         throw SpeechSettingsError(
             code: .invalidValue, line: line,
-            message: "line \(line): speech = \(quoted(value)) is neither on nor off: write speech = on or speech = off")
+            message: "line \(line): speech is neither on nor off: write speech = on or speech = off")
     }
 
     /// A whole number in ``range``: an optional sign and decimal digits, nothing else.
@@ -183,7 +186,7 @@ public struct SpeechSettings: Hashable, Sendable {
         guard !digits.isEmpty, digits.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw SpeechSettingsError(
                 code: .invalidValue, line: line,
-                message: "line \(line): \(key) = \(quoted(value)) is not a whole number: write one from "
+                message: "line \(line): \(key) is not a whole number: write one from "
                     + "\(range.lowerBound) to \(range.upperBound)\(hint(key))")
         }
         // Stops growing past the range, so that no number of digits can overflow.
@@ -196,7 +199,7 @@ public struct SpeechSettings: Hashable, Sendable {
             throw SpeechSettingsError(
                 code: .outOfRange, line: line,
                 message:
-                    "line \(line): \(key) = \(quoted(value)) is outside \(range.lowerBound)...\(range.upperBound): "
+                    "line \(line): \(key) is outside \(range.lowerBound)...\(range.upperBound): "
                     + "write a number from \(range.lowerBound) to \(range.upperBound)\(hint(key))")
         }
         return number
@@ -212,13 +215,6 @@ public struct SpeechSettings: Hashable, Sendable {
         while let first = result.first, first == space || first == tab { result.removeFirst() }
         while let last = result.last, last == space || last == tab { result.removeLast() }
         return result
-    }
-
-    /// Text from the input, in quotes, at most 40 characters, its control characters escaped.
-    private static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let shown = text.count > 40 ? text.prefix(40) + "…" : text
-        return "\"" + shown.escapingControlCharacters() + "\""
     }
 
     /// The known key an unknown one was probably meant to be: the same but for case, or at most two

@@ -37,8 +37,9 @@ public struct SpeechSettingsError: Error, Hashable, Sendable, CustomStringConver
     public var code: Code
     /// The 1-based line at fault; 0 when the problem is the whole text (its size, its line count).
     public var line: Int
-    /// What is wrong and how to fix it, starting with the line (`line 3: …`). Text quoted from the
-    /// input is shortened and its control characters escaped, so the message is one line, safe to print.
+    /// What is wrong and how to fix it, starting with the line (`line 3: …`). Nothing from the input is
+    /// quoted, only the line's number and known key names, so the message is one line that shows nothing
+    /// of a file that is not settings.
     public var message: String
 
     /// Creates an error.

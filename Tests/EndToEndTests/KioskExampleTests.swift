@@ -257,6 +257,36 @@ import Testing
         #expect(atEnd.contains("the trace is incomplete"), "\(atEnd)")
     }
 
+    @Test("speech settings that are a link to another file (/etc/shadow): refused, and nothing of it is shown")
+    func speechSettingsThroughLink() throws {
+        let tmux = TmuxSession()
+        let errors = "/tmp/kiosk-errors-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let secret = "/tmp/kiosk-secret-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let state = tmux.stateFile + ".state"
+        defer {
+            tmux.stop()
+            unlink(errors)
+            unlink(secret)
+            try? FileManager.default.removeItem(atPath: state)
+        }
+        try "root:$y$j9T$secretHash:19000:0:99999:7:::\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: state + "/kiosk-example", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: state + "/kiosk-example/speech.conf", withDestinationPath: secret)
+        try tmux.start(
+            columns: 160, rows: 30, binary: KeytraceBinary.product("kiosk-example"),
+            arguments: "--terminal --layout us 2>\(errors)")
+        let pane = try tmux.waitFor("focus tile-checkin")
+        #expect(pane.contains("speech.conf: a symbolic link"), "the message line says why: \(pane)")
+        let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+        #expect(said.contains("speech.conf: a symbolic link, and the app does not read"), "\(said)")
+        for shown in [pane, said] {
+            #expect(!shown.contains("secret") && !shown.contains("root:") && !shown.contains("$y$"), "\(shown)")
+        }
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+    }
+
     @Test("--trace to a FIFO nobody reads fails at once with the fix, before drawing, instead of blocking")
     func traceToFIFOWithoutReader() throws {
         let tmux = TmuxSession()

@@ -63,7 +63,7 @@ import Testing
             #expect(settings == .defaults)
             #expect(
                 note
-                    == "\(path): line 2: unknown key \"rat\" (did you mean rate?): the known keys are speech, rate "
+                    == "\(path): line 2: an unknown key (did you mean rate?): the known keys are speech, rate "
                     + "and volume; remove the line or correct the key. Speech uses the default settings until it is "
                     + "fixed (the app writes the file again when the listener changes a setting).")
         }
@@ -88,16 +88,74 @@ import Testing
         }
     }
 
-    @Test("a FIFO without a writer is given up after a second, with a note: loading never holds the app up")
+    @Test("a FIFO is refused at once, not waited on: the settings are the app's own file, never a pipe")
     func fifo() throws {
         try withDirectory { directory throws in
             let path = directory + "/speech.conf"
             #expect(mkfifo(path, 0o600) == 0)
             let start = ContinuousClock.now
             let (settings, note) = SpeechSettingsFile.load(from: path)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(ContinuousClock.now - start < .seconds(1))
             #expect(settings == .defaults)
-            #expect(note?.hasPrefix("\(path): no data from the FIFO after 1 s: is a writer connected?") == true)
+            #expect(note?.hasPrefix("\(path): a FIFO, not a regular file: remove it") == true, "\(note ?? "")")
+        }
+    }
+
+    @Test("a link to another file (/etc/shadow) is not followed, and nothing of the target is shown")
+    func symbolicLink() throws {
+        try withDirectory { directory throws in
+            let secret = directory + "/secret"
+            try "root:$y$j9T$secretHash:19000:0:99999:7:::\n".write(toFile: secret, atomically: false, encoding: .utf8)
+            let path = directory + "/speech.conf"
+            try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: secret)
+            let (settings, note) = SpeechSettingsFile.load(from: path)
+            #expect(settings == .defaults)
+            let said = try #require(note)
+            #expect(said.hasPrefix("\(path): a symbolic link, and the app does not read its own speech settings"))
+            #expect(!said.contains("root") && !said.contains("secret") && !said.contains("$"), "\(said)")
+            // Even a link to valid settings is refused: the rule is the link, not what it points at.
+            try SpeechSettings(rate: 7).text.write(toFile: secret, atomically: false, encoding: .utf8)
+            #expect(SpeechSettingsFile.load(from: path).0 == .defaults)
+            // Saving replaces the link by a file of the app's own and leaves the target alone.
+            #expect(SpeechSettingsFile.save(SpeechSettings(rate: 3), to: path) == nil)
+            #expect(SpeechSettingsFile.load(from: path) == (SpeechSettings(rate: 3), nil))
+            #expect(SpeechSettingsFile.load(from: secret).0 == SpeechSettings(rate: 7), "the target was not written through")
+        }
+    }
+
+    @Test("a file other users may write is refused with the fix (chmod go-w)")
+    func writableByOthers() throws {
+        try withDirectory { directory throws in
+            let path = directory + "/speech.conf"
+            try SpeechSettings(rate: 7).text.write(toFile: path, atomically: false, encoding: .utf8)
+            for mode in [0o666, 0o620, 0o602] {
+                #expect(chmod(path, mode_t(mode)) == 0)
+                let (settings, note) = SpeechSettingsFile.load(from: path)
+                #expect(settings == .defaults)
+                #expect(
+                    note?.hasPrefix(
+                        "\(path): writable by other users (mode \(String(mode, radix: 8))), so the app does not "
+                            + "trust it: chmod go-w the file") == true, "\(note ?? "")")
+            }
+            #expect(chmod(path, 0o644) == 0)
+            #expect(SpeechSettingsFile.load(from: path) == (SpeechSettings(rate: 7), nil))
+        }
+    }
+
+    @Test(
+        "a file owned by another user is refused with the fix (chown)",
+        .enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func ownedByAnotherUser() throws {
+        try withDirectory { directory throws in
+            let path = directory + "/speech.conf"
+            try SpeechSettings(rate: 7).text.write(toFile: path, atomically: false, encoding: .utf8)
+            #expect(chown(path, 65534, 65534) == 0)
+            let (settings, note) = SpeechSettingsFile.load(from: path)
+            #expect(settings == .defaults)
+            #expect(
+                note?.hasPrefix(
+                    "\(path): owned by user 65534, not by the app's user (0), so the app does not trust it: "
+                        + "remove it, or give it to user 0 (chown 0)") == true, "\(note ?? "")")
         }
     }
 

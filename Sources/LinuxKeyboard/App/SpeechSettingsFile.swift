@@ -57,7 +57,7 @@ package enum SpeechSettingsFile {
         let fallback =
             "Speech uses the default settings until it is fixed (the app writes the file again when "
             + "the listener changes a setting)."
-        switch readFileBytes(path, limit: SpeechSettings.maximumSize, timeout: 1) {
+        switch readFileBytes(path, limit: SpeechSettings.maximumSize, timeout: 1, rules: .ownState) {
         case .failure(.system(let code)) where code == Syscalls.noEntry:
             return (.defaults, nil)
         case .failure(let failure):

@@ -7,11 +7,11 @@ package func readTextFile(_ path: String, limit: Int = 1 << 20) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// How long ``readFileBytes(_:limit:timeout:)`` waits for data from a FIFO, pipe or device
+/// How long ``readFileBytes(_:limit:timeout:rules:)`` waits for data from a FIFO, pipe or device
 /// before it gives up, in seconds.
 package let fileWaitTimeout = 10.0
 
-/// Why ``readFileBytes(_:limit:timeout:)`` failed.
+/// Why ``readFileBytes(_:limit:timeout:rules:)`` failed.
 package enum FileReadFailure: Error, Equatable {
     /// The path is empty.
     case emptyPath
@@ -23,6 +23,14 @@ package enum FileReadFailure: Error, Equatable {
     case endless(kind: String)
     /// A FIFO, pipe or device sent nothing for `seconds`.
     case noData(kind: String, seconds: Double)
+    /// The path is a symbolic link, and the file is the app's own state, which is never read through one.
+    case symbolicLink
+    /// The app's own state is not a regular file; `kind` names what it is.
+    case notRegularFile(kind: String)
+    /// The app's own state belongs to another user.
+    case notOwned(owner: UInt32, user: UInt32)
+    /// The app's own state can be written by other users (`mode` is its permission bits).
+    case writableByOthers(mode: UInt32)
 
     /// Whether the C library refused (the message is then its reason, without what was being read).
     package var isSystemError: Bool {
@@ -59,6 +67,17 @@ package enum FileReadFailure: Error, Equatable {
             return kind == "a FIFO"
                 ? "no data from the FIFO after \(wait) s: is a writer connected?"
                 : "no data from \(kind) after \(wait) s: does it send anything?"
+        case .symbolicLink:
+            return "a symbolic link, and the app does not read its own \(what) through a link (it could be made to "
+                + "show another file): remove the link; the app writes a file of its own there when it saves"
+        case .notRegularFile(let kind):
+            return "\(kind), not a regular file: remove it; the app writes a file of its own there when it saves"
+        case .notOwned(let owner, let user):
+            return "owned by user \(owner), not by the app's user (\(user)), so the app does not trust it: remove it, "
+                + "or give it to user \(user) (chown \(user))"
+        case .writableByOthers(let mode):
+            return "writable by other users (mode \(String(mode, radix: 8))), so the app does not trust it: "
+                + "chmod go-w the file"
         }
     }
 
@@ -76,27 +95,41 @@ package enum FileReadFailure: Error, Equatable {
 /// lets a FIFO without a writer look like an empty file to `read` and never reports it to `poll`,
 /// so nothing is read before `poll` says data (or the writer's end) is there.
 ///
+/// An app's own state (``FileReadRules/ownState``) is read more strictly, as `ssh` reads `~/.ssh/config`:
+/// the last component is not followed when it is a symbolic link (`O_NOFOLLOW`), and the file must be a
+/// regular file of the app's user (the effective user) that no other user may write. A person who can
+/// plant a link there must not make the app show another file (`/etc/shadow`) in its messages, and one
+/// who can write the file must not steer the app.
+///
 /// - Parameters:
 ///   - path: The file.
 ///   - limit: The largest size accepted, in bytes.
 ///   - timeout: The longest wait for data from a FIFO, pipe or device, in seconds.
+///   - rules: Whether the file is one a person named (``FileReadRules/named``) or the app's own state.
 /// - Returns: The bytes, or why they could not be read.
-package func readFileBytes(_ path: String, limit: Int, timeout: Double = fileWaitTimeout) -> Result<
-    [UInt8], FileReadFailure
-> {
+package func readFileBytes(
+    _ path: String, limit: Int, timeout: Double = fileWaitTimeout, rules: FileReadRules = .named
+) -> Result<[UInt8], FileReadFailure> {
     guard !path.isEmpty else { return .failure(.emptyPath) }
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(.system(errno)) }
+    let ownState = rules == .ownState
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (ownState ? O_NOFOLLOW : 0))
+    guard fd >= 0 else { return .failure(errno == ELOOP && ownState ? .symbolicLink : .system(errno)) }
     defer { close(fd) }
     var status = stat()
     guard fstat(fd, &status) == 0 else { return .failure(.system(errno)) }
     let type = status.st_mode & S_IFMT
     if type == S_IFDIR { return .failure(.system(EISDIR)) }
     let isRegular = type == S_IFREG
-    if isRegular && Int(status.st_size) > limit { return .failure(.tooLarge(size: Int(status.st_size))) }
     let kind =
         type == S_IFIFO
         ? "a FIFO" : type == S_IFCHR ? "a character device" : type == S_IFBLK ? "a block device" : "a socket"
+    if ownState {
+        if !isRegular { return .failure(.notRegularFile(kind: kind)) }
+        let user = geteuid()
+        if status.st_uid != user { return .failure(.notOwned(owner: status.st_uid, user: user)) }
+        if status.st_mode & 0o022 != 0 { return .failure(.writableByOthers(mode: status.st_mode & 0o7777)) }
+    }
+    if isRegular && Int(status.st_size) > limit { return .failure(.tooLarge(size: Int(status.st_size))) }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(isRegular ? Int(status.st_size) + 1 : 1 << 16)
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -124,6 +157,16 @@ package func readFileBytes(_ path: String, limit: Int, timeout: Double = fileWai
         }
     }
     return .success(bytes)
+}
+
+/// How strictly ``readFileBytes(_:limit:timeout:rules:)`` reads a file.
+package enum FileReadRules: Sendable {
+    /// A file a person named (a scene, a recording on the command line): links are followed, any
+    /// readable file is read.
+    case named
+    /// The app's own state (its speech settings): never through a symbolic link, a regular file of the
+    /// app's user that no other user may write.
+    case ownState
 }
 
 /// The names in a directory, without `.` and `..`; empty when it cannot be read. Uses `opendir`.
