@@ -119,7 +119,9 @@ import Testing
             // Saving replaces the link by a file of the app's own and leaves the target alone.
             #expect(SpeechSettingsFile.save(SpeechSettings(rate: 3), to: path) == nil)
             #expect(SpeechSettingsFile.load(from: path) == (SpeechSettings(rate: 3), nil))
-            #expect(SpeechSettingsFile.load(from: secret).0 == SpeechSettings(rate: 7), "the target was not written through")
+            #expect(
+                SpeechSettingsFile.load(from: secret).0 == SpeechSettings(rate: 7), "the target was not written through"
+            )
         }
     }
 
