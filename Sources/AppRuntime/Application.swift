@@ -19,7 +19,7 @@ public import TerminalIO
 /// ```swift
 /// let app = try Application(window: window, root: root)
 /// app.onFrame = { app.output?.show(render()) }  // after every batch of input, and on resize
-/// try app.run()                                 // until Ctrl-C, SIGTERM or app.stop()
+/// try app.run()                                 // until Ctrl-C (in a terminal), SIGTERM or app.stop()
 /// ```
 ///
 /// `KeyboardApp` (in LinuxKeyboard) wraps an application whose primary input is the keyboards read
@@ -102,9 +102,15 @@ public final class Application {
         /// the keypad. `nil` takes it from the first keyboard's LEDs (what the console left on;
         /// all off for the terminal).
         public var initialLocks: LockState?
-        /// The command that stops the app, reserved above every key command (Ctrl-C by default);
-        /// `nil` for none.
+        /// The command that stops the app while it draws in a terminal, reserved above every key
+        /// command (Ctrl-C by default, as a terminal program quits); `nil` for none.
         public var quitCommand: KeyCommand? = .standardQuit
+        /// The command that stops the app while it draws on a display or in a compositor's window
+        /// (``Application/setOutput(_:)``): none by default. A kiosk at a public screen must not end
+        /// when someone at its keyboard presses Ctrl-C (under cage that ends the session: a
+        /// breakout); its service manager stops it with `SIGTERM`. Set an operator's chord here (or
+        /// `.standardQuit` while developing) to have one.
+        public var screenQuitCommand: KeyCommand?
         /// The terminal's input descriptor: standard input by default (a test may pass a
         /// pseudo-terminal).
         public var terminalInput: Int32 = 0
@@ -115,7 +121,7 @@ public final class Application {
         public var inspection = InspectionOptions()
 
         /// A configuration with the defaults: the primary input (else the terminal), the terminal
-        /// for drawing, Ctrl-C quits.
+        /// for drawing, Ctrl-C quits in a terminal and no key quits on a screen.
         public init() {}
     }
 
@@ -183,6 +189,16 @@ public final class Application {
     public var onFrame: (() -> Void)?
     /// Called with every ``Change``, on the main actor.
     public var onChange: ((Change) -> Void)?
+    /// Called with every message ``report(_:)`` is given while the app runs (a device that failed,
+    /// speech gone silent, a trace that stopped): show it where the person at the screen or the
+    /// operator looks, a message line. A frame follows.
+    public var onMessage: ((String) -> Void)?
+    /// Messages kept while standard error is the terminal the app draws on, written once it is given
+    /// back (at most ``heldMessageLimit``; later ones are counted).
+    private var heldMessages: [String] = []
+    private var droppedMessages = 0
+    /// The most messages kept for standard error while the app draws on the terminal it goes to.
+    public static let heldMessageLimit = 64
     /// The inspection socket's path while the app listens (after ``openInput()``, until
     /// ``run()-13s0`` returns); `nil` when it is off or could not be made.
     public var inspectionPath: String? { inspection?.path }
@@ -200,6 +216,7 @@ public final class Application {
     private var signalWatch: UInt64?
     private var frameRequested = false
     private var opened = false
+    private var finished = false
     private var started = false
     private var lastFirstResponder: ObjectIdentifier?
     private var streams: [UInt64: AsyncStream<Change>.Continuation] = [:]
@@ -235,11 +252,13 @@ public final class Application {
             // Focus moved by main-actor work between batches (a task): draw it.
             if !self.loop.isDispatchingBatch { self.setNeedsFrame() }
         }
-        if let command = configuration.quitCommand {
-            let control = loop.control
-            dispatcher.reserve(ReservedShortcut(command) { _ in control.stop() })
-        }
     }
+
+    /// The command that stops the app, reserved above every key command once the output is chosen
+    /// (``openInput()``): ``Configuration/quitCommand`` when the app draws in a terminal,
+    /// ``Configuration/screenQuitCommand`` when it draws on a display or in a compositor's window;
+    /// `nil` for none. Show it in the app's key help only when it is set.
+    public private(set) var quitCommand: KeyCommand?
 
     /// Changes as an asynchronous sequence, for apps written with `for await`. Each call makes a
     /// new sequence that receives the changes from then on; it ends when the app stops.
@@ -334,6 +353,7 @@ public final class Application {
         } else if let terminal {
             watchTerminalForQuit(terminal)
         }
+        reserveQuitCommand()
         if let chosen {
             sources = [chosen]
             input = Input(rawValue: chosen.inputName)
@@ -360,6 +380,18 @@ public final class Application {
             terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
             terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
         }
+    }
+
+    /// Reserves the quit command for the output chosen: a terminal's, or a screen's (none by default).
+    private func reserveQuitCommand() {
+        quitCommand = primaryOutput == nil ? configuration.quitCommand : configuration.screenQuitCommand
+        guard let quitCommand else { return }
+        let control = loop.control
+        // First, before the shortcuts the app reserved since init, as an app's key help lists it.
+        let reservedByApp = dispatcher.reservedShortcuts
+        dispatcher.removeReservedShortcuts()
+        dispatcher.reserve(ReservedShortcut(quitCommand) { _ in control.stop() })
+        for shortcut in reservedByApp { dispatcher.reserve(shortcut) }
     }
 
     /// Starts the primary input, unless the configuration asked for the terminal. When it cannot
@@ -457,7 +489,7 @@ public final class Application {
         frame()
     }
 
-    /// Runs until Ctrl-C (``Configuration/quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
+    /// Runs until the quit command (``quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
     /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile.
     /// Call it from top-level code (or a synchronous `main`) on the main thread. The terminal is
     /// restored when it returns or throws.
@@ -513,6 +545,8 @@ public final class Application {
         inspection?.stop()
         inspection = nil
         terminal?.restore()
+        finished = true
+        writeHeldMessages()
         // The signals go back to their default actions: after run(), Ctrl-C ends the process.
         if let signalWatch { loop.unwatch(signalWatch) }
         signalWatch = nil
@@ -580,6 +614,46 @@ public final class Application {
     ///   - priority: Its priority (`text`, `message` …).
     public func traceAnnouncement(_ text: String?, kind: String, priority: String) {
         inspection?.emit(.announce(text: text.map { .value($0) } ?? .redacted, kind: kind, priority: priority))
+    }
+
+    /// Says something to the operator while the app runs: the one place a late message goes, so
+    /// that none is written over a frame. ``onMessage`` gets it (for the app's message line), and
+    /// standard error too, one line with its control characters escaped, unless standard error is
+    /// the terminal the app draws on: there a message would scroll the frame away, so it is kept and
+    /// written when the terminal is given back.
+    ///
+    /// - Parameter message: What happened and the fix.
+    public func report(_ message: String) {
+        onMessage?(message)
+        if stderrIsDrawnTerminal {
+            if heldMessages.count < Self.heldMessageLimit { heldMessages.append(message) } else { droppedMessages += 1 }
+        } else {
+            Self.writeToStandardError(message)
+        }
+        if !loop.isDispatchingBatch { setNeedsFrame() }
+    }
+
+    /// Whether standard error is the terminal the app draws on now (from ``openInput()`` until the
+    /// terminal is given back).
+    public var stderrIsDrawnTerminal: Bool {
+        guard let terminal, !finished, primaryOutput == nil, output != nil else { return false }
+        return Syscalls.sameFile(2, terminal.outputDescriptor)
+    }
+
+    private static func writeToStandardError(_ message: String) {
+        let output = OutputBuffer(descriptor: 2)
+        output.line("\(programName): \(message)")
+        output.flush()
+    }
+
+    /// Writes the messages kept while the terminal was the app's, now that it is given back.
+    private func writeHeldMessages() {
+        for message in heldMessages { Self.writeToStandardError(message) }
+        if droppedMessages > 0 {
+            Self.writeToStandardError("\(droppedMessages) more messages were not kept")
+        }
+        heldMessages = []
+        droppedMessages = 0
     }
 
     private func post(_ change: Change) {

@@ -10,6 +10,9 @@ import TerminalCanvas
     let focusSystem: FocusSystem
     /// What the status line says about the input (`keyboards: …`, `terminal`).
     var inputNote: String
+    /// The quit command's shortcut (`Ctrl+C` in a terminal), shown in the header; `nil` on a screen,
+    /// where no key quits a public kiosk.
+    var quitShortcut: String?
 
     func canvas(columns: Int, rows: Int) -> Canvas {
         var canvas = Canvas(columns: columns, rows: rows)
@@ -47,7 +50,7 @@ import TerminalCanvas
     private func drawHeader(_ canvas: inout Canvas) {
         canvas.fill(0, 0, canvas.columns - 1, 0, " ", .focused)
         canvas.text(" Riverside Clinic · self-service kiosk", 0, 0, .focused)
-        let hint = "F1 help · Ctrl-C quit "
+        let hint = "F1 help" + (quitShortcut.map { " · \($0) quit" } ?? "") + " "
         canvas.text(hint, canvas.columns - Canvas.width(of: hint), 0, .focused)
     }
 

@@ -140,12 +140,10 @@ MainActor.assumeIsolated {
                         priority: utterance.priority.ssipName)))
         }
     }
-    // Speech that cannot reach speech-dispatcher says why, once, where the operator looks.
-    app.onSpeechProblem = { note in
-        printError(note)
-        kiosk.message = note
-        app.setNeedsFrame()
-    }
+    // What goes wrong while the kiosk runs (speech that cannot reach speech-dispatcher, the trace, a
+    // keyboard, the display) goes through app.report: on the message line here, and on standard error
+    // unless that is the terminal the kiosk draws on (then when the terminal is given back).
+    app.onMessage = { message in kiosk.message = message }
     var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
     var resuming = false  // between the seat's enable and the next frame
     var traceFailed = false
@@ -156,9 +154,7 @@ MainActor.assumeIsolated {
             // The kiosk goes on (its customers matter more than its trace); it says so once on
             // standard error and on screen, and again when it ends.
             traceFailed = true
-            printError("--trace: \(error); the trace stops here, the kiosk goes on")
-            kiosk.message = "The trace could not be written; the kiosk goes on."
-            app.output?.invalidate()  // standard error may share the terminal: draw it all again
+            app.report("--trace: \(error); the trace stops here, the kiosk goes on")
         }
         // The output: a Wayland window, or the terminal.
         guard let output = app.output else { return }
@@ -227,9 +223,9 @@ MainActor.assumeIsolated {
                 + (cancelled.isEmpty ? "" : " Press cancelled: \(keys); nothing is stuck.")
             app.setNeedsFrame()
         case .deviceFailed(_, let message):
-            kiosk.message = "A keyboard could not be used: \(message)"
+            app.report("A keyboard could not be used: \(message)")
         case .hotPlugUnavailable(let message):
-            kiosk.message = "Keyboards plugged in later will not be seen: \(message)"
+            app.report("Keyboards plugged in later will not be seen: \(message)")
         case .seatDisabled(let cancelled):
             endSuperHold()
             kiosk.message =
@@ -252,9 +248,7 @@ MainActor.assumeIsolated {
         // A display shows what went wrong too: the operator may have no terminal to look at.
         display.output.onChange = { change in
             switch change {
-            case .failed(let error):
-                printError(error.message)
-                kiosk.message = error.message
+            case .failed(let error): app.report(error.message)
             case .disconnected(let connector): printError("the display on \(connector) was unplugged")
             case .connected(let connector, let mode): printError("a display on \(connector) shows \(mode)")
             case .paused, .resumed: break
@@ -281,6 +275,7 @@ MainActor.assumeIsolated {
     }
     do { try app.openInput() } catch { fail("\(error)") }
     let input = app.input ?? .keyboards
+    renderer.quitShortcut = app.quitCommand?.readableShortcut
     let keyboardCount = app.keyboards?.keyboards.count ?? 0
     renderer.inputNote =
         input == .terminal || input.rawValue == "wayland"
@@ -292,15 +287,9 @@ MainActor.assumeIsolated {
     if let note = app.displayNote { printError(note) }
     // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
     // directory at its place), the operator hears why and the kiosk goes on without it.
-    if let note = app.inspectionNote {
-        printError(note)
-        kiosk.message = note
-    }
+    if let note = app.inspectionNote { app.report(note) }
     // Speech that could not be set up (a malformed SPEECHD_ADDRESS, an unreadable settings file).
-    if let note = app.speechNote {
-        printError(note)
-        kiosk.message = note
-    }
+    if let note = app.speechNote { app.report(note) }
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     // A listener hears the welcome (or what went wrong) first, then where focus is.

@@ -287,6 +287,30 @@ import Testing
         try tmux.waitFor("EXITED 0")
     }
 
+    @Test("with standard error on the kiosk's own terminal, a message goes to the message line, never over the frame")
+    func messagesKeepTheFrame() throws {
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        // No daemon at the address: speech's problem is reported while the frame is on the terminal,
+        // which is also standard error (as Tools/kiosk runs it).
+        let address = "unix_socket:/tmp/kiosk-no-speech-\(getpid())"
+        try tmux.start(
+            columns: 80, rows: 24, binary: "SPEECHD_ADDRESS=\(address) " + KeytraceBinary.product("kiosk-example"),
+            arguments: "--terminal --layout us --speak")
+        try tmux.waitFor("speech-dispatcher is not running")
+        try tmux.send("Right")
+        let pane = try tmux.waitFor("focus tile-find")
+        let rows = pane.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(rows.first?.contains("Riverside Clinic") == true, "the title row is there: \(pane)")
+        #expect(rows.contains { $0.hasPrefix("┌─ Menu") }, "the menu's border is there: \(pane)")
+        #expect(rows.contains { $0.contains("Tab menu/content") }, "the key-help row is there: \(pane)")
+        #expect(!pane.contains("kiosk-example:"), "nothing was written over the frame: \(pane)")
+        try tmux.send("C-c")
+        // Given back, the terminal gets what was kept for standard error.
+        let after = try tmux.waitFor("EXITED 0")
+        #expect(after.contains("kiosk-example: speech-dispatcher is not running"), "\(after)")
+    }
+
     @Test("--trace to a FIFO nobody reads fails at once with the fix, before drawing, instead of blocking")
     func traceToFIFOWithoutReader() throws {
         let tmux = TmuxSession()

@@ -30,7 +30,7 @@ public import XKBKeymap
 /// // … build the tree …
 /// let app = try KeyboardApp(window: window, root: root)
 /// app.onFrame = { draw(app) }      // after every batch of input, and on resize
-/// try app.run()                    // until Ctrl-C, SIGTERM or app.stop()
+/// try app.run()                    // until Ctrl-C (in a terminal), SIGTERM or app.stop()
 /// ```
 ///
 /// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
@@ -108,9 +108,14 @@ public final class KeyboardApp {
         /// the keypad. `nil` takes it from the first keyboard's LEDs (what the console left on;
         /// all off for the terminal).
         public var initialLocks: LockState?
-        /// The command that stops the app, reserved above every key command (Ctrl-C by default);
-        /// `nil` for none.
+        /// The command that stops the app while it draws in a terminal, reserved above every key
+        /// command (Ctrl-C by default); `nil` for none.
         public var quitCommand: KeyCommand? = .standardQuit
+        /// The command that stops the app while it draws on the display or in a compositor's
+        /// window: none by default, so that nobody at a public kiosk's keyboard can end it (under
+        /// cage, Ctrl-C would end the session); the service manager stops it with `SIGTERM`. Set an
+        /// operator's chord (or `.standardQuit` while developing) to have one.
+        public var screenQuitCommand: KeyCommand?
         /// The environment the layout is resolved from; `nil` for the process's own.
         public var environment: [String: String]?
         /// The terminal's input descriptor: standard input by default (a test may pass a
@@ -223,7 +228,8 @@ public final class KeyboardApp {
     /// show it where the operator sees it. Set again when the daemon is lost.
     public private(set) var speechNote: String?
     /// Called with ``speechNote`` each time it is set (once per outage, and when the listener's
-    /// settings could not be saved).
+    /// settings could not be saved). The note also goes to ``report(_:)``, so an app that shows
+    /// ``onMessage`` needs nothing here.
     public var onSpeechProblem: ((String) -> Void)?
     private let speechProblems = SpeechProblems()
     /// Writes the listener's speech settings a moment after a change, and when ``run()-1zijo`` returns.
@@ -269,6 +275,7 @@ public final class KeyboardApp {
         runtime.fullScreen = configuration.fullScreen
         runtime.initialLocks = configuration.initialLocks
         runtime.quitCommand = configuration.quitCommand
+        runtime.screenQuitCommand = configuration.screenQuitCommand
         runtime.terminalInput = configuration.terminalInput
         runtime.terminalOutput = configuration.terminalOutput
         runtime.inspection = configuration.inspection
@@ -337,6 +344,7 @@ public final class KeyboardApp {
             speechProblems.report = { [unowned self] message in
                 speechNote = message
                 onSpeechProblem?(message)
+                application.report(message)
             }
             output?.client.onProblem = { [unowned self] error in
                 speechProblems.report("\(error.message); the app goes on silently")
@@ -495,6 +503,10 @@ public final class KeyboardApp {
     }
     /// The terminal, when the app reads or draws on it.
     public var terminal: TerminalKeyboard? { application.terminal }
+    /// The command that stops the app, once ``openInput()`` chose the output: ``Configuration/quitCommand``
+    /// in a terminal, ``Configuration/screenQuitCommand`` on the display or in a window; `nil` for none.
+    /// Show it in the app's key help only when it is set.
+    public var quitCommand: KeyCommand? { application.quitCommand }
     /// The inspection socket's path while the app listens (`Application.inspectionPath`).
     public var inspectionPath: String? { application.inspectionPath }
     /// Why the inspection socket could not be made, and the fix; `nil` when it listens or is off
@@ -514,6 +526,22 @@ public final class KeyboardApp {
         get { application.onChange }
         set { application.onChange = newValue }
     }
+    /// Called with every message ``report(_:)`` is given while the app runs (speech gone silent, a
+    /// trace that stopped): show it on the app's message line (`Application.onMessage`).
+    public var onMessage: ((String) -> Void)? {
+        get { application.onMessage }
+        set { application.onMessage = newValue }
+    }
+
+    /// Says something to the operator while the app runs, without writing over a frame: to
+    /// ``onMessage``, and to standard error unless that is the terminal the app draws on, where it
+    /// waits until the terminal is given back (`Application.report(_:)`).
+    ///
+    /// - Parameter message: What happened and the fix.
+    public func report(_ message: String) {
+        application.report(message)
+    }
+
     /// Changes as an asynchronous sequence (`Application.changes`).
     public var changes: AsyncStream<Change> { application.changes }
 
@@ -544,7 +572,7 @@ public final class KeyboardApp {
         try application.start()
     }
 
-    /// Runs until Ctrl-C (``Configuration/quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
+    /// Runs until the quit command (``quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
     /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile
     /// (`Application.run()`).
     ///

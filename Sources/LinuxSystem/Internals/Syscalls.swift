@@ -49,6 +49,15 @@ package enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// Whether two descriptors are open on the same file (the same terminal, say): the same device and
+    /// inode. Uses `fstat`.
+    package static func sameFile(_ first: Int32, _ second: Int32) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard fstat(first, &a) == 0, fstat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino && a.st_rdev == b.st_rdev
+    }
+
     /// The device number of a character device node (following links), or `nil`.
     package static func characterDeviceNumber(_ path: String) -> UInt64? {
         var info = stat()
