@@ -74,6 +74,24 @@ public struct TerminalKeyDecoder: Sendable {
     /// Whether a bracketed paste has begun and not ended: until it ends (or ``pasteTimeout``
     /// passes without a byte), every byte is text.
     public var isPasting: Bool { paste != nil }
+    /// When a paste (or an overlong sequence being dropped) that is still open will be over if no
+    /// byte comes: the last bytes' time plus ``pasteTimeout``; `nil` when nothing is open. A reader
+    /// wakes then and calls ``expire(time:)``, so that a paste whose end never comes is delivered
+    /// without waiting for a key.
+    public var deadline: Double? {
+        guard paste != nil || discarding, let lastInputTime else { return nil }
+        return lastInputTime + Self.pasteTimeout
+    }
+
+    /// Ends what ``deadline`` says is over by `time`: a paste without its end is delivered as it
+    /// stands; an overlong sequence stops being dropped. Nothing happens before the deadline.
+    ///
+    /// - Parameter time: Now, on the clock the bytes' times were given on.
+    /// - Returns: The paste, as ``decode(_:endOfInput:time:)`` would deliver it.
+    public mutating func expire(time: Double) -> [InputEvent] {
+        guard let deadline, time >= deadline else { return [] }
+        return decode([], endOfInput: true, time: time)
+    }
     private static let pasteStart: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x30, 0x7e]
     private static let pasteEnd: [UInt8] = [0x1b, 0x5b, 0x32, 0x30, 0x31, 0x7e]
 

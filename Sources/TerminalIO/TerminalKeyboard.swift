@@ -136,6 +136,19 @@ public final class TerminalKeyboard {
         return events
     }
 
+    /// When an open paste without its end is over if no byte comes (``TerminalKeyDecoder/deadline``);
+    /// `nil` when none is open.
+    public var inputDeadline: Double? { decoder.deadline }
+
+    /// Hands on a paste whose end did not come by its deadline (``TerminalKeyDecoder/expire(time:)``).
+    ///
+    /// - Parameters:
+    ///   - sink: Where the paste goes.
+    ///   - time: Now, on `EventLoop.monotonicNow`'s clock.
+    public func expireInput(into sink: any InputSink, time: Double) {
+        for input in decoder.expire(time: time) { sink.receive(input) }
+    }
+
     /// Whether ``readEvents(time:)`` found the terminal gone (end of input or an error): stop
     /// watching it, or its descriptor stays readable forever.
     public private(set) var reachedEnd = false

@@ -16,6 +16,7 @@ public final class TerminalSource: InputSource {
     /// Unused: a terminal reports no device changes (its end stops the loop).
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
     private var watch: UInt64?
+    private var deadline: UInt64?
 
     /// Reads a terminal on a loop into a dispatcher, once started.
     ///
@@ -44,6 +45,7 @@ public final class TerminalSource: InputSource {
 
     isolated deinit {
         if let watch { loop.unwatch(watch) }
+        if let deadline { loop.removeDeadline(deadline) }
     }
 
     /// Watches the terminal on the loop.
@@ -62,10 +64,16 @@ public final class TerminalSource: InputSource {
                 errno: 0, operation: "epoll", path: nil,
                 message: "cannot watch the terminal's input (descriptor \(terminal.inputDescriptor))")
         }
+        // A paste whose end never comes is delivered when its time is up, not with the next key.
+        deadline = loop.addDeadline({ terminal.inputDeadline }) { now in
+            terminal.expireInput(into: dispatcher, time: now)
+        }
     }
 
     /// Stops watching the terminal; keys held on it end `cancelled`.
     public func stop() {
+        if let deadline { loop.removeDeadline(deadline) }
+        deadline = nil
         guard let watch else { return }
         loop.unwatch(watch)
         self.watch = nil

@@ -123,4 +123,19 @@ final class PseudoTerminal {
         #expect(terminal.exitStatus() == 0)
         #expect(terminal.text.components(separatedBy: "each key is a press").count == 2, "said once")
     }
+
+    @Test("a bracketed paste whose end never comes is delivered after a second, without waiting for a key")
+    func pasteWithoutEnd() throws {
+        let terminal = try PseudoTerminal(arguments: ["--terminal", "--plain"])
+        #expect(
+            terminal.read(until: "each key is a press followed at once by a release") { sent in
+                sent.contains("\u{1b}[c") ? "\u{1b}[?62;22c" : nil
+            })
+        let start = Date()
+        terminal.write("\u{1b}[200~pasted words")  // and nothing more: its end was lost
+        #expect(terminal.read(until: "12 characters", seconds: 5), "the paste (12 characters) arrives on its own")
+        #expect(Date().timeIntervalSince(start) < 4)
+        terminal.write("\u{03}")  // a key again, not text: Ctrl-C quits
+        #expect(terminal.exitStatus() == 0)
+    }
 }

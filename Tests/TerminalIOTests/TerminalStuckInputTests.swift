@@ -141,6 +141,20 @@ import Testing
         #expect(describe(cut.decode(Array("a".utf8), time: 5)) == ["paste \"x\\u{1B}[20\"", "down KeyA", "up KeyA"])
     }
 
+    @Test("an open paste has a deadline a second after its last bytes; expire delivers it then, not before")
+    func pasteDeadline() {
+        var decoder = TerminalKeyDecoder()
+        #expect(decoder.deadline == nil)
+        #expect(decoder.decode(Array("\u{1b}[200~one".utf8), time: 10).isEmpty)
+        #expect(decoder.deadline == 10 + TerminalKeyDecoder.pasteTimeout)
+        #expect(decoder.decode(Array(" two".utf8), time: 10.5).isEmpty)
+        #expect(decoder.deadline == 10.5 + TerminalKeyDecoder.pasteTimeout, "each byte moves it")
+        #expect(decoder.expire(time: 11.4).isEmpty, "not yet")
+        #expect(describe(decoder.expire(time: 11.5)) == ["paste \"one two\""])
+        #expect(decoder.deadline == nil && !decoder.isPasting)
+        #expect(decoder.expire(time: 20).isEmpty)
+    }
+
     @Test("a paste whose bytes keep coming stays a paste, past 1 MiB, and keeps its first MiB")
     func longPaste() {
         var decoder = TerminalKeyDecoder()
