@@ -110,7 +110,7 @@ public final class InspectionConnection {
 
     private static func connectFailure(_ socket: AppSocket, _ code: Int32) -> Failure {
         let reason = Syscalls.message(code)
-        if code == ConnectErrors.refused || code == Syscalls.noEntry {
+        if code == UnixSocket.connectionRefused || code == Syscalls.noEntry {
             var failure = Failure(
                 "\(socket) is not running: nobody listens on \(socket.path) (\(reason)); "
                     + "it was left by a process that ended, and the next app of that name removes it")
@@ -153,7 +153,7 @@ public final class InspectionConnection {
             case .success(let count?):
                 bytesReceived += count
                 lines.append(buffer[0..<count])
-            case .failure(let error) where error.code == ConnectErrors.reset:
+            case .failure(let error) where error.code == UnixSocket.connectionReset:
                 reachedEnd = true
             case .failure(let error):
                 throw Failure("reading \(appDescription)'s socket failed: \(Syscalls.message(error.code))")
