@@ -19,12 +19,15 @@ internal import LinuxSystem
 /// full the oldest waiting `notification`, `progress` or `text` utterance is dropped and reported
 /// ``SpeechEvent/Kind/cancelled``.
 ///
-/// When the daemon goes away (the connection ends, a write fails) or stops answering (no reply
-/// within ``replyTimeout`` to a command it was sent, or a TCP connect not finished in that time)
-/// every utterance it had ends ``SpeechEvent/Kind/cancelled``, ``onProblem`` says so once per
-/// outage, and the next `speak` connects again after a back-off (0.25 s, doubling to 8 s; a loop
-/// deadline, never a busy retry, and nothing at all while nothing is to be spoken or awaited);
-/// ``rate`` and ``volume`` are sent again.
+/// When the daemon goes away (the connection ends, a write fails, it sends what is not SSIP) or
+/// stops answering (no reply within ``replyTimeout`` to a command it was sent, or a TCP connect
+/// not finished in that time) every utterance it had ends ``SpeechEvent/Kind/cancelled``,
+/// ``onProblem`` says so once per outage, and the next `speak` connects again after a back-off
+/// (0.25 s, doubling to 8 s; a loop deadline, never a busy retry, and nothing at all while
+/// nothing is to be spoken or awaited); ``rate`` and ``volume`` are sent again. An outage ends
+/// only when the daemon has worked again (an utterance accepted, the connection then kept for
+/// ``recoveryTime``): a daemon that answers a command or two and then fails, on every connection,
+/// is one outage, said once.
 @MainActor
 public final class SpeechDispatcherClient {
     /// The most utterances waiting to be handed to the daemon.
@@ -40,6 +43,12 @@ public final class SpeechDispatcherClient {
     /// lost (``SpeechDispatcherError/Code/notAnswering``). Nothing is timed while no reply is
     /// awaited: an idle client arms no deadline.
     nonisolated public static let replyTimeout: Double = 5
+    /// How long a connection must last after the daemon accepted an utterance on it before an
+    /// outage is over, in seconds: a problem after that is a new outage, said again (and the
+    /// back-off starts again from its shortest wait). A daemon that answers the first commands of
+    /// each connection and then sends garbage or closes never gets there, so its problem is said
+    /// once, not on every reconnect.
+    nonisolated public static let recoveryTime: Double = 10
 
     /// Where the daemon listens.
     public let address: SpeechDispatcherAddress
@@ -71,8 +80,8 @@ public final class SpeechDispatcherClient {
 
     /// Called with a problem: once per outage (no daemon at the address, the connection lost, a
     /// daemon that stopped answering, a reply that made no sense; the outage ends when the daemon
-    /// answers again), and once per connection for a command the daemon refused. The app goes on;
-    /// speech resumes when the daemon is back.
+    /// has worked again for ``recoveryTime``), and once for a command the daemon refused (again
+    /// only after such a recovery). The app goes on; speech resumes when the daemon is back.
     public var onProblem: ((SpeechDispatcherError) -> Void)?
 
     /// Whether the client is connected to the daemon now.
@@ -146,11 +155,14 @@ public final class SpeechDispatcherClient {
     private var pending: [Item] = []
     private var nextID: UInt64 = 1
     private var reconnectDelay = reconnectDelays.lowerBound
-    /// Whether this outage was reported; it ends when the daemon answers.
+    /// Whether this outage was reported; it ends when the daemon has worked for ``recoveryTime``.
     private var outageReported = false
-    /// Whether a refused command was reported on this connection.
+    /// Whether a refused command was reported since the daemon last recovered.
     private var complaintReported = false
+    /// When the daemon first accepted an utterance on this connection, or `nil` before.
+    private var workingSince: Double?
     private let timeout: Double
+    private let recovery: Double
     private var deadlineToken: UInt64?
     private var readBuffer = [UInt8](repeating: 0, count: 16384)
 
@@ -165,18 +177,24 @@ public final class SpeechDispatcherClient {
     }
 
     /// Creates a client that waits `replyTimeout` seconds for the daemon instead of
-    /// ``replyTimeout``: for tests, which should not wait 5 s.
+    /// ``replyTimeout``, and takes `recoveryTime` instead of ``recoveryTime`` as the end of an
+    /// outage: for tests, which should not wait 5 or 10 s.
     ///
     /// - Parameters:
     ///   - loop: The loop that watches the socket.
     ///   - address: Where the daemon listens.
     ///   - clientName: The app's name for the daemon.
     ///   - replyTimeout: The longest wait for a connect or a reply, in seconds.
-    package init(loop: EventLoop, address: SpeechDispatcherAddress, clientName: String, replyTimeout: Double) {
+    ///   - recoveryTime: How long the daemon must work before an outage is over, in seconds.
+    package init(
+        loop: EventLoop, address: SpeechDispatcherAddress, clientName: String, replyTimeout: Double,
+        recoveryTime: Double = recoveryTime
+    ) {
         self.loop = loop
         self.address = address
         self.clientName = clientName
         self.timeout = replyTimeout
+        self.recovery = recoveryTime
     }
 
     isolated deinit {
@@ -339,8 +357,8 @@ public final class SpeechDispatcherClient {
     private func connected(fd: Int32, token: UInt64, started: Double) {
         state = .connected(fd: fd, token: token)
         lastConnectDuration = EventLoop.monotonicNow - started
-        reconnectDelay = Self.reconnectDelays.lowerBound
-        complaintReported = false
+        // The back-off and what was said are kept: connecting is not working (see `recoverIfWorked`).
+        workingSince = nil
         connection = Connection()
         let handshake: [Item] = [
             .command(
@@ -467,8 +485,6 @@ public final class SpeechDispatcherClient {
                             "speech-dispatcher at \(address) sent a reply to no command: \(reply.code) \(reply.text)"))
                 return
             }
-            // The daemon answers a command: whatever outage there was is over.
-            outageReported = false
             let expectation = connection.expectations[connection.expectationHead]
             connection.expectationHead += 1
             if connection.expectationHead == connection.expectations.count {
@@ -519,6 +535,9 @@ public final class SpeechDispatcherClient {
                 return
             }
             connection.messages[number] = id
+            // The daemon works: the outage ends if it goes on working (`recoverIfWorked`).
+            if workingSince == nil { workingSince = EventLoop.monotonicNow }
+            recoverIfWorked()
             report(id, .queued(messageID: number))
             let early = connection.early.filter { $0.messageID == number }
             connection.early.removeAll { $0.messageID == number }
@@ -614,6 +633,8 @@ public final class SpeechDispatcherClient {
     /// The daemon is gone or unreachable: everything it had and everything waiting is cancelled,
     /// the problem is said once per outage, and the next utterance connects after a back-off.
     private func lost(_ error: SpeechDispatcherError) {
+        recoverIfWorked()
+        workingSince = nil
         disconnect()
         let dropped = takeAll()
         // The state first: an event handler may speak again, and must find the back-off.
@@ -626,12 +647,24 @@ public final class SpeechDispatcherClient {
         for id in dropped { report(id, .cancelled) }
     }
 
-    /// A command the daemon refused: said once per connection, apart from outages, so that a
-    /// refusal never hides a later outage (nor an outage a refusal on the next connection).
+    /// A command the daemon refused: said once until the daemon recovers from an outage, apart
+    /// from outages, so that a refusal never hides a later outage (nor an outage a refusal).
     private func complain(_ error: SpeechDispatcherError) {
+        recoverIfWorked()
         guard !complaintReported else { return }
         complaintReported = true
         onProblem?(error)
+    }
+
+    /// Ends the outage (and the refusal said) once the daemon has worked on this connection for
+    /// ``recoveryTime``: an utterance accepted, and the connection kept since. Any reply is not
+    /// enough: a daemon that answers the handshake and then sends garbage would otherwise start a
+    /// new outage, said again, on every reconnect.
+    private func recoverIfWorked() {
+        guard let workingSince, EventLoop.monotonicNow - workingSince >= recovery else { return }
+        outageReported = false
+        complaintReported = false
+        reconnectDelay = Self.reconnectDelays.lowerBound
     }
 
     private func disconnect() {

@@ -146,6 +146,30 @@ import Testing
         #expect(left.isEmpty, "the kiosk removed its socket on exit: \(left)")
     }
 
+    @Test("a stopped kiosk: keytrace --attach says it does not answer and why; Ctrl-C then exits 2, not 0")
+    func stoppedApp() throws {
+        let runtime = try RuntimeDirectory()
+        defer { runtime.remove() }
+        let kiosk = try Self.startKiosk(runtime)
+        defer { kiosk.stop() }
+        let kioskPID = try #require(try kiosk.childPID(process: "kiosk-example"))
+        kill(kioskPID, SIGSTOP)
+        defer { kill(kioskPID, SIGCONT) }
+        // The kernel still takes the connection and the request: only the answer never comes.
+        let errors = runtime.path + "/keytrace.err"
+        let keytrace = try Self.startKeytrace(runtime, arguments: "--attach \(kioskPID) --plain 2> \(errors)")
+        defer { keytrace.stop() }
+        let said = Self.waitFor("does not answer", in: errors, seconds: 10)
+        #expect(said.contains("kiosk-example (pid \(kioskPID)) does not answer: nothing came in 3 s"), "\(said)")
+        #expect(
+            said.contains("its process \(kioskPID) is stopped (state T: SIGSTOP or Ctrl-Z): continue it (kill -CONT "),
+            "\(said)")
+        try keytrace.send("C-c")
+        try keytrace.waitFor("EXITED 2")
+        let final = try String(contentsOfFile: errors, encoding: .utf8)
+        #expect(final.contains("kiosk-example (pid \(kioskPID)) never answered"), "\(final)")
+    }
+
     @Test("--list-apps lists two running apps; --attach without a name asks which")
     func listApps() throws {
         let runtime = try RuntimeDirectory()

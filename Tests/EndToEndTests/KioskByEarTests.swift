@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -99,5 +100,120 @@ import Testing
         }
         try tmux.send("C-c")
         try tmux.waitFor("EXITED 0")
+    }
+
+    @Test("a daemon that answers once, then sends garbage: the kiosk says so once over seconds of keys")
+    func garbageDaemonSaidOnce() throws {
+        let daemon = try GarbageSSIPDaemon()
+        defer { daemon.stop() }
+        let runtime = try AttachEndToEndTests.RuntimeDirectory()
+        defer { runtime.remove() }
+        let errors = runtime.path + "/kiosk.err"
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        let kiosk =
+            "env SPEECHD_ADDRESS=unix_socket:\(daemon.path) RESPONDERCHAIN_INSPECT=0 "
+            + KeytraceBinary.product("kiosk-example")
+        try tmux.start(
+            columns: 80, rows: 24, binary: kiosk, arguments: "--terminal --layout us --speak 2> \(errors)")
+        try tmux.waitFor("focus tile-checkin")
+        // Four seconds of keys, each one spoken (and so each a reason to connect again).
+        for index in 0..<40 {
+            try tmux.send(index % 2 == 0 ? "Right" : "Left")
+            usleep(100_000)
+        }
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        let reports = text.split(separator: "\n").filter { $0.contains("speech-dispatcher") }
+        #expect(daemon.connections.withLock { $0 } >= 3, "the kiosk connected again and again")
+        #expect(reports.count == 1, "\(reports.count) reports:\n\(text)")
+        #expect(
+            reports.allSatisfy { $0.components(separatedBy: "the app goes on").count == 2 },
+            "the suffix is said once:\n\(text)")
+    }
+
+    @Test("no daemon at all: the kiosk says so once, with 'the app goes on silently' once")
+    func noDaemonSaidOnce() throws {
+        let runtime = try AttachEndToEndTests.RuntimeDirectory()
+        defer { runtime.remove() }
+        let errors = runtime.path + "/kiosk.err"
+        let tmux = TmuxSession()
+        defer { tmux.stop() }
+        let kiosk =
+            "env SPEECHD_ADDRESS=unix_socket:\(runtime.path)/no-daemon.sock RESPONDERCHAIN_INSPECT=0 "
+            + KeytraceBinary.product("kiosk-example")
+        try tmux.start(
+            columns: 80, rows: 24, binary: kiosk, arguments: "--terminal --layout us --speak 2> \(errors)")
+        try tmux.waitFor("focus tile-checkin")
+        try tmux.send("Right")
+        try tmux.send("C-c")
+        try tmux.waitFor("EXITED 0")
+        let text = try String(contentsOfFile: errors, encoding: .utf8)
+        let reports = text.split(separator: "\n").filter { $0.contains("speech-dispatcher is not running") }
+        #expect(reports.count == 1, "\(text)")
+        #expect(
+            reports.first?.hasSuffix("start it, or install speech-dispatcher; the app goes on silently") == true,
+            "\(text)")
+    }
+}
+
+/// A speech daemon that answers the first command of each connection (the client's name) and then
+/// sends garbage: it listens on a Unix socket, served from a thread of its own.
+private final class GarbageSSIPDaemon: Sendable {
+    let path = "/tmp/garbage-ssip-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
+    /// How many connections were accepted.
+    let connections = Mutex(0)
+    private let listener: Int32
+    private let done = Mutex(false)
+
+    init() throws {
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0 && listen(listener, 8) == 0, "the fake daemon listens at \(path)")
+        Thread { [self] in serve() }.start()
+    }
+
+    func stop() {
+        done.withLock { $0 = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        unlink(path)
+    }
+
+    private func serve() {
+        while !done.withLock({ $0 }) {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            connections.withLock { $0 += 1 }
+            // The first line is answered as the daemon does, the second with garbage.
+            for reply in ["208 OK CLIENT NAME SET\r\n", "garbage\r\n"] where readLine(connection) {
+                _ = Array(reply.utf8).withUnsafeBytes {
+                    send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
+            }
+            // Until the client closes (it does on the garbage), at most 2 s.
+            var byte: UInt8 = 0
+            var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+            while poll(&descriptor, 1, 2000) > 0, read(connection, &byte, 1) == 1 {}
+            close(connection)
+        }
+    }
+
+    /// Reads one line (up to its newline); whether one came within 2 s.
+    private func readLine(_ connection: Int32) -> Bool {
+        var byte: UInt8 = 0
+        var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
+        while poll(&descriptor, 1, 2000) > 0, read(connection, &byte, 1) == 1 {
+            if byte == 10 { return true }
+        }
+        return false
     }
 }

@@ -106,4 +106,35 @@ import Testing
         #expect(throws: SceneError.self) { try mirror.apply(.snapshot(broken)) }
         #expect(mirror.view == nil)
     }
+
+    @Test("before the app's hello: the mirror waits, and shows why once keytrace says the app does not answer")
+    func waitingNote() {
+        let mirror = AttachMirror()
+        #expect(frame(mirror).hasPrefix("waiting for the app's hello"))
+        let before = mirror.generation
+        mirror.waitingNote = "kiosk-example (pid 4001) does not answer: nothing came in 3 s"
+        #expect(mirror.generation != before, "a new frame is due")
+        #expect(frame(mirror).hasPrefix("kiosk-example (pid 4001) does not answer"), "\(frame(mirror))")
+    }
+
+    @Test(
+        "the process state behind an app that does not answer, read as /proc/PID/stat gives it",
+        arguments: [
+            (
+                "4242 (kiosk-example) T 1 4242",
+                "its process 4242 is stopped (state T: SIGSTOP or Ctrl-Z): continue it (kill -CONT 4242)"
+            ),
+            ("4242 (a (b) c) D 1", "its process 4242 waits in the kernel for a disk or a device (state D)"),
+            ("4242 (kiosk) R 1", "its process 4242 runs (state R) but does not serve its socket"),
+            ("4242 (kiosk) S 1", "its process 4242 sleeps (state S) without serving its socket"),
+            ("4242 (kiosk) Z 1", "its process 4242 has exited (state Z)"),
+        ])
+    func processState(stat: String, says expected: String) {
+        #expect(InspectionConnection.describeState(of: 4242, stat: stat).hasPrefix(expected))
+    }
+
+    @Test("a process that is gone is said to be gone")
+    func processGone() {
+        #expect(InspectionConnection.describeState(of: 4242, stat: nil) == "its process 4242 is gone (no /proc/4242)")
+    }
 }

@@ -280,6 +280,130 @@ import Testing
         }
     }
 
+    /// A message's JSON line with raw bytes where `C1` (U+009B, an 8-bit CSI) and `DEL` stand, and
+    /// a raw carriage return before `"event"`: JSON allows them all, a terminal acts on them.
+    static func rawLine(_ message: InspectionMessage) -> [UInt8] {
+        var bytes = Array(message.json.replacingOccurrences(of: ",\"event\"", with: ",\r\"event\"").utf8)
+        for (mark, raw) in [("C1", [0xC2, 0x9B] as [UInt8]), ("DEL", [0x7F])] {
+            let pattern = Array("<\(mark)>".utf8)
+            while let start = bytes.indices.first(where: { bytes[$0...].starts(with: pattern) }) {
+                bytes.replaceSubrange(start..<start + pattern.count, with: raw)
+            }
+        }
+        return bytes + [10]
+    }
+
+    /// The bytes a terminal would act on: C0 controls but the newline, DEL, and C1 controls in UTF-8.
+    static func controlBytes(_ text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        var found: [String] = []
+        for (index, byte) in bytes.enumerated() {
+            if (byte < 0x20 && byte != 10) || byte == 0x7F { found.append("byte \(byte) at \(index)") }
+            if byte == 0xC2, index + 1 < bytes.count, (0x80...0x9F).contains(bytes[index + 1]) {
+                found.append("C1 \(bytes[index + 1]) at \(index)")
+            }
+        }
+        return found
+    }
+
+    @Test("--json writes the app's lines again with keytrace's writer: its raw C1, DEL and CR come out escaped")
+    func jsonEscapesRawControls() throws {
+        let directory = try RuntimeDirectory()
+        let hello = InspectionMessage.hello(
+            InspectionMessage.Hello(
+                t: 0, app: "kiosk<C1>2J<DEL>", pid: Self.pid, input: "terminal", note: nil, layout: "us", watchers: 1,
+                maximumWatchers: 4, bufferSize: 1 << 18))
+        let session = Script.session(app: "scene<C1>]0;pwned<DEL>")
+        let dropped = InspectionMessage.dropped(InspectionMessage.Drop(t: 0.3, count: 1, total: 1))
+        let lines = [hello, session, dropped].map(Self.rawLine)
+        #expect(lines.allSatisfy { $0.contains(0x0D) } && lines[0].contains(0x7F), "the script sends raw controls")
+        let server = try ScriptedInspectionServer(
+            in: directory, name: Self.app, pid: Self.pid, script: lines.map { .bytes($0) }, greets: false)
+        defer { server.stop() }
+        let run = try KeytraceRun(options(.json), in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Self.controlBytes(run.stdout).isEmpty, "raw controls reached the terminal:\n\(run.stdout)")
+        #expect(Self.controlBytes(run.stderr).isEmpty, "\(run.stderr)")
+        // Each line reads back as what the app sent.
+        let written = run.stdout.split(separator: "\n").map { Array($0.utf8) }
+        let read = try written.map { try InspectionMessage(jsonLine: $0) }
+        let sent = try lines.map { try InspectionMessage(jsonLine: $0) }
+        #expect(read == sent)
+        #expect(run.stdout.contains("kiosk\\u009b2J\\u007f"), "\(run.stdout)")
+    }
+
+    @Test(
+        "an app's name with a newline cannot forge a line of keytrace's: NAME (pid N) exited stays one line",
+        arguments: [KeytraceOptions.Format.json, .plain])
+    func exitedCannotBeForged(format: KeytraceOptions.Format) throws {
+        let directory = try RuntimeDirectory()
+        let server = try ScriptedInspectionServer(
+            in: directory, name: "kiosk\nFORGED LINE (pid 1) exited\r\u{9B}", pid: Self.pid,
+            script: [.message(Script.session(app: Self.app)), .pause(0.2)])
+        defer { server.stop() }
+        let run = try KeytraceRun(options(format), in: directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        let all = run.stdout + run.stderr
+        #expect(!all.split(separator: "\n").contains { $0.hasPrefix("FORGED") }, "a forged line:\n\(all)")
+        #expect(Self.controlBytes(all).isEmpty, "\(all)")
+        let exited = format == .json ? run.stderr : run.stdout
+        #expect(exited.hasSuffix("kiosk\\nFORGED LINE (pid 1) exited\\r\\u{9B} (pid 4001) exited\n"), "\(exited)")
+    }
+
+    @Test("an app's refusal with a newline cannot forge a line: its reason is escaped")
+    func refusalCannotBeForged() throws {
+        let directory = try RuntimeDirectory()
+        let server = try ScriptedInspectionServer(
+            in: directory, name: Self.app, pid: Self.pid,
+            script: [.message(.refused(t: 0, reason: "too many watchers\nFORGED LINE (pid 1) exited"))],
+            greets: false)
+        defer { server.stop() }
+        let run = try KeytraceRun(options(.plain), in: directory)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr
+                == "keytrace: kiosk-example (pid 4001) refused keytrace: too many watchers\\nFORGED LINE (pid 1) exited\n",
+            "\(run.stderr)")
+    }
+
+    @Test("a socket file whose name holds a newline cannot forge a line of the apps running")
+    func socketNameCannotBeForged() throws {
+        let directory = try RuntimeDirectory()
+        let server = try ScriptedInspectionServer(
+            in: directory, name: "evil", pid: 4009, script: [], fileName: "evil\nFORGED LINE.4009.sock")
+        defer { server.stop() }
+        let run = try KeytraceRun(options(.plain, target: "cashier"), in: directory)
+        #expect(run.status == 2)
+        #expect(!run.stderr.split(separator: "\n").contains { $0.hasPrefix("FORGED") }, "\(run.stderr)")
+        #expect(run.stderr.contains("running: evil\\nFORGED LINE (pid 4009)"), "\(run.stderr)")
+    }
+
+    @Test("another user's app (root attaching to the kiosk user's) is named with its user")
+    func anotherUsersApp() {
+        let own = AppSocket(name: "kiosk", pid: 4001, path: "/run/user/0/responderchain/kiosk.4001.sock")
+        #expect(own.description == "kiosk (pid 4001)")
+        let other = AppSocket(
+            name: "kiosk", pid: 4001, path: "/tmp/responderchain-4242/kiosk.4001.sock", owner: getuid() &+ 4242)
+        #expect(other.description == "kiosk (pid 4001, user \(getuid() &+ 4242))")
+    }
+
+    @Test("an app that sends nothing (stopped, hung): after 3 s keytrace says so, with its process's state")
+    func silentApp() throws {
+        let directory = try RuntimeDirectory()
+        // The app takes the request and says nothing for 4 s, then closes.
+        let server = try ScriptedInspectionServer(
+            in: directory, name: Self.app, pid: Self.pid, script: [.pause(4)], greets: false)
+        defer { server.stop() }
+        let run = try KeytraceRun(options(.plain), in: directory)
+        #expect(run.status == 2)
+        #expect(
+            run.stderr.hasPrefix(
+                "keytrace: kiosk-example (pid 4001) does not answer: nothing came in 3 s since keytrace asked to "
+                    + "watch it; its process \(getpid()) "), "\(run.stderr)")
+        #expect(run.stderr.contains("keytrace waits on (Ctrl-C gives up)"), "\(run.stderr)")
+        #expect(run.stderr.contains("closed the connection without a word"), "\(run.stderr)")
+    }
+
     @Test("--conflicts starts at the app's focused item, not the scene's initial focus")
     func reportAtAppFocus() throws {
         let directory = try RuntimeDirectory()

@@ -60,12 +60,16 @@ final class ScriptedInspectionServer: Sendable {
     /// The requests received, in order.
     let requests = Mutex<[String]>([])
 
-    /// Listens at `NAME.PID.sock`; `greets: false` leaves out the hello (an app that refuses).
-    init(in directory: RuntimeDirectory, name: String, pid: Int32, script: [ScriptStep], greets: Bool = true) throws {
+    /// Listens at `NAME.PID.sock` (or at `fileName`, as anything that can write the folder may
+    /// name a socket); `greets: false` leaves out the hello (an app that refuses).
+    init(
+        in directory: RuntimeDirectory, name: String, pid: Int32, script: [ScriptStep], greets: Bool = true,
+        fileName: String? = nil
+    ) throws {
         hello = InspectionMessage.Hello(
             t: 0, app: name, pid: pid, input: "terminal", note: nil, layout: "us (environment)", watchers: 0,
             maximumWatchers: 4, bufferSize: 1 << 18)
-        path = directory.sockets + "/" + InspectionEndpoint.fileName(name: name, pid: pid)
+        path = directory.sockets + "/" + (fileName ?? InspectionEndpoint.fileName(name: name, pid: pid))
         self.greets = greets
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = Self.address(path)

@@ -139,6 +139,35 @@ import Testing
         #expect(app.speechNote?.contains("goes on silently") == true)
     }
 
+    @Test("the speech problem says the app goes on silently once, not twice")
+    func problemSaidOnce() throws {
+        let screen = Screen()
+        var speech = KeyboardApp.SpeechOptions()
+        speech.startsSpeaking = true
+        speech.address = .unixSocket("/nonexistent-runtime/speechd.sock")
+        let app = try self.app(screen, speech: speech)
+        try #require(app.narrator).announce("Checked in")
+        // The daemon is not there: the client's message already says the app goes on silently.
+        let problem = try #require(app.speechNote)
+        #expect(problem.contains("/nonexistent-runtime/speechd.sock"), "\(problem)")
+        #expect(problem.components(separatedBy: "the app goes on silently").count == 2, "\(problem)")
+        #expect(problem.hasSuffix("; the app goes on silently"), "\(problem)")
+    }
+
+    @Test(
+        "each kind of the client's message gets 'the app goes on silently' once",
+        arguments: [
+            ("speech-dispatcher is not running at /run/x (the app): start it; the app goes on silently", ""),
+            (
+                "speech-dispatcher at /run/x (the app) closed the connection: the next utterance connects again, "
+                    + "the app goes on", ""
+            ),
+            ("speech-dispatcher at /run/x sent a reply to no command: 200 OK", "; the app goes on silently"),
+        ])
+    func problemLine(message: String, added: String) {
+        #expect(KeyboardApp.speechProblemLine(message) == message + added)
+    }
+
     @Test("a malformed SPEECHD_ADDRESS is a note naming it, and the narrator still runs: its commands, what it says")
     func badAddress() throws {
         let screen = Screen()

@@ -69,6 +69,8 @@ final class FakeSSIPServer {
     func close() {
         for token in tokens { loop.unwatch(token) }
         tokens = []
+        if let connectionToken { loop.unwatch(connectionToken) }
+        connectionToken = nil
         if connection >= 0 { Glibc.close(connection) }
         connection = -1
         if listener >= 0 { Glibc.close(listener) }
@@ -91,12 +93,23 @@ final class FakeSSIPServer {
         _ = bytes.withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// How many connections the server accepted (a client that connects again adds one).
+    private(set) var connections = 0
+    private var connectionToken: UInt64?
+
     private func accept() {
         let fd = Glibc.accept(listener, nil, nil)
         guard fd >= 0 else { return }
+        // A client that connects again has left its last connection: the server leaves it too,
+        // and what the last connection held half read.
+        if let connectionToken { loop.unwatch(connectionToken) }
+        if connection >= 0 { Glibc.close(connection) }
+        buffer = []
+        inData = false
+        connections += 1
         connection = fd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        tokens.append(loop.watch(fd) { [weak self] in self?.read() })
+        connectionToken = loop.watch(fd) { [weak self] in self?.read() }
     }
 
     private func read() {

@@ -223,6 +223,57 @@ struct SpeechDispatcherProtocolTests {
         #expect(recorder.problems.count == 1, "one outage, one problem")
     }
 
+    @Test("a daemon that answers once and then sends garbage, on every reconnect: one outage, said once")
+    func garbageAfterFirstReply() throws {
+        let (loop, server, client, recorder) = try make()
+        defer { server.close() }
+        // The client's name is answered; everything after it is garbage.
+        server.answer = { $0.hasPrefix("SET SELF CLIENT_NAME") ? nil : "garbage\r\n" }
+        // Four seconds of keys, each one spoken.
+        let end = EventLoop.monotonicNow + 4
+        var spoken = 0
+        while EventLoop.monotonicNow < end {
+            client.speak("Key \(spoken)")
+            spoken += 1
+            _ = run(loop, upTo: 0.1) { false }
+        }
+        #expect(server.connections >= 3, "the client connected again and again: \(server.connections)")
+        #expect(
+            recorder.problems.map(\.code) == [.protocolError],
+            "\(recorder.problems.count) reports over \(server.connections) connections")
+        // Back-off doubles while the outage lasts (0.25, 0.5, 1, 2 s): not a reconnect every 0.25 s.
+        #expect(server.connections <= 6, "\(server.connections) connections in 4 s")
+    }
+
+    @Test("an outage ends once the daemon has worked for the recovery time: a later loss is said again")
+    func outageEndsAfterRecovery() throws {
+        let loop = try makeLoop()
+        let server = try FakeSSIPServer(loop: loop)
+        defer { server.close() }
+        let client = SpeechDispatcherClient(
+            loop: loop, address: .unixSocket(server.address), clientName: "fake", replyTimeout: 5, recoveryTime: 0.5)
+        let recorder = Recorder(client)
+        server.answer = { $0.hasPrefix("SET SELF CLIENT_NAME") ? nil : "garbage\r\n" }
+        let first = client.speak("Lost")
+        #expect(run(loop, upTo: 5) { recorder.finished(first) })
+        #expect(recorder.problems.count == 1)
+        // The daemon works again: an utterance accepted; garbage 0.1 s later is the same outage.
+        server.answer = { _ in nil }
+        var next = client.speak("Back")
+        #expect(run(loop, upTo: 5) { recorder.queued(next) != nil })
+        _ = run(loop, upTo: 0.1) { false }
+        server.send("garbage\r\n")
+        #expect(run(loop, upTo: 5) { !client.isConnected })
+        #expect(recorder.problems.count == 1, "worked for 0.1 s only: the same outage")
+        // Worked for longer than the recovery time: the outage is over, the next loss is said.
+        next = client.speak("Back again")
+        #expect(run(loop, upTo: 5) { recorder.queued(next) != nil })
+        _ = run(loop, upTo: 0.6) { false }
+        server.send("garbage\r\n")
+        #expect(run(loop, upTo: 5) { recorder.problems.count == 2 })
+        #expect(recorder.problems.map(\.code) == [.protocolError, .protocolError])
+    }
+
     @Test("a refused SET SELF is said once per connection, and does not hide a later outage")
     func refusalThenOutage() throws {
         let (loop, server, client, recorder) = try make()

@@ -1,5 +1,6 @@
 public import Inspection
 internal import LinuxSystem
+internal import ResponderChain
 
 /// A running app's inspection socket, as found in a runtime directory: `NAME.PID.sock`
 /// (`InspectionEndpoint.fileName(name:pid:)`).
@@ -28,8 +29,16 @@ public struct AppSocket: Hashable, Sendable, CustomStringConvertible {
         self.owner = owner ?? ProcessCalls.userID
     }
 
-    /// `kiosk-example (pid 4242)`.
-    public var description: String { "\(name) (pid \(pid))" }
+    /// `kiosk-example (pid 4242)`; `kiosk-example (pid 4242, user 1000)` for another user's app
+    /// (root attaching to the kiosk user's). The name is the socket file's, which anyone who can
+    /// write the folder chooses: its control characters are escaped, so it cannot forge a line.
+    public var description: String {
+        let user = owner == ProcessCalls.userID ? "" : ", user \(owner)"
+        return "\(name.escapingControlCharacters()) (pid \(pid)\(user))"
+    }
+
+    /// The socket's path with its control characters escaped, for messages.
+    var printablePath: String { path.escapingControlCharacters() }
 
     /// What a `hello` request to the socket found.
     public enum Probe: Hashable, Sendable {

@@ -32,6 +32,11 @@ public final class AttachMirror {
     public var showsGroups = false {
         didSet { changed() }
     }
+    /// What to show while the app has sent nothing, in place of "waiting for the app's hello":
+    /// that it does not answer, and why (keytrace sets it after a few seconds of silence).
+    public var waitingNote: String? {
+        didSet { changed() }
+    }
     /// Events that came before the first snapshot (the `session` event).
     private var early: [TraceEvent] = []
     private var scene: Scene?
@@ -85,7 +90,8 @@ public final class AttachMirror {
         if let view { return view.canvas(columns: columns, rows: rows) }
         var canvas = Canvas(columns: columns, rows: rows)
         let waiting =
-            hello.map { "attached to \($0.app) (pid \($0.pid)); waiting for its tree" } ?? "waiting for the app's hello"
+            hello.map { "attached to \($0.app) (pid \($0.pid)); waiting for its tree" }
+            ?? waitingNote ?? "waiting for the app's hello"
         canvas.wrapped(waiting.escapingControlCharacters(), 0, 0, width: columns, .heading)
         return canvas
     }

@@ -1,5 +1,6 @@
 public import Inspection
 internal import LinuxSystem
+internal import ResponderChain
 
 /// keytrace's end of an app's inspection socket: it connects, sends its one request line, and
 /// reads the app's lines back as ``InspectionMessage``s, split by `InspectionLineReader` with
@@ -19,6 +20,9 @@ public final class InspectionConnection {
     public private(set) var lineCount = 0
     /// How many bytes were received.
     public private(set) var bytesReceived = 0
+    /// The process at the other end, as the kernel says (`SO_PEERCRED`): the one whose state
+    /// ``peerState`` reads when the app does not answer.
+    public let peerProcessID: Int32
     private var lines = InspectionLineReader(maximumLength: InspectionProtocol.maximumLineLength)
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
     private var isClosed = false
@@ -70,9 +74,10 @@ public final class InspectionConnection {
             let who = UnixSocket.peerCredentials(fileDescriptor).map { "user \($0.uid)" } ?? "an unknown user"
             Syscalls.close(fileDescriptor)
             throw Failure(
-                "\(socket.path) is served by \(who), not by user \(socket.owner) whose folder holds it; "
+                "\(socket.printablePath) is served by \(who), not by user \(socket.owner) whose folder holds it; "
                     + "keytrace does not talk to it")
         }
+        peerProcessID = peer.pid
         Syscalls.makeNonBlocking(fileDescriptor)
         let line = request.line
         // A connected socket takes a line this short at once; a peer gone already says so here.
@@ -94,9 +99,14 @@ public final class InspectionConnection {
         Syscalls.close(fileDescriptor)
     }
 
-    /// The app as messages name it: `kiosk-example (pid 4242)`, from its hello once it came.
+    /// The app as messages name it: `kiosk-example (pid 4242)`, from its hello once it came;
+    /// `kiosk-example (pid 4242, user 1000)` when it is another user's (root attached to it).
+    /// Its control characters are escaped, newlines too: what the app says of itself cannot
+    /// forge a line of keytrace's.
     public var appDescription: String {
-        hello.map { "\($0.app) (pid \($0.pid))" } ?? socket.description
+        guard let hello else { return socket.description }
+        let user = socket.owner == ProcessCalls.userID ? "" : ", user \(socket.owner)"
+        return "\(hello.app.escapingControlCharacters()) (pid \(hello.pid)\(user))"
     }
 
     /// Why an app closed the connection with nothing sent: it serves only its own user and root.
@@ -110,9 +120,9 @@ public final class InspectionConnection {
 
     private static func connectFailure(_ socket: AppSocket, _ code: Int32) -> Failure {
         let reason = Syscalls.message(code)
-        if code == ConnectErrors.refused || code == Syscalls.noEntry {
+        if code == UnixSocket.connectionRefused || code == Syscalls.noEntry {
             var failure = Failure(
-                "\(socket) is not running: nobody listens on \(socket.path) (\(reason)); "
+                "\(socket) is not running: nobody listens on \(socket.printablePath) (\(reason)); "
                     + "it was left by a process that ended, and the next app of that name removes it")
             failure.isStale = true
             return failure
@@ -121,7 +131,7 @@ public final class InspectionConnection {
             code == Syscalls.accessDenied
             ? " (run keytrace as the app's user, or as root)"
             : ""
-        return Failure("cannot connect to \(socket) at \(socket.path): \(reason)\(fix)")
+        return Failure("cannot connect to \(socket) at \(socket.printablePath): \(reason)\(fix)")
     }
 
     /// The next line, if a whole one is held or arrives without waiting.
@@ -139,7 +149,7 @@ public final class InspectionConnection {
                 throw Failure(
                     "line \(lineCount + 1) from \(appDescription) is longer than "
                         + "\(InspectionProtocol.maximumLineLength) bytes, the protocol's limit: "
-                        + "is \(socket.path) an app's inspection socket, of this release?")
+                        + "is \(socket.printablePath) an app's inspection socket, of this release?")
             }
             if let held { return .message(held, try decode(held)) }
             guard !reachedEnd, !isClosed else { return .end }
@@ -153,7 +163,7 @@ public final class InspectionConnection {
             case .success(let count?):
                 bytesReceived += count
                 lines.append(buffer[0..<count])
-            case .failure(let error) where error.code == ConnectErrors.reset:
+            case .failure(let error) where error.code == UnixSocket.connectionReset:
                 reachedEnd = true
             case .failure(let error):
                 throw Failure("reading \(appDescription)'s socket failed: \(Syscalls.message(error.code))")
@@ -177,25 +187,61 @@ public final class InspectionConnection {
                 guard left > 0 else {
                     throw Failure(
                         "\(appDescription) sent no line for \(Self.seconds(timeout)) s "
-                            + "(it sends its hello and tree at once when it runs)")
+                            + "(it sends its hello and tree at once when it runs); \(peerState)")
                 }
                 _ = Syscalls.waitReadable(fileDescriptor, milliseconds: Int32(min(left * 1000, 60_000).rounded(.up)))
             }
         }
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value))" : "\(value)"
+    }
+
+    /// What the kernel says of the process at the other end, and what to do, for a message about
+    /// an app that does not answer: `its process 4242 is stopped (state T: SIGSTOP or Ctrl-Z):
+    /// continue it (kill -CONT 4242)`. Read from `/proc/PID/stat`.
+    public var peerState: String {
+        Self.describeState(of: peerProcessID, stat: readTextFile("/proc/\(peerProcessID)/stat", limit: 4096))
+    }
+
+    /// The words for a process's state, from its `/proc/PID/stat` line (`nil`: it is gone).
+    package static func describeState(of pid: Int32, stat: String?) -> String {
+        // "PID (comm) S …": the name may hold spaces and parentheses, so the state follows the last ')'.
+        guard let stat, let close = stat.lastIndex(of: ")") else {
+            return "its process \(pid) is gone (no /proc/\(pid))"
+        }
+        let state = stat[stat.index(after: close)...].first { $0 != " " }
+        switch state {
+        case "T":
+            return "its process \(pid) is stopped (state T: SIGSTOP or Ctrl-Z): continue it (kill -CONT \(pid))"
+        case "t":
+            return "its process \(pid) is stopped by a debugger (state t): continue it in the debugger"
+        case "D":
+            return "its process \(pid) waits in the kernel for a disk or a device (state D): "
+                + "see what it waits for (cat /proc/\(pid)/stack as root)"
+        case "R":
+            return "its process \(pid) runs (state R) but does not serve its socket: it is busy or in an endless "
+                + "loop; see where (gdb -p \(pid), or perf top -p \(pid))"
+        case "S", "I":
+            return "its process \(pid) sleeps (state \(state.map(String.init) ?? "S")) without serving its socket: "
+                + "its loop hangs in a call; see where (gdb -p \(pid))"
+        case "Z", "X":
+            return "its process \(pid) has exited (state \(state.map(String.init) ?? "Z"))"
+        default:
+            return "its process \(pid) is in state \(state.map(String.init) ?? "unknown")"
+        }
     }
 
     private func decode(_ line: [UInt8]) throws(Failure) -> InspectionMessage {
         lineCount += 1
         let message: InspectionMessage
         do { message = try InspectionMessage(jsonLine: line) } catch {
-            let start = String(decoding: line.prefix(120), as: UTF8.self)
+            // The reader's message may quote a value of the line: both escaped, newlines too.
+            let start = String(decoding: line.prefix(120), as: UTF8.self).escapingControlCharacters()
             throw Failure(
-                "line \(lineCount) from \(appDescription) is not an inspection line: \(error.message): "
-                    + "\(start)\(line.count > 120 ? "…" : "")")
+                "line \(lineCount) from \(appDescription) is not an inspection line: "
+                    + "\(error.message.escapingControlCharacters()): \(start)\(line.count > 120 ? "…" : "")")
         }
         if case .hello(let hello) = message, self.hello == nil { self.hello = hello }
         return message

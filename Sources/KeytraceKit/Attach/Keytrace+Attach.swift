@@ -2,6 +2,7 @@ internal import DispatchTrace
 internal import Inspection
 internal import LinuxKeyboard
 internal import LinuxSystem
+internal import ResponderChain
 import TerminalCanvas
 
 // `keytrace --attach` and `keytrace --list-apps`: a running app's inspection socket, found,
@@ -189,7 +190,7 @@ extension Keytrace {
             case .message(let line, let message):
                 try handle(line, message)
                 if case .refused(_, let reason) = message {
-                    throw KeytraceError("\(connection.appDescription) refused keytrace: \(reason)")
+                    throw KeytraceError(refusal(connection, reason))
                 }
             case .wouldBlock:
                 return false
@@ -200,6 +201,12 @@ extension Keytrace {
                 return true
             }
         }
+    }
+
+    /// `kiosk-example (pid 4242) refused keytrace: REASON`, the app's reason escaped, newlines
+    /// too, so that it cannot forge a line.
+    static func refusal(_ connection: InspectionConnection, _ reason: String) -> String {
+        "\(connection.appDescription) refused keytrace: \(reason.escapingControlCharacters())"
     }
 
     /// Whether a trace event is a stage decision, left out without `--explain`.
@@ -240,16 +247,20 @@ extension Keytrace {
             _ = signals.drain()
             control.stop()
         }
+        let silence = SilenceWatch(connection, loop: loop) { line in
+            diagnostics.line("keytrace: \(line)")
+            diagnostics.flush()
+        }
         let watched = loop.watch(connection.fileDescriptor) { _ in
             do throws(KeytraceError) {
                 let ended = try pump(connection, budget: 1 << 22) { (line, message) throws(KeytraceError) in
                     if case .trace(let event) = message { voice?.speak(event) }
                     guard explain || !isExplanation(message) else { return }
                     if json {
-                        output.append { writer in
-                            line.withUnsafeBytes { writer.append(bytes: $0) }
-                            writer.append(UInt8(ascii: "\n"))
-                        }
+                        // Written again by keytrace's own writer, not passed through: the app's
+                        // bytes may hold raw C1 controls, DEL or a carriage return (JSON allows
+                        // them), which the writer escapes; the line reads back the same.
+                        output.append { writer in message.writeJSON(to: &writer) }
                     } else {
                         output.line(message.plainLine)
                     }
@@ -275,7 +286,57 @@ extension Keytrace {
         // What the app said last reaches the daemon before keytrace exits (bounded: 2 s).
         voice?.handOver()
         if let failure { throw failure }
+        try silence.checkAnswered()
         return end
+    }
+
+    /// Says, once, that an app sent nothing for ``answerWait`` seconds after keytrace asked to
+    /// watch it (a stopped or hung app: the kernel takes the connection and the request all the
+    /// same), with its process's state; and makes the end of a watch that never got a line a
+    /// failure.
+    @MainActor
+    final class SilenceWatch {
+        /// How long keytrace waits for an app's first line before it says the app does not answer.
+        static let answerWait = 3.0
+
+        let connection: InspectionConnection
+        let started = EventLoop.monotonicNow
+        private(set) var said = false
+        private let loop: EventLoop
+        private var token: UInt64?
+
+        /// Watches on `loop`; `say` gets the line (without `keytrace: `).
+        init(_ connection: InspectionConnection, loop: EventLoop, say: @escaping (String) -> Void) {
+            self.connection = connection
+            self.loop = loop
+            let due = started + Self.answerWait
+            token = loop.addDeadline(
+                { [weak self] in
+                    guard let self, !self.said, self.connection.lineCount == 0 else { return nil }
+                    return due
+                },
+                fire: { [weak self] now in
+                    guard let self, !self.said, now >= due, self.connection.lineCount == 0 else { return }
+                    self.said = true
+                    say(
+                        "\(connection.appDescription) does not answer: nothing came in "
+                            + "\(InspectionConnection.seconds(Self.answerWait)) s since keytrace asked to watch it; "
+                            + "\(connection.peerState). keytrace waits on (Ctrl-C gives up)")
+                })
+        }
+
+        isolated deinit {
+            if let token { loop.removeDeadline(token) }
+        }
+
+        /// Throws when the app never sent a line: keytrace was stopped while it waited.
+        func checkAnswered() throws(KeytraceError) {
+            guard connection.lineCount == 0 else { return }
+            let waited = Int((EventLoop.monotonicNow - started).rounded())
+            throw KeytraceError(
+                "\(connection.appDescription) never answered in the \(waited) s keytrace waited; "
+                    + "\(connection.peerState)")
+        }
     }
 
     // MARK: Reports
@@ -297,7 +358,7 @@ extension Keytrace {
             switch message {
             case .snapshot(let tree): snapshot = tree
             case .refused(_, let reason):
-                throw KeytraceError("\(connection.appDescription) refused keytrace: \(reason)")
+                throw KeytraceError(refusal(connection, reason))
             default: continue
             }
         }
@@ -305,7 +366,9 @@ extension Keytrace {
         connection.close()
         let scene: Scene
         do { scene = try snapshot.makeScene() } catch {
-            throw KeytraceError("the tree \(connection.appDescription) sent cannot be rebuilt: \(error)")
+            throw KeytraceError(
+                "the tree \(connection.appDescription) sent cannot be rebuilt: "
+                    + "\(String(describing: error).escapingControlCharacters())")
         }
         let (layout, _) = try layout(options)
         let session = TraceSession(scene: scene, layout: layout) { _ in }

@@ -27,6 +27,11 @@ extension Keytrace {
         }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
+        // An app that does not answer (stopped, hung) is said on the screen, in place of the tree.
+        let silence = SilenceWatch(connection, loop: app.loop) { [unowned app] line in
+            mirror.waitingNote = line
+            app.setNeedsFrame()
+        }
         // A batch reads at most 1 MiB from the socket, so that F2 and Ctrl-C stay quick under a
         // flood; the loop comes back for the rest.
         let watched = app.loop.watch(connection.fileDescriptor) { [unowned app] _ in
@@ -34,7 +39,9 @@ extension Keytrace {
                 let ended = try pump(connection, budget: 1 << 20) { (_, message) throws(KeytraceError) in
                     if case .trace(let event) = message { voice?.speak(event) }
                     do { try mirror.apply(message) } catch {
-                        throw KeytraceError("the tree \(connection.appDescription) sent cannot be rebuilt: \(error)")
+                        throw KeytraceError(
+                            "the tree \(connection.appDescription) sent cannot be rebuilt: "
+                                + "\(String(describing: error).escapingControlCharacters())")
                     }
                 }
                 if ended {
@@ -72,6 +79,7 @@ extension Keytrace {
         app.loop.unwatch(token)
         voice?.handOver()
         if let failure { throw failure }
+        try silence.checkAnswered()
         return end
     }
 

@@ -84,8 +84,11 @@ final class KeytraceVoice: SpeechOutput {
     /// that keytrace goes on without speech.
     static func problemLine(_ message: String) -> String {
         var text = message
-        let appSuffix = "; the app goes on silently"
-        while text.hasSuffix(appSuffix) { text.removeLast(appSuffix.count) }
+        // The client's words for an app ("; the app goes on silently", ", the app goes on"):
+        // keytrace says what it does instead.
+        for suffix in ["; the app goes on silently", ", the app goes on", "; the app goes on"] {
+            while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        }
         return "keytrace: --speak: \(text); keytrace goes on showing the trace without speech"
     }
 

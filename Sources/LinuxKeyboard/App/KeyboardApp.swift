@@ -347,7 +347,7 @@ public final class KeyboardApp {
                 application.report(message)
             }
             output?.client.onProblem = { [unowned self] error in
-                speechProblems.report("\(error.message); the app goes on silently")
+                speechProblems.report(Self.speechProblemLine(error.message))
             }
         } else {
             narrator = nil

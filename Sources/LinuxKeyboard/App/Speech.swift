@@ -85,7 +85,7 @@ extension KeyboardApp {
             output = SpeechDispatcherOutput(client)
             narrator.output = output
         case .failure(let error):
-            note = [note, "\(error.message); the app goes on silently"].compactMap { $0 }.joined(separator: "; ")
+            note = [note, speechProblemLine(error.message)].compactMap { $0 }.joined(separator: "; ")
         }
         narrator.onUtterance = { [unowned application] utterance in
             application.traceAnnouncement(
@@ -108,6 +108,17 @@ extension KeyboardApp {
             }
         }
         return (narrator, output, note, saver)
+    }
+
+    /// A speech problem as the app says it: the client's message, and that the app goes on
+    /// silently, said once. Most of the client's messages say it already; those about a lost
+    /// connection end with "the app goes on", which says as much.
+    ///
+    /// - Parameter message: A `SpeechDispatcherError`'s message.
+    /// - Returns: The line for ``KeyboardApp/speechNote``.
+    package static func speechProblemLine(_ message: String) -> String {
+        message.hasSuffix("the app goes on silently") || message.hasSuffix("the app goes on")
+            ? message : "\(message); the app goes on silently"
     }
 
     private static func changesSettings(_ action: Action) -> Bool {

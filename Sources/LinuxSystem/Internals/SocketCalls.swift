@@ -76,6 +76,8 @@ package enum UnixSocket {
 
     /// `ECONNREFUSED`: nobody listens on the socket (a stale one).
     package static let connectionRefused = ECONNREFUSED
+    /// `ECONNRESET`: the peer closed with data unread (an app refusing another user's watcher).
+    package static let connectionReset = ECONNRESET
     /// `EAGAIN`: the listener's queue of waiting connections stayed full until the deadline.
     package static let busy = EAGAIN
 
