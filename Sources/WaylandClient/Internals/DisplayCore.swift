@@ -90,6 +90,13 @@ final class DisplayCore {
             }
             guard let display = wl_display_connect(path) else {
                 let code = Syscalls.lastError
+                if code != ENOENT, let kind = Self.nonSocketKind(path) {
+                    throw WaylandError(
+                        operation: "connect", errno: code,
+                        message: "WAYLAND_DISPLAY=\(name) names \(path), which is \(kind), not a socket: a Wayland "
+                            + "compositor's socket was expected there; set WAYLAND_DISPLAY to the socket's name in "
+                            + "XDG_RUNTIME_DIR (such as wayland-0) or its absolute path")
+                }
                 let why =
                     code == ENOENT
                     ? "no socket there: is the compositor running, and are WAYLAND_DISPLAY and XDG_RUNTIME_DIR its?"
@@ -189,6 +196,21 @@ final class DisplayCore {
             let error = protocolFailure(operation: "roundtrip", code: Syscalls.lastError)
             report(error)
             throw error
+        }
+    }
+
+    /// What a path is when it is there and not a socket (`a regular file`, `a directory`), else `nil`.
+    private static func nonSocketKind(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO"
+        default: return "a special file"
         }
     }
 
