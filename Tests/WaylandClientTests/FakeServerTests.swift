@@ -152,4 +152,41 @@ struct FakeServerTests {
         #expect(reports.first?.message.contains("protocol error 2 on wl_surface@\(surface)") == true)
         #expect(!window.present { _ in [] })
     }
+
+    @Test(
+        "a socket that accepts and never answers: the connection gives up after its timeout, naming the socket and the registry"
+    )
+    func silentSocketTimesOut() throws {
+        let server = try FakeCompositor(globals: Self.all, silent: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let started = EventLoop.monotonicNow
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment, timeout: 0.5)
+        }
+        let elapsed = EventLoop.monotonicNow - started
+        #expect(elapsed >= 0.5 && elapsed < 3, "\(elapsed) s")
+        #expect(error?.errno == ETIMEDOUT)
+        #expect(error?.message.contains("at \(server.socketPath)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("did not answer the registry") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("a compositor that never configures the window: the connection ends after its timeout, naming the configure")
+    func unconfiguredWindowTimesOut() throws {
+        let server = try FakeCompositor(globals: Self.all, configures: false)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment, timeout: 0.5)
+        var reports: [WaylandError] = []
+        connection.onDisconnect = { reports.append($0) }
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Never", appID: "rc.never"))
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        #expect(!window.isConfigured)
+        #expect(reports.count == 1)
+        #expect(reports.first?.errno == ETIMEDOUT)
+        #expect(reports.first?.message.contains("did not answer the window's first configure") == true)
+        #expect(reports.first?.message.contains(server.socketPath) == true)
+    }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Testing
 
-/// The built `kiosk-example --wayland` started where a kiosk builder meets trouble: `WAYLAND_DISPLAY`
-/// naming something that is not a socket.
+/// The built `kiosk-example --wayland` started where a kiosk builder meets trouble: a compositor
+/// that accepts the connection and never answers (a socket nobody serves, sway stopped with
+/// SIGSTOP), `WAYLAND_DISPLAY` naming something that is not a socket.
 @Suite("kiosk-example --wayland at start: hung compositors, wrong paths, no seat", .serialized)
 @MainActor
 struct KioskStartupTests {
@@ -52,6 +53,44 @@ struct KioskStartupTests {
     }
 
     static let globals: [(String, UInt32)] = [("wl_compositor", 5), ("wl_shm", 1), ("xdg_wm_base", 2)]
+
+    @Test(
+        "a socket that accepts and never answers: the kiosk exits 2 within its 5 s timeout, naming the socket and the registry"
+    )
+    func silentSocket() throws {
+        let server = try FakeCompositor(globals: Self.globals, silent: true)
+        defer { server.stop() }
+        let kiosk = try KioskProcess(
+            environment: ["XDG_RUNTIME_DIR": server.directory, "WAYLAND_DISPLAY": server.socketName],
+            arguments: ["--wayland"], directory: server.directory)
+        defer { kiosk.stop() }
+        let status = kiosk.exitStatus(upTo: 20)
+        #expect(status != nil && status != 0, "still running after 20 s: \(kiosk.stderr)")
+        #expect(kiosk.elapsed < 15)
+        let message = kiosk.stderr
+        #expect(message.contains(server.socketPath), "\(message)")
+        #expect(message.contains("did not answer the registry"), "\(message)")
+    }
+
+    @Test(
+        "sway stopped (SIGSTOP) before the kiosk starts: it exits 2 in bounded time, naming the socket and the registry"
+    )
+    func stoppedSway() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        sway.pause()
+        let kiosk = try KioskProcess(
+            environment: ["XDG_RUNTIME_DIR": sway.directory, "WAYLAND_DISPLAY": sway.socketName],
+            arguments: ["--wayland"], directory: "/tmp")
+        defer { kiosk.stop() }
+        let status = kiosk.exitStatus(upTo: 20)
+        #expect(status != nil && status != 0, "still running after 20 s: \(kiosk.stderr)")
+        #expect(kiosk.elapsed < 15)
+        let message = kiosk.stderr
+        #expect(message.contains(sway.directory + "/" + sway.socketName), "\(message)")
+        #expect(message.contains("did not answer the registry"), "\(message)")
+        #expect(message.contains("stopped (SIGSTOP"), "\(message)")
+    }
 
     @Test(
         "WAYLAND_DISPLAY naming a regular file or a directory: the kiosk says what the path is and that a socket was expected",

@@ -11,6 +11,8 @@ final class DisplayCore {
     let display: OpaquePointer
     let loop: EventLoop
     let socketPath: String?
+    /// How long, in seconds, a round trip at start waits for the compositor's answer.
+    let timeout: Double
     private(set) var registry: OpaquePointer?
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
@@ -49,8 +51,9 @@ final class DisplayCore {
     /// Globals seen in the registry: name → (interface, version).
     private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
 
-    init(loop: EventLoop, environment: WaylandEnvironment) throws(WaylandError) {
+    init(loop: EventLoop, environment: WaylandEnvironment, timeout: Double) throws(WaylandError) {
         self.loop = loop
+        self.timeout = timeout.isFinite ? min(max(timeout, 0.01), 3600) : 5
         if let socket = environment.socket, !socket.isEmpty {
             guard let fd = Int32(socket), fd >= 0 else {
                 throw WaylandError(
@@ -136,7 +139,7 @@ final class DisplayCore {
         }
         self.registry = registry
         wl_registry_add_listener(registry, registryListener, userdata.pointer)
-        try roundtrip()
+        try roundtrip("the registry (wl_display.get_registry: the list of its globals)")
         func find(_ interface: String, minimum: UInt32) throws(WaylandError) -> (UInt32, UInt32) {
             let found = globals.filter { $0.value.interface == interface }.min { $0.key < $1.key }
             guard let (name, global) = found else {
@@ -166,7 +169,7 @@ final class DisplayCore {
         self.seatVersion = min(seatVersion, 5)
         seat = OpaquePointer(wl_registry_bind(registry, seatGlobal, cwayland_seat_interface(), self.seatVersion))
         wl_seat_add_listener(seat, seatListener, userdata.pointer)
-        try roundtrip()
+        try roundtrip("the binding of its globals (wl_compositor, wl_shm, xdg_wm_base, wl_seat)")
     }
 
     fileprivate func globalAdded(name: UInt32, interface: String, version: UInt32) {
@@ -189,14 +192,64 @@ final class DisplayCore {
         xdg_wm_base_pong(wmBase, serial)
     }
 
-    /// Sends every request and waits for the compositor's answer to all of them (`wl_display_roundtrip`).
-    func roundtrip() throws(WaylandError) {
+    /// Sends every request and waits, up to ``timeout`` seconds, for the compositor's answer to all
+    /// of them (`wl_display.sync`, as `wl_display_roundtrip` does, but with a deadline): a compositor
+    /// that is stopped (SIGSTOP) or hung, or a socket that accepts and never answers, ends the
+    /// connection with an error naming the socket and `what` was waited for.
+    func roundtrip(_ what: String = "a round trip (wl_display.sync)") throws(WaylandError) {
         if let disconnectError { throw disconnectError }
-        if wl_display_roundtrip(display) < 0 {
-            let error = protocolFailure(operation: "roundtrip", code: Syscalls.lastError)
-            report(error)
-            throw error
+        guard let callback = wl_display_sync(display) else {
+            throw fail(protocolFailure(operation: "roundtrip", code: Syscalls.lastError))
         }
+        let done = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        done.initialize(to: false)
+        defer {
+            wl_callback_destroy(callback)
+            done.deallocate()
+        }
+        wl_callback_add_listener(callback, syncListener, done)
+        let fd = wl_display_get_fd(display)
+        let deadline = Syscalls.monotonicNow() + timeout
+        while !done.pointee {
+            guard wl_display_dispatch_pending(display) >= 0 else {
+                throw fail(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+            }
+            if done.pointee { break }
+            var events = Int16(POLLIN)
+            if wl_display_flush(display) < 0 {
+                let code = Syscalls.lastError
+                guard code == EAGAIN else { throw fail(protocolFailure(operation: "flush", code: code)) }
+                events |= Int16(POLLOUT)
+            }
+            // Events already queued are dispatched first.
+            guard wl_display_prepare_read(display) == 0 else { continue }
+            let left = deadline - Syscalls.monotonicNow()
+            guard left > 0 else {
+                wl_display_cancel_read(display)
+                throw fail(unanswered(what))
+            }
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(left, 60) * 1000) + 1)
+            if ready > 0, descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                guard wl_display_read_events(display) >= 0 else {
+                    throw fail(protocolFailure(operation: "read", code: Syscalls.lastError))
+                }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
+    }
+
+    /// The error for a compositor that did not answer `what` within ``timeout``.
+    func unanswered(_ what: String) -> WaylandError {
+        let place = socketPath.map { " at \($0)" } ?? " on WAYLAND_SOCKET"
+        let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+        return WaylandError(
+            operation: "roundtrip", errno: ETIMEDOUT,
+            message: "the Wayland compositor\(place) accepted the connection but did not answer \(what) within "
+                + "\(seconds) s: it is stopped (SIGSTOP, a debugger) or hung, or the socket is not a compositor's; "
+                + "start the compositor again (or continue it), or set WAYLAND_DISPLAY to a running compositor's "
+                + "socket")
     }
 
     /// What a path is when it is there and not a socket (`a regular file`, `a directory`), else `nil`.
@@ -293,6 +346,13 @@ final class DisplayCore {
             message: "the Wayland compositor\(place) went away (\(reason)): the app cannot draw or read input any more")
     }
 
+    /// Ends the connection with `error` (reported once through ``onDisconnect``) and returns the
+    /// error that ended it, for the caller to throw.
+    func fail(_ error: WaylandError) -> WaylandError {
+        report(error)
+        return disconnectError ?? error
+    }
+
     /// Reports the connection lost, once.
     private func report(_ error: WaylandError) {
         guard disconnectError == nil else { return }
@@ -358,6 +418,12 @@ nonisolated(unsafe) private let registryListener = staticListener(
 
             MainActor.assumeIsolated { target?.globalRemoved(name: name) }
         }))
+
+/// A `wl_display.sync` callback's `done`: sets the flag its data points to.
+nonisolated(unsafe) private let syncListener = staticListener(
+    wl_callback_listener(done: { data, _, _ in
+        data?.assumingMemoryBound(to: Bool.self).pointee = true
+    }))
 
 nonisolated(unsafe) private let wmBaseListener = staticListener(
     xdg_wm_base_listener(ping: { data, _, serial in
