@@ -5,9 +5,11 @@ public import EventLoop
 /// `wl_display_dispatch_pending`), requests are flushed at the end of every batch, so an idle app
 /// wakes 0 times a second.
 ///
-/// Connecting binds the globals a window needs: `wl_compositor` (version 4 or newer), `wl_shm`,
-/// `xdg_wm_base` (its pings are answered) and `wl_seat`, whose capabilities are kept in
-/// ``seatCapabilities`` for the input that comes later.
+/// Connecting binds the globals a window needs: `wl_compositor` (version 4 or newer), `wl_shm`
+/// and `xdg_wm_base` (its pings are answered). A window needs no seat: the first `wl_seat` is bound
+/// when the compositor offers one, now or later (weston offers it once it has an input device), and
+/// let go when its global is removed; its capabilities are kept in ``seatCapabilities`` for the
+/// input that comes later.
 ///
 /// Each round trip at start (the registry, binding the globals, a window's first configure) waits
 /// at most `timeout` seconds: a compositor that is stopped or hung, or a socket that accepts and
@@ -53,6 +55,10 @@ public final class WaylandConnection {
 
     /// How long, in seconds, a round trip at start and a window's first configure wait for the compositor.
     public var timeout: Double { core.timeout }
+
+    /// Whether a seat is bound: `false` while the compositor offers no `wl_seat` global (weston
+    /// with no input device); one that appears later is bound then.
+    public var hasSeat: Bool { core.hasSeat }
 
     /// What the seat offers now: a keyboard, a pointer, touch.
     public var seatCapabilities: SeatCapabilities { core.seatCapabilities }

@@ -4,7 +4,8 @@ import Testing
 
 /// The built `kiosk-example --wayland` started where a kiosk builder meets trouble: a compositor
 /// that accepts the connection and never answers (a socket nobody serves, sway stopped with
-/// SIGSTOP), `WAYLAND_DISPLAY` naming something that is not a socket.
+/// SIGSTOP), `WAYLAND_DISPLAY` naming something that is not a socket, and weston's kiosk shell with
+/// no input device (no `wl_seat`), where a seat appears later and goes away again.
 @Suite("kiosk-example --wayland at start: hung compositors, wrong paths, no seat", .serialized)
 @MainActor
 struct KioskStartupTests {
@@ -116,5 +117,87 @@ struct KioskStartupTests {
         #expect(message.contains("\(path), which is \(what), not a socket"), "\(message)")
         #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
         #expect(!message.contains("stale socket"), "\(message)")
+    }
+
+    @Test(
+        "weston's kiosk shell with no input device (no wl_seat): the kiosk starts, is configured and commits its frame")
+    func westonWithoutSeat() throws {
+        let weston = try WestonHeadless()
+        defer { weston.stop() }
+        let trace = weston.directory + "/trace.jsonl"
+        let kiosk = try KioskProcess(
+            environment: [
+                "XDG_RUNTIME_DIR": weston.directory, "WAYLAND_DISPLAY": weston.socketName, "WAYLAND_DEBUG": "client",
+            ], arguments: ["--wayland", "--trace", trace], directory: "/tmp")
+        defer { kiosk.stop() }
+        // libwayland's log of every request and event: weston configures the window, and the
+        // kiosk attaches a buffer with its frame and commits it. (Weston 10's kiosk shell with no
+        // seat sends no frame callback and shows nothing, to any client, weston-simple-shm too:
+        // what it does with the frame is weston's.)
+        func drawn() -> Bool {
+            let log = kiosk.stderr
+            guard let configure = log.range(of: "xdg_surface@"),
+                log[configure.lowerBound...].contains(".configure("),
+                let attach = log.range(of: ".attach(wl_buffer@")
+            else { return false }
+            return log[attach.upperBound...].contains(".commit()")
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while kiosk.process.isRunning && !drawn() && Date() < deadline { usleep(50_000) }
+        #expect(drawn(), "no frame committed: \(kiosk.stderr.suffix(1500))")
+        usleep(1_000_000)
+        #expect(kiosk.process.isRunning, "the kiosk exited: \(kiosk.stderr.suffix(1500))")
+        #expect(!kiosk.stderr.contains("offers no wl_seat global"), "\(kiosk.stderr.suffix(1500))")
+        #expect(!kiosk.stderr.contains("wl_seat"), "it binds no seat: weston offers none")
+        let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+        #expect(text.contains("offers no seat yet"), "\(text.prefix(1000))")
+    }
+
+    @Test("a seat that appears after the start is taken (its keyboard types), and its removal cancels the held key")
+    func seatArrivesAndGoes() throws {
+        let server = try FakeCompositor(globals: Self.globals)
+        defer { server.stop() }
+        let trace = server.directory + "/trace.jsonl"
+        let kiosk = try KioskProcess(
+            environment: ["XDG_RUNTIME_DIR": server.directory, "WAYLAND_DISPLAY": server.socketName],
+            arguments: ["--wayland", "--trace", trace], directory: server.directory)
+        defer { kiosk.stop() }
+        // Drawn without a seat: a buffer attached (wl_surface.attach) and committed.
+        #expect(server.wait(upTo: 10) { $0.received("wl_surface", opcode: 1) }, "\(kiosk.stderr)")
+        #expect(kiosk.process.isRunning, "\(kiosk.stderr)")
+        func traceLines() -> [[String: Any]] {
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+        }
+        func waitForTrace(_ what: String, _ match: @escaping ([String: Any]) -> Bool) -> Bool {
+            let found = server.wait(upTo: 5) { _ in traceLines().contains(where: match) }
+            if !found { Issue.record("no \(what) in the trace: \(traceLines().suffix(12))") }
+            return found
+        }
+        #expect(
+            waitForTrace("the note") { ($0["note"] as? String)?.contains("offers no seat yet") == true })
+        let name = server.addGlobal("wl_seat", version: 7)
+        #expect(server.wait { $0.object(of: "wl_keyboard") != nil }, "the kiosk bound no keyboard: \(kiosk.stderr)")
+        #expect(
+            waitForTrace("the keyboard added") {
+                $0["event"] as? String == "device" && $0["change"] as? String == "added"
+                    && $0["name"] as? String == "seat-fake keyboard"
+            })
+        server.enterAndPress(key: 30)  // KEY_A, held
+        #expect(waitForTrace("a down") { $0["event"] as? String == "press" && $0["phase"] as? String == "began" })
+        server.removeGlobal(name)
+        #expect(server.wait { $0.received("wl_seat", opcode: 3) }, "no wl_seat.release: \(kiosk.stderr)")
+        #expect(
+            waitForTrace("the press cancelled") {
+                $0["event"] as? String == "press" && $0["phase"] as? String == "cancelled"
+            })
+        #expect(!traceLines().contains { $0["event"] as? String == "press" && $0["phase"] as? String == "ended" })
+        #expect(
+            waitForTrace("the keyboard removed") {
+                $0["event"] as? String == "device" && $0["change"] as? String == "removed"
+            })
+        #expect(kiosk.process.isRunning, "\(kiosk.stderr)")
     }
 }

@@ -19,6 +19,15 @@ final class DisplayCore {
     private(set) var wmBase: OpaquePointer?
     private(set) var seat: OpaquePointer?
     private(set) var seatVersion: UInt32 = 0
+    /// The registry name of the bound seat's global.
+    private var seatGlobal: UInt32?
+    /// Whether the globals a window needs are bound: from then on a `wl_seat` global that appears is
+    /// bound, and one that is removed is let go.
+    private var followsSeats = false
+    /// The capabilities of a seat just bound, kept until its name comes (`wl_seat.name` follows
+    /// `capabilities` from version 2), so that its devices are named after it.
+    private var capabilitiesAwaitingName: UInt32?
+    private var awaitsSeatName = false
     private var userdata: CallbackUserdata<DisplayCore>?
     private var watchToken: UInt64?
     private var batchToken: UInt64?
@@ -165,27 +174,74 @@ final class DisplayCore {
         wmBase = OpaquePointer(
             wl_registry_bind(registry, baseName, cwayland_xdg_wm_base_interface(), min(baseVersion, 2)))
         xdg_wm_base_add_listener(wmBase, wmBaseListener, userdata.pointer)
-        let (seatGlobal, seatVersion) = try find("wl_seat", minimum: 1)
-        self.seatVersion = min(seatVersion, 5)
-        seat = OpaquePointer(wl_registry_bind(registry, seatGlobal, cwayland_seat_interface(), self.seatVersion))
-        wl_seat_add_listener(seat, seatListener, userdata.pointer)
+        // A window needs no seat: a compositor offers wl_seat once it has an input device
+        // (weston), and one that appears later is bound then.
+        bindFirstSeat()
+        followsSeats = true
         try roundtrip("the binding of its globals (wl_compositor, wl_shm, xdg_wm_base, wl_seat)")
     }
 
     fileprivate func globalAdded(name: UInt32, interface: String, version: UInt32) {
         globals[name] = (interface, version)
+        if followsSeats, interface == "wl_seat", seat == nil { bindFirstSeat() }
     }
 
     fileprivate func globalRemoved(name: UInt32) {
         globals[name] = nil
+        guard name == seatGlobal else { return }
+        releaseSeat()
+        bindFirstSeat()
+    }
+
+    /// Whether a seat is bound: `false` until the compositor offers a `wl_seat` global.
+    var hasSeat: Bool { seat != nil }
+
+    /// Binds the `wl_seat` global with the lowest name, when there is one and none is bound.
+    private func bindFirstSeat() {
+        guard seat == nil, disconnectError == nil, let registry, let userdata else { return }
+        guard let (name, global) = globals.filter({ $0.value.interface == "wl_seat" }).min(by: { $0.key < $1.key })
+        else { return }
+        seatVersion = min(global.version, 5)
+        seatGlobal = name
+        awaitsSeatName = seatVersion >= 2
+        seat = OpaquePointer(wl_registry_bind(registry, name, cwayland_seat_interface(), seatVersion))
+        wl_seat_add_listener(seat, seatListener, userdata.pointer)
+    }
+
+    /// Lets the seat go because its global was removed: its devices go first (the seat sources end
+    /// every press and contact cancelled), then the seat.
+    private func releaseSeat() {
+        awaitsSeatName = false
+        capabilitiesAwaitingName = nil
+        seatCapabilitiesChanged(0)
+        if let seat {
+            if seatVersion >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
+        }
+        seat = nil
+        seatGlobal = nil
+        seatName = nil
     }
 
     fileprivate func seatCapabilitiesChanged(_ raw: UInt32) {
+        if awaitsSeatName {
+            capabilitiesAwaitingName = raw
+            return
+        }
         let capabilities = SeatCapabilities(rawValue: raw & 7)
         guard capabilities != seatCapabilities else { return }
         seatCapabilities = capabilities
         for observer in seatCapabilitiesObservers { observer.body(capabilities) }
         onSeatCapabilitiesChange?(capabilities)
+    }
+
+    fileprivate func seatNamed(_ name: String?) {
+        if let name { seatName = name }
+        guard awaitsSeatName else { return }
+        awaitsSeatName = false
+        if let raw = capabilitiesAwaitingName {
+            capabilitiesAwaitingName = nil
+            seatCapabilitiesChanged(raw)
+        }
     }
 
     fileprivate func pinged(_ serial: UInt32) {
@@ -440,11 +496,10 @@ nonisolated(unsafe) private let seatListener = staticListener(
             MainActor.assumeIsolated { target?.seatCapabilitiesChanged(capabilities) }
         },
         name: { data, _, name in
-            guard let name else { return }
-            let text = String(cString: name)
+            let text = name.map { String(cString: $0) }
             let target = core(data)
 
-            MainActor.assumeIsolated { target?.seatName = text }
+            MainActor.assumeIsolated { target?.seatNamed(text) }
         }))
 
 /// A listener struct (a C struct of `@convention(c)` functions) given the stable address
