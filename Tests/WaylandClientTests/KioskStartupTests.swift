@@ -5,7 +5,8 @@ import Testing
 /// The built `kiosk-example --wayland` started where a kiosk builder meets trouble: a compositor
 /// that accepts the connection and never answers (a socket nobody serves, sway stopped with
 /// SIGSTOP), `WAYLAND_DISPLAY` naming something that is not a socket, and weston's kiosk shell with
-/// no input device (no `wl_seat`), where a seat appears later and goes away again.
+/// no input device (no `wl_seat`), where a seat appears later and goes away again; and, on the
+/// keyboards, a seat manager that never answers.
 @Suite("kiosk-example --wayland at start: hung compositors, wrong paths, no seat", .serialized)
 @MainActor
 struct KioskStartupTests {
@@ -91,6 +92,23 @@ struct KioskStartupTests {
         #expect(message.contains(sway.directory + "/" + sway.socketName), "\(message)")
         #expect(message.contains("did not answer the registry"), "\(message)")
         #expect(message.contains("stopped (SIGSTOP"), "\(message)")
+    }
+
+    @Test(
+        "a seat manager (seatd) that accepts and never answers: kiosk-example --keyboards goes on without it after 2 s")
+    func silentSeatManager() throws {
+        // libseat's seatd backend waits for seatd's answer with no timeout of its own.
+        let seatd = try FakeCompositor(globals: [], silent: true)
+        defer { seatd.stop() }
+        let kiosk = try KioskProcess(
+            environment: ["SEATD_SOCK": seatd.socketPath, "LIBSEAT_BACKEND": "seatd"],
+            arguments: ["--keyboards", "--device", "/dev/input/event999"], directory: seatd.directory)
+        defer { kiosk.stop() }
+        let status = kiosk.exitStatus(upTo: 20)
+        #expect(status != nil && status != 0, "still running after 20 s: \(kiosk.stderr)")
+        #expect(kiosk.elapsed < 10)
+        // Past the seat: the device is opened directly, and is not there.
+        #expect(kiosk.stderr.contains("open /dev/input/event999"), "\(kiosk.stderr)")
     }
 
     @Test(
