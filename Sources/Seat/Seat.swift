@@ -1,5 +1,7 @@
 internal import CSeat
+internal import Glibc
 public import LinuxSystem
+internal import Synchronization
 
 /// A seat opened through libseat: seatd, or logind through libseat, gives an ordinary user the
 /// seat's input devices, as cage and weston get them. The seat can be taken away (a switch to
@@ -42,12 +44,14 @@ public final class Seat {
     private var devices: [Int32: Int32] = [:]  // descriptor → libseat device id
 
     /// Opens the seat through the seat managers named, in order (`seatd`, then `logind`), and
-    /// waits up to `timeout` seconds for it to be enabled. libseat's own `builtin` backend is
+    /// waits up to `timeout` seconds for it to be enabled. A seat manager that accepts the
+    /// connection and does not answer within `timeout` seconds (seatd stopped or hung: libseat
+    /// itself would wait for ever) counts as failed, and the next one is tried. libseat's own `builtin` backend is
     /// never tried unless `LIBSEAT_BACKEND` names it: as root it would take the VT over.
     ///
     /// - Parameters:
     ///   - backends: The backends to try, unless `LIBSEAT_BACKEND` is set (then only it).
-    ///   - timeout: How long to wait for the seat to be enabled.
+    ///   - timeout: How long to wait for each seat manager's answer, and for the seat to be enabled.
     /// - Throws: `InputError` naming each backend tried and why it failed.
     ///
     /// Chooses the backend through the `LIBSEAT_BACKEND` environment variable (libseat reads no
@@ -58,7 +62,7 @@ public final class Seat {
         var failures: [String] = []
         var opened: (OpaquePointer, String)?
         var lastError: Int32 = 0
-        let box = SeatBox()
+        var box = SeatBox()
         let listener = UnsafeMutablePointer<libseat_seat_listener>.allocate(capacity: 1)
         listener.initialize(
             to: libseat_seat_listener(
@@ -72,13 +76,25 @@ public final class Seat {
                     box.enabled = false
                     if let owner = box.seat { owner.disabled() } else if let seat { _ = libseat_disable_seat(seat) }
                 }))
-        let userdata = CallbackUserdata(retaining: box)
+        var userdata = CallbackUserdata(retaining: box)
+        // A seat manager that never answered may still call the listener: it is kept for ever then.
+        var abandoned = false
         let setByUser = Syscalls.environment("LIBSEAT_BACKEND") != nil
         for backend in chosen {
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", backend) }
-            let handle = libseat_open_seat(listener, userdata.pointer)
-            let code = Syscalls.lastError
+            let result = SeatOpening.open(listener: listener, userdata: userdata.pointer, timeout: timeout)
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", nil) }
+            guard case .answered(let handle, let code) = result else {
+                // Its box and userdata stay with the thread still waiting; the next try gets new ones.
+                abandoned = true
+                lastError = ETIMEDOUT
+                failures.append(
+                    "\(backend): it accepted the connection but did not answer within \(timeout) s (stopped or "
+                        + "hung): restart it")
+                box = SeatBox()
+                userdata = CallbackUserdata(retaining: box)
+                continue
+            }
             if let handle {
                 opened = (handle, backend)
                 break
@@ -88,7 +104,7 @@ public final class Seat {
         }
         guard let (handle, backend) = opened else {
             userdata.release()
-            listener.deallocate()
+            if !abandoned { listener.deallocate() }
             throw InputError(
                 errno: lastError, operation: "open seat", path: nil,
                 message: "no seat manager could be reached (\(failures.joined(separator: "; ")))")
@@ -106,7 +122,7 @@ public final class Seat {
         guard box.enabled else {
             libseat_close_seat(handle)
             userdata.release()
-            listener.deallocate()
+            if !abandoned { listener.deallocate() }
             throw InputError(
                 errno: 0, operation: "open seat", path: nil,
                 message: "\(backend) opened \(seatName) but never enabled it within \(timeout) s: "
@@ -114,6 +130,7 @@ public final class Seat {
         }
         self.handle = handle
         self.listener = listener
+        listenerIsShared = abandoned
         self.backend = backend
         self.userdata = userdata
         name = seatName
@@ -122,12 +139,14 @@ public final class Seat {
     }
 
     private let userdata: CallbackUserdata<SeatBox>
+    /// Whether a seat manager that never answered may still call the listener: it is not freed then.
+    private let listenerIsShared: Bool
 
     deinit {
         for (_, id) in devices { _ = libseat_close_device(handle, id) }
         libseat_close_seat(handle)
         userdata.release()
-        listener.deallocate()
+        if !listenerIsShared { listener.deallocate() }
     }
 
     /// The descriptor to watch: readable when libseat has something to deliver.
@@ -277,6 +296,92 @@ final class SeatObservers {
 }
 
 /// Carries the seat to libseat's C callbacks.
+/// One `libseat_open_seat` on a thread of its own, waited for at most a timeout: libseat's seatd
+/// backend waits for seatd's answer with no timeout, so a seatd that accepts the connection and is
+/// stopped (SIGSTOP) or hung would block the app for ever, silently. A thread that did not finish
+/// in time is left waiting (detached); if it ever gets the seat, it closes it.
+private final class SeatOpening: Sendable {
+    enum Result {
+        /// libseat answered: the seat, or `nil` and the errno.
+        case answered(OpaquePointer?, errno: Int32)
+        /// The seat manager did not answer in time.
+        case timedOut
+    }
+
+    private struct State: ~Copyable {
+        var finished = false
+        var abandoned = false
+        var handle: UInt?
+        var code: Int32 = 0
+    }
+
+    // The pointers as integers: the listener lives as long as any thread may use it, the userdata
+    // as long as its box.
+    private let listener: UInt
+    private let userdata: UInt
+    private let state = Mutex(State())
+
+    private init(listener: UnsafeMutablePointer<libseat_seat_listener>, userdata: UnsafeMutableRawPointer) {
+        self.listener = UInt(bitPattern: listener)
+        self.userdata = UInt(bitPattern: userdata)
+    }
+
+    /// Opens the seat through the backend `LIBSEAT_BACKEND` names, waiting at most `timeout` seconds.
+    static func open(
+        listener: UnsafeMutablePointer<libseat_seat_listener>, userdata: UnsafeMutableRawPointer, timeout: Double
+    ) -> Result {
+        let opening = SeatOpening(listener: listener, userdata: userdata)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(opening).toOpaque()
+        let started =
+            pthread_create(
+                &thread, nil,
+                { context in
+                    Unmanaged<SeatOpening>.fromOpaque(context!).takeRetainedValue().run()
+                    return nil
+                }, context) == 0
+        guard started else {
+            Unmanaged<SeatOpening>.fromOpaque(context).release()
+            // No thread: open here, unbounded, as before.
+            let handle = libseat_open_seat(listener, userdata)
+            return .answered(handle, errno: Syscalls.lastError)
+        }
+        let deadline = Syscalls.monotonicNow() + max(timeout, 0.01)
+        while true {
+            // The answer as (handle, errno), or the time out as nil; nil overall: still waiting.
+            let outcome: (handle: UInt?, code: Int32)?? = opening.state.withLock { state in
+                if state.finished { return .some((state.handle, state.code)) }
+                guard Syscalls.monotonicNow() >= deadline else { return nil }
+                state.abandoned = true
+                return .some(nil)
+            }
+            guard let outcome else {
+                usleep(5000)
+                continue
+            }
+            guard let (handle, code) = outcome else {
+                pthread_detach(thread)
+                return .timedOut
+            }
+            pthread_join(thread, nil)
+            return .answered(handle.flatMap { OpaquePointer(bitPattern: $0) }, errno: code)
+        }
+    }
+
+    private func run() {
+        let handle = libseat_open_seat(
+            UnsafeMutablePointer(bitPattern: listener), UnsafeMutableRawPointer(bitPattern: userdata))
+        let code = Syscalls.lastError
+        let abandoned = state.withLock { state in
+            state.finished = true
+            state.handle = handle.map { UInt(bitPattern: $0) }
+            state.code = code
+            return state.abandoned
+        }
+        if abandoned, let handle { libseat_close_seat(handle) }
+    }
+}
+
 private final class SeatBox {
     weak var seat: Seat?
     /// Whether libseat enabled the seat (set before the seat object exists, too).

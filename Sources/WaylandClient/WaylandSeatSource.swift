@@ -21,7 +21,8 @@ public import XKBKeymap
 /// - a left click or a tap on an item activates it, as `FocusSystem.activate(at:)` says;
 ///   positions go through ``mapPoint`` into the focus tree's coordinates;
 /// - a keyboard, pointer or touch screen appearing or going away is reported through
-///   ``onDeviceChange`` as a device added or removed.
+///   ``onDeviceChange`` as a device added or removed; so is a whole seat (its `wl_seat` global)
+///   appearing after the start, or going away: its devices are removed, their presses cancelled.
 ///
 /// ```swift
 /// let connection = try WaylandConnection(loop: app.loop)
@@ -114,6 +115,10 @@ extension WaylandSeatSource: InputSource {
         let seatName = connection.seatName ?? "seat"
         let kinds = devices.map { $0.name.split(separator: " ").last.map(String.init) ?? $0.name }
         let place = connection.socketPath.map { " at \($0)" } ?? ""
+        guard connection.hasSeat else {
+            return "the compositor\(place) offers no seat yet (no wl_seat: it has no input device); the window "
+                + "is drawn, and the seat is taken when it appears"
+        }
         var parts = [
             "the compositor's \(seatName)\(place): \(kinds.isEmpty ? "no device yet" : kinds.joined(separator: ", "))"
         ]

@@ -50,6 +50,41 @@ import Testing
         #expect(automatic.seat == nil && automatic.seatUnavailable != nil, "no seat: the device was opened directly")
     }
 
+    @Test("a seatd that accepts the connection and never answers (stopped): the seat gives up after its timeout")
+    func seatManagerSilent() throws {
+        // A socket that listens and is never read: connect(2) succeeds through the backlog, as
+        // with a seatd stopped by SIGSTOP, and libseat's request is never answered.
+        let path = "/tmp/rc-silent-seatd-\(getpid()).sock"
+        unlink(path)
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        try #require(bound == 0 && listen(listener, 4) == 0)
+        setenv("SEATD_SOCK", path, 1)
+        defer { unsetenv("SEATD_SOCK") }
+        let started = Syscalls.monotonicNow()
+        #expect {
+            _ = try Seat(backends: ["seatd"], timeout: 0.5)
+        } throws: { error in
+            let message = (error as? InputError)?.message ?? ""
+            return message.contains("seatd: it accepted the connection but did not answer within 0.5 s")
+        }
+        let elapsed = Syscalls.monotonicNow() - started
+        #expect(elapsed >= 0.5 && elapsed < 3, "\(elapsed) s")
+    }
+
     @Test("a device name nothing matches says what was asked for and where to look")
     func unmatchedName() throws {
         let loop = try makeSource(

@@ -6,7 +6,9 @@ import Glibc
 /// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
 /// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
 /// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
-/// 640x480, and every `wl_surface.frame` answered at once.
+/// 640x480, and every `wl_surface.frame` answered at once. A test adds and removes globals while the
+/// client runs (``addGlobal(_:version:)``, ``removeGlobal(_:)``) and presses keys on the keyboard it
+/// bound (``enterAndPress(key:)``); a silent server accepts the connection and never answers.
 final class FakeCompositor: @unchecked Sendable {
     struct Request: Equatable {
         var object: UInt32
@@ -26,6 +28,11 @@ final class FakeCompositor: @unchecked Sendable {
     private let resumed = DispatchSemaphore(value: 0)
     private let pausesAfterBinding: Bool
     private let failsFrames: Bool
+    private let silent: Bool
+    private let configures: Bool
+    private var client: Int32 = -1
+    private var registryObject: UInt32 = 0
+    private var globalCount: UInt32 = 0
 
     /// - Parameters:
     ///   - globals: The globals announced: interface and version.
@@ -33,10 +40,18 @@ final class FakeCompositor: @unchecked Sendable {
     ///     roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
     ///   - failsFrames: Whether a `wl_surface.frame` request gets a protocol error (`wl_display.error`,
     ///     code 2, on the surface) instead of its callback.
-    init(globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false) throws {
+    ///   - silent: Whether the server accepts the connection, reads and never answers (a hung compositor).
+    ///   - configures: Whether a toplevel is configured (`false`: a compositor that never shows the window).
+    init(
+        globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false,
+        silent: Bool = false, configures: Bool = true
+    ) throws {
         self.globals = globals
         self.pausesAfterBinding = pausesAfterBinding
         self.failsFrames = failsFrames
+        self.silent = silent
+        self.configures = configures
+        globalCount = UInt32(globals.count)
         directory = NSTemporaryDirectory() + "rcwayland-fake-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -65,6 +80,56 @@ final class FakeCompositor: @unchecked Sendable {
     /// Reads again after a pause.
     func resume() { resumed.signal() }
 
+    /// The path of the socket.
+    var socketPath: String { directory + "/" + socketName }
+
+    /// Whether a request was received on the object a bound interface got, with that opcode.
+    func received(_ interface: String, opcode: UInt16) -> Bool {
+        guard let object = object(of: interface) else { return false }
+        return received.contains { $0.object == object && $0.opcode == opcode }
+    }
+
+    /// Waits up to `seconds` for a condition on the server's state.
+    @discardableResult
+    func wait(upTo seconds: Double = 5, _ condition: (FakeCompositor) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition(self) {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// Announces a global while the client runs (`wl_registry.global`); returns its name.
+    @discardableResult
+    func addGlobal(_ interface: String, version: UInt32) -> UInt32 {
+        let name = lock.withLock {
+            globalCount += 1
+            return globalCount
+        }
+        send(event(registryObject, 0, uint(name) + string(interface) + uint(version)))
+        return name
+    }
+
+    /// Removes a global while the client runs (`wl_registry.global_remove`).
+    func removeGlobal(_ name: UInt32) {
+        send(event(registryObject, 1, uint(name)))
+    }
+
+    /// Gives the keyboard the client bound focus on its surface (`wl_keyboard.enter`, no key down)
+    /// and presses `key` (an evdev code) without releasing it.
+    func enterAndPress(key: UInt32) {
+        guard let keyboard = object(of: "wl_keyboard"), let surface = object(of: "wl_surface") else { return }
+        send(
+            event(keyboard, 1, uint(10) + uint(surface) + uint(0))
+                + event(keyboard, 3, uint(11) + uint(0) + uint(key) + uint(1)))
+    }
+
+    /// Writes events to the client (from the test's thread or the server's).
+    private func send(_ bytes: [UInt8]) {
+        lock.withLock { _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
+    }
+
     /// Waits for the client to hang up (up to 5 s), then removes the directory.
     func stop() {
         _ = finished.wait(timeout: .now() + 5)
@@ -76,7 +141,11 @@ final class FakeCompositor: @unchecked Sendable {
         defer { finished.signal() }
         let client = accept(listener, nil, nil)
         guard client >= 0 else { return }
-        defer { close(client) }
+        lock.withLock { self.client = client }
+        defer {
+            lock.withLock { self.client = -1 }
+            close(client)
+        }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         var registry: UInt32 = 0
@@ -86,6 +155,7 @@ final class FakeCompositor: @unchecked Sendable {
         while true {
             let count = read(client, &chunk, chunk.count)
             if count <= 0 { return }
+            if silent { continue }
             pending += chunk[0..<count]
             while pending.count >= 8 {
                 let object = word(pending, 0)
@@ -100,6 +170,7 @@ final class FakeCompositor: @unchecked Sendable {
                 switch (request.object, request.opcode) {
                 case (1, 1):  // wl_display.get_registry(new id)
                     registry = word(request.arguments, 0)
+                    lock.withLock { registryObject = registry }
                     for (index, (interface, version)) in globals.enumerated() {
                         reply += event(registry, 0, uint(UInt32(index + 1)) + string(interface) + uint(version))
                     }
@@ -123,7 +194,12 @@ final class FakeCompositor: @unchecked Sendable {
                         lock.withLock { boundObjects["wl_surface"] = surface }
                     } else if request.object == base && request.opcode == 2 {  // get_xdg_surface(new id, surface)
                         xdgSurface = word(request.arguments, 0)
-                    } else if request.object == xdgSurface && request.opcode == 1 {  // get_toplevel(new id)
+                    } else if request.object == self.object(of: "wl_seat") && request.opcode == 1 {
+                        // get_keyboard(new id)
+                        let keyboard = word(request.arguments, 0)
+                        lock.withLock { boundObjects["wl_keyboard"] = keyboard }
+                    } else if request.object == xdgSurface && request.opcode == 1 && configures {
+                        // get_toplevel(new id)
                         let toplevel = word(request.arguments, 0)
                         reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
                         reply += event(xdgSurface, 0, uint(5))
@@ -134,7 +210,7 @@ final class FakeCompositor: @unchecked Sendable {
                         reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
                     }
                 }
-                if !reply.isEmpty { _ = reply.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
+                if !reply.isEmpty { send(reply) }
                 if pausesAfterBinding && syncs == 2 && request.object == 1 && request.opcode == 0 {
                     _ = resumed.wait(timeout: .now() + 10)
                 }

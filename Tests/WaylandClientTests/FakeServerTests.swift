@@ -1,5 +1,7 @@
+import AppRuntime
 import EventLoop
 import Foundation
+import ResponderChain
 import TestSupport
 import Testing
 import WaylandClient
@@ -151,5 +153,103 @@ struct FakeServerTests {
         #expect(reports.first?.errno == EPROTO)
         #expect(reports.first?.message.contains("protocol error 2 on wl_surface@\(surface)") == true)
         #expect(!window.present { _ in [] })
+    }
+
+    @Test(
+        "a socket that accepts and never answers: the connection gives up after its timeout, naming the socket and the registry"
+    )
+    func silentSocketTimesOut() throws {
+        let server = try FakeCompositor(globals: Self.all, silent: true)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let started = EventLoop.monotonicNow
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment, timeout: 0.5)
+        }
+        let elapsed = EventLoop.monotonicNow - started
+        #expect(elapsed >= 0.5 && elapsed < 3, "\(elapsed) s")
+        #expect(error?.errno == ETIMEDOUT)
+        #expect(error?.message.contains("at \(server.socketPath)") == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("did not answer the registry") == true, "\(error?.message ?? "")")
+    }
+
+    @Test("a compositor that never configures the window: the connection ends after its timeout, naming the configure")
+    func unconfiguredWindowTimesOut() throws {
+        let server = try FakeCompositor(globals: Self.all, configures: false)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment, timeout: 0.5)
+        var reports: [WaylandError] = []
+        connection.onDisconnect = { reports.append($0) }
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Never", appID: "rc.never"))
+        #expect(run(loop, upTo: 5) { !reports.isEmpty })
+        #expect(!window.isConfigured)
+        #expect(reports.count == 1)
+        #expect(reports.first?.errno == ETIMEDOUT)
+        #expect(reports.first?.message.contains("did not answer the window's first configure") == true)
+        #expect(reports.first?.message.contains(server.socketPath) == true)
+    }
+
+    @Test(
+        "no wl_seat at the start: the window is made and drawn; a seat that appears later is bound, and its removal cancels the held key and lets it go"
+    )
+    func seatArrivesLateAndGoes() throws {
+        let server = try FakeCompositor(globals: Self.all.filter { $0.0 != "wl_seat" })
+        defer { server.stop() }
+        let scene = try Scene(
+            json: #"{"root": {"id": "screen", "frame": [0, 0, 64, 48], "children": []}}"#, file: "seatless.json")
+        var configuration = Application.Configuration()
+        configuration.usesTerminalForOutput = false
+        configuration.quitCommand = nil
+        configuration.inspection.isEnabled = false
+        let app = try Application(window: scene.window, root: scene.root, configuration: configuration)
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: app.loop, environment: environment)
+        #expect(!connection.hasSeat)
+        #expect(connection.seatCapabilities.isEmpty)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Seatless", appID: "rc.seat"))
+        let seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop, dispatcher: app.dispatcher)
+        app.setPrimaryInput(seat, fallsBackToTerminal: false)
+        var changes: [Application.Change] = []
+        app.onChange = { changes.append($0) }
+        var presses: [String] = []
+        let observation = app.dispatcher.addTraceObserver { record in
+            switch record.kind {
+            case .press(let press, _), .pressOwned(let press, _, _):
+                let entry = "\(press.key.charactersIgnoringModifiers) \(press.phase)"
+                if presses.last != entry { presses.append(entry) }
+            default:
+                break
+            }
+        }
+        defer { _ = observation }
+        try app.start()
+        #expect(run(app.loop, upTo: 5) { window.isConfigured })
+        #expect(window.present { _ in [0..<1] })
+        #expect(app.inputNote?.contains("offers no seat yet") == true, "\(app.inputNote ?? "")")
+        // The seat appears: it is bound, its keyboard too, and a key pressed on it begins a press.
+        let name = server.addGlobal("wl_seat", version: 7)
+        #expect(run(app.loop, upTo: 5) { connection.hasSeat && server.object(of: "wl_keyboard") != nil })
+        #expect(connection.seatName == "seat-fake")
+        #expect(seat.devices.map(\.name) == ["seat-fake keyboard", "seat-fake pointer"])
+        server.enterAndPress(key: 30)  // KEY_A
+        #expect(run(app.loop, upTo: 5) { presses.contains("a began") }, "\(presses)")
+        // The seat's global goes: the held key ends cancelled, the devices are removed, the seat released.
+        server.removeGlobal(name)
+        #expect(run(app.loop, upTo: 5) { !connection.hasSeat && presses.contains("a cancelled") }, "\(presses)")
+        #expect(!presses.contains("a ended"))
+        #expect(seat.devices.isEmpty)
+        let removed = changes.compactMap { change -> [KeyCode]? in
+            if case .deviceRemoved(let device, let cancelled) = change, device.name == "seat-fake keyboard" {
+                return cancelled
+            }
+            return nil
+        }
+        #expect(removed == [[KeyCode(30)]], "\(changes)")
+        #expect(server.wait { $0.received("wl_seat", opcode: 3) }, "wl_seat.release")
+        #expect(connection.disconnectError == nil)
+        app.stop()
     }
 }

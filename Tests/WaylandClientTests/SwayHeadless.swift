@@ -101,11 +101,11 @@ final class SwayHeadless {
     deinit { stop() }
 
     /// The command prefix that runs a program as the sway user: `setpriv` from root, nothing otherwise.
-    private static func asUser(_ uid: UInt32, _ gid: UInt32) -> [String] {
+    static func asUser(_ uid: UInt32, _ gid: UInt32) -> [String] {
         getuid() == 0 ? ["setpriv", "--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "--"] : []
     }
 
-    private static func home(_ uid: UInt32) -> String {
+    static func home(_ uid: UInt32) -> String {
         getpwuid(uid).map { String(cString: $0.pointee.pw_dir) } ?? "/tmp"
     }
 
@@ -125,7 +125,7 @@ final class SwayHeadless {
         }
     }
 
-    private static func ensureUser() throws {
+    static func ensureUser() throws {
         if getpwnam(user) != nil { return }
         let useradd = Process()
         useradd.executableURL = URL(fileURLWithPath: "/usr/sbin/useradd")
@@ -218,10 +218,17 @@ final class SwayHeadless {
         }
     }
 
+    /// Stops sway (SIGSTOP) without ending it, as a debugger or a hung compositor would: its socket
+    /// still takes connections (the kernel queues them) and nothing answers.
+    func pause() {
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGSTOP) }
+    }
+
     /// Stops sway and the helpers started, and removes the runtime directory.
     func stop() {
         guard !stopped else { return }
         stopped = true
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGCONT) }
         for helper in helpers where helper.isRunning {
             Glibc.kill(helper.processIdentifier, SIGKILL)
             helper.waitUntilExit()

@@ -156,4 +156,29 @@ struct WaylandConnectionTests {
         #expect(throws: WaylandError.self) { try connection.roundtrip() }
         #expect(reports.count == 1)
     }
+
+    @Test(
+        "WAYLAND_DISPLAY naming a regular file or a directory: the error says what the path is and that a socket was expected",
+        arguments: ["file", "directory"])
+    func displayPathNotASocket(kind: String) throws {
+        let directory = NSTemporaryDirectory() + "rcwayland-notsocket-\(getpid())-\(kind)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/wayland-0"
+        if kind == "file" {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("not a socket".utf8)))
+        } else {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: "wayland-0", runtimeDirectory: directory)
+        let error = #expect(throws: WaylandError.self) {
+            _ = try WaylandConnection(loop: loop, environment: environment)
+        }
+        let message = error?.message ?? ""
+        let what = kind == "file" ? "a regular file" : "a directory"
+        #expect(message.contains("names \(path), which is \(what), not a socket"), "\(message)")
+        #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
+        #expect(!message.contains("stale socket"), "\(message)")
+    }
 }

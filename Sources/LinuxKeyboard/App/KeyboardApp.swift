@@ -132,6 +132,9 @@ public final class KeyboardApp {
         /// the app is a window under it); a terminal tool that should stay in its terminal turns
         /// it off, and ``InputChoice/wayland`` still asks for the compositor.
         public var prefersWayland = true
+        /// How long, in seconds, the Wayland compositor has to answer each round trip at start (the
+        /// registry, the globals, the window's first configure) before the app gives up on it.
+        public var waylandTimeout = 5.0
         /// The window asked of a Wayland compositor: title, app id (`nil`: the program's name),
         /// full screen (on by default).
         public var window = WindowOptions()
@@ -364,7 +367,8 @@ public final class KeyboardApp {
     ) throws(AppError) -> Wayland {
         let name = Application.programName
         do {
-            let connection = try WaylandConnection(loop: application.loop, environment: environment)
+            let connection = try WaylandConnection(
+                loop: application.loop, environment: environment, timeout: configuration.waylandTimeout)
             let renderer: PixelRenderer
             do {
                 renderer = try fonts.wait()

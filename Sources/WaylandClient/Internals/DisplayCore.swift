@@ -11,12 +11,23 @@ final class DisplayCore {
     let display: OpaquePointer
     let loop: EventLoop
     let socketPath: String?
+    /// How long, in seconds, a round trip at start waits for the compositor's answer.
+    let timeout: Double
     private(set) var registry: OpaquePointer?
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
     private(set) var seat: OpaquePointer?
     private(set) var seatVersion: UInt32 = 0
+    /// The registry name of the bound seat's global.
+    private var seatGlobal: UInt32?
+    /// Whether the globals a window needs are bound: from then on a `wl_seat` global that appears is
+    /// bound, and one that is removed is let go.
+    private var followsSeats = false
+    /// The capabilities of a seat just bound, kept until its name comes (`wl_seat.name` follows
+    /// `capabilities` from version 2), so that its devices are named after it.
+    private var capabilitiesAwaitingName: UInt32?
+    private var awaitsSeatName = false
     private var userdata: CallbackUserdata<DisplayCore>?
     private var watchToken: UInt64?
     private var batchToken: UInt64?
@@ -49,8 +60,9 @@ final class DisplayCore {
     /// Globals seen in the registry: name → (interface, version).
     private var globals: [UInt32: (interface: String, version: UInt32)] = [:]
 
-    init(loop: EventLoop, environment: WaylandEnvironment) throws(WaylandError) {
+    init(loop: EventLoop, environment: WaylandEnvironment, timeout: Double) throws(WaylandError) {
         self.loop = loop
+        self.timeout = timeout.isFinite ? min(max(timeout, 0.01), 3600) : 5
         if let socket = environment.socket, !socket.isEmpty {
             guard let fd = Int32(socket), fd >= 0 else {
                 throw WaylandError(
@@ -90,6 +102,13 @@ final class DisplayCore {
             }
             guard let display = wl_display_connect(path) else {
                 let code = Syscalls.lastError
+                if code != ENOENT, let kind = Self.nonSocketKind(path) {
+                    throw WaylandError(
+                        operation: "connect", errno: code,
+                        message: "WAYLAND_DISPLAY=\(name) names \(path), which is \(kind), not a socket: a Wayland "
+                            + "compositor's socket was expected there; set WAYLAND_DISPLAY to the socket's name in "
+                            + "XDG_RUNTIME_DIR (such as wayland-0) or its absolute path")
+                }
                 let why =
                     code == ENOENT
                     ? "no socket there: is the compositor running, and are WAYLAND_DISPLAY and XDG_RUNTIME_DIR its?"
@@ -129,7 +148,7 @@ final class DisplayCore {
         }
         self.registry = registry
         wl_registry_add_listener(registry, registryListener, userdata.pointer)
-        try roundtrip()
+        try roundtrip("the registry (wl_display.get_registry: the list of its globals)")
         func find(_ interface: String, minimum: UInt32) throws(WaylandError) -> (UInt32, UInt32) {
             let found = globals.filter { $0.value.interface == interface }.min { $0.key < $1.key }
             guard let (name, global) = found else {
@@ -155,22 +174,59 @@ final class DisplayCore {
         wmBase = OpaquePointer(
             wl_registry_bind(registry, baseName, cwayland_xdg_wm_base_interface(), min(baseVersion, 2)))
         xdg_wm_base_add_listener(wmBase, wmBaseListener, userdata.pointer)
-        let (seatGlobal, seatVersion) = try find("wl_seat", minimum: 1)
-        self.seatVersion = min(seatVersion, 5)
-        seat = OpaquePointer(wl_registry_bind(registry, seatGlobal, cwayland_seat_interface(), self.seatVersion))
-        wl_seat_add_listener(seat, seatListener, userdata.pointer)
-        try roundtrip()
+        // A window needs no seat: a compositor offers wl_seat once it has an input device
+        // (weston), and one that appears later is bound then.
+        bindFirstSeat()
+        followsSeats = true
+        try roundtrip("the binding of its globals (wl_compositor, wl_shm, xdg_wm_base, wl_seat)")
     }
 
     fileprivate func globalAdded(name: UInt32, interface: String, version: UInt32) {
         globals[name] = (interface, version)
+        if followsSeats, interface == "wl_seat", seat == nil { bindFirstSeat() }
     }
 
     fileprivate func globalRemoved(name: UInt32) {
         globals[name] = nil
+        guard name == seatGlobal else { return }
+        releaseSeat()
+        bindFirstSeat()
+    }
+
+    /// Whether a seat is bound: `false` until the compositor offers a `wl_seat` global.
+    var hasSeat: Bool { seat != nil }
+
+    /// Binds the `wl_seat` global with the lowest name, when there is one and none is bound.
+    private func bindFirstSeat() {
+        guard seat == nil, disconnectError == nil, let registry, let userdata else { return }
+        guard let (name, global) = globals.filter({ $0.value.interface == "wl_seat" }).min(by: { $0.key < $1.key })
+        else { return }
+        seatVersion = min(global.version, 5)
+        seatGlobal = name
+        awaitsSeatName = seatVersion >= 2
+        seat = OpaquePointer(wl_registry_bind(registry, name, cwayland_seat_interface(), seatVersion))
+        wl_seat_add_listener(seat, seatListener, userdata.pointer)
+    }
+
+    /// Lets the seat go because its global was removed: its devices go first (the seat sources end
+    /// every press and contact cancelled), then the seat.
+    private func releaseSeat() {
+        awaitsSeatName = false
+        capabilitiesAwaitingName = nil
+        seatCapabilitiesChanged(0)
+        if let seat {
+            if seatVersion >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
+        }
+        seat = nil
+        seatGlobal = nil
+        seatName = nil
     }
 
     fileprivate func seatCapabilitiesChanged(_ raw: UInt32) {
+        if awaitsSeatName {
+            capabilitiesAwaitingName = raw
+            return
+        }
         let capabilities = SeatCapabilities(rawValue: raw & 7)
         guard capabilities != seatCapabilities else { return }
         seatCapabilities = capabilities
@@ -178,17 +234,92 @@ final class DisplayCore {
         onSeatCapabilitiesChange?(capabilities)
     }
 
+    fileprivate func seatNamed(_ name: String?) {
+        if let name { seatName = name }
+        guard awaitsSeatName else { return }
+        awaitsSeatName = false
+        if let raw = capabilitiesAwaitingName {
+            capabilitiesAwaitingName = nil
+            seatCapabilitiesChanged(raw)
+        }
+    }
+
     fileprivate func pinged(_ serial: UInt32) {
         xdg_wm_base_pong(wmBase, serial)
     }
 
-    /// Sends every request and waits for the compositor's answer to all of them (`wl_display_roundtrip`).
-    func roundtrip() throws(WaylandError) {
+    /// Sends every request and waits, up to ``timeout`` seconds, for the compositor's answer to all
+    /// of them (`wl_display.sync`, as `wl_display_roundtrip` does, but with a deadline): a compositor
+    /// that is stopped (SIGSTOP) or hung, or a socket that accepts and never answers, ends the
+    /// connection with an error naming the socket and `what` was waited for.
+    func roundtrip(_ what: String = "a round trip (wl_display.sync)") throws(WaylandError) {
         if let disconnectError { throw disconnectError }
-        if wl_display_roundtrip(display) < 0 {
-            let error = protocolFailure(operation: "roundtrip", code: Syscalls.lastError)
-            report(error)
-            throw error
+        guard let callback = wl_display_sync(display) else {
+            throw fail(protocolFailure(operation: "roundtrip", code: Syscalls.lastError))
+        }
+        let done = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+        done.initialize(to: false)
+        defer {
+            wl_callback_destroy(callback)
+            done.deallocate()
+        }
+        wl_callback_add_listener(callback, syncListener, done)
+        let fd = wl_display_get_fd(display)
+        let deadline = Syscalls.monotonicNow() + timeout
+        while !done.pointee {
+            guard wl_display_dispatch_pending(display) >= 0 else {
+                throw fail(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+            }
+            if done.pointee { break }
+            var events = Int16(POLLIN)
+            if wl_display_flush(display) < 0 {
+                let code = Syscalls.lastError
+                guard code == EAGAIN else { throw fail(protocolFailure(operation: "flush", code: code)) }
+                events |= Int16(POLLOUT)
+            }
+            // Events already queued are dispatched first.
+            guard wl_display_prepare_read(display) == 0 else { continue }
+            let left = deadline - Syscalls.monotonicNow()
+            guard left > 0 else {
+                wl_display_cancel_read(display)
+                throw fail(unanswered(what))
+            }
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(left, 60) * 1000) + 1)
+            if ready > 0, descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                guard wl_display_read_events(display) >= 0 else {
+                    throw fail(protocolFailure(operation: "read", code: Syscalls.lastError))
+                }
+            } else {
+                wl_display_cancel_read(display)
+            }
+        }
+    }
+
+    /// The error for a compositor that did not answer `what` within ``timeout``.
+    func unanswered(_ what: String) -> WaylandError {
+        let place = socketPath.map { " at \($0)" } ?? " on WAYLAND_SOCKET"
+        let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+        return WaylandError(
+            operation: "roundtrip", errno: ETIMEDOUT,
+            message: "the Wayland compositor\(place) accepted the connection but did not answer \(what) within "
+                + "\(seconds) s: it is stopped (SIGSTOP, a debugger) or hung, or the socket is not a compositor's; "
+                + "start the compositor again (or continue it), or set WAYLAND_DISPLAY to a running compositor's "
+                + "socket")
+    }
+
+    /// What a path is when it is there and not a socket (`a regular file`, `a directory`), else `nil`.
+    private static func nonSocketKind(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFSOCK: return nil
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFIFO: return "a FIFO"
+        default: return "a special file"
         }
     }
 
@@ -271,6 +402,13 @@ final class DisplayCore {
             message: "the Wayland compositor\(place) went away (\(reason)): the app cannot draw or read input any more")
     }
 
+    /// Ends the connection with `error` (reported once through ``onDisconnect``) and returns the
+    /// error that ended it, for the caller to throw.
+    func fail(_ error: WaylandError) -> WaylandError {
+        report(error)
+        return disconnectError ?? error
+    }
+
     /// Reports the connection lost, once.
     private func report(_ error: WaylandError) {
         guard disconnectError == nil else { return }
@@ -337,6 +475,12 @@ nonisolated(unsafe) private let registryListener = staticListener(
             MainActor.assumeIsolated { target?.globalRemoved(name: name) }
         }))
 
+/// A `wl_display.sync` callback's `done`: sets the flag its data points to.
+nonisolated(unsafe) private let syncListener = staticListener(
+    wl_callback_listener(done: { data, _, _ in
+        data?.assumingMemoryBound(to: Bool.self).pointee = true
+    }))
+
 nonisolated(unsafe) private let wmBaseListener = staticListener(
     xdg_wm_base_listener(ping: { data, _, serial in
         let target = core(data)
@@ -352,11 +496,10 @@ nonisolated(unsafe) private let seatListener = staticListener(
             MainActor.assumeIsolated { target?.seatCapabilitiesChanged(capabilities) }
         },
         name: { data, _, name in
-            guard let name else { return }
-            let text = String(cString: name)
+            let text = name.map { String(cString: $0) }
             let target = core(data)
 
-            MainActor.assumeIsolated { target?.seatName = text }
+            MainActor.assumeIsolated { target?.seatNamed(text) }
         }))
 
 /// A listener struct (a C struct of `@convention(c)` functions) given the stable address

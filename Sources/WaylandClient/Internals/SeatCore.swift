@@ -48,6 +48,8 @@ final class SeatCore {
     }
 
     private func capabilitiesChanged(_ capabilities: SeatCapabilities) {
+        // A seat that appears later may have another name.
+        if let name = display.seatName { decoder.seatName = name }
         let version = display.seatVersion
         let live = display.disconnectError == nil
         if !capabilities.contains(.keyboard), let keyboard {

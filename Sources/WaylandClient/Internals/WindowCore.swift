@@ -17,6 +17,8 @@ final class WindowCore {
     private var pool: ShmPool?
     private var pendingSize: (Int, Int) = (0, 0)
     private var closed = false
+    /// The loop's deadline for the first configure, until it comes.
+    private var configureDeadline: UInt64?
 
     private(set) var width: Int
     /// The largest width or height drawn; a larger configure is clamped to it.
@@ -50,6 +52,19 @@ final class WindowCore {
         if options.fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
         wl_surface_commit(surface)
         flushOutsideBatch()
+        // A compositor that never configures the window would leave it undrawn forever, silently.
+        let due = Syscalls.monotonicNow() + display.timeout
+        configureDeadline = display.loop.addDeadline({ [unowned self] in configured || closed ? nil : due }) {
+            [unowned self] now in
+            guard !configured, !closed, now >= due else { return }
+            removeConfigureDeadline()
+            _ = display.fail(display.unanswered("the window's first configure (xdg_surface.configure)"))
+        }
+    }
+
+    private func removeConfigureDeadline() {
+        if let configureDeadline { display.loop.removeDeadline(configureDeadline) }
+        configureDeadline = nil
     }
 
     // MARK: - Configure
@@ -69,6 +84,7 @@ final class WindowCore {
         width = newWidth
         height = newHeight
         configured = true
+        removeConfigureDeadline()
         onConfigure?(width, height)
         if resized { onResize?(width, height) }
         drawDeferred()
@@ -151,6 +167,7 @@ final class WindowCore {
     func close() {
         guard !closed else { return }
         closed = true
+        removeConfigureDeadline()
         if let frameCallback { wl_callback_destroy(frameCallback) }
         pool?.destroy()
         pool = nil
