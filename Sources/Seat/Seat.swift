@@ -1,5 +1,5 @@
 internal import CSeat
-internal import Glibc
+internal import Dispatch
 public import LinuxSystem
 internal import Synchronization
 
@@ -87,7 +87,7 @@ public final class Seat {
             guard case .answered(let handle, let code) = result else {
                 // Its box and userdata stay with the thread still waiting; the next try gets new ones.
                 abandoned = true
-                lastError = ETIMEDOUT
+                lastError = Syscalls.timedOut
                 failures.append(
                     "\(backend): it accepted the connection but did not answer within \(timeout) s (stopped or "
                         + "hung): restart it")
@@ -295,11 +295,10 @@ final class SeatObservers {
     }
 }
 
-/// Carries the seat to libseat's C callbacks.
-/// One `libseat_open_seat` on a thread of its own, waited for at most a timeout: libseat's seatd
-/// backend waits for seatd's answer with no timeout, so a seatd that accepts the connection and is
-/// stopped (SIGSTOP) or hung would block the app for ever, silently. A thread that did not finish
-/// in time is left waiting (detached); if it ever gets the seat, it closes it.
+/// One `libseat_open_seat` on a worker thread (a global Dispatch queue's), waited for at most a
+/// timeout: libseat's seatd backend waits for seatd's answer with no timeout, so a seatd that
+/// accepts the connection and is stopped (SIGSTOP) or hung would block the app for ever, silently.
+/// A worker that did not finish in time is left waiting; if it ever gets the seat, it closes it.
 private final class SeatOpening: Sendable {
     enum Result {
         /// libseat answered: the seat, or `nil` and the errno.
@@ -331,40 +330,20 @@ private final class SeatOpening: Sendable {
         listener: UnsafeMutablePointer<libseat_seat_listener>, userdata: UnsafeMutableRawPointer, timeout: Double
     ) -> Result {
         let opening = SeatOpening(listener: listener, userdata: userdata)
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(opening).toOpaque()
-        let started =
-            pthread_create(
-                &thread, nil,
-                { context in
-                    Unmanaged<SeatOpening>.fromOpaque(context!).takeRetainedValue().run()
-                    return nil
-                }, context) == 0
-        guard started else {
-            Unmanaged<SeatOpening>.fromOpaque(context).release()
-            // No thread: open here, unbounded, as before.
-            let handle = libseat_open_seat(listener, userdata)
-            return .answered(handle, errno: Syscalls.lastError)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            opening.run()
+            done.signal()
         }
-        let deadline = Syscalls.monotonicNow() + max(timeout, 0.01)
-        while true {
-            // The answer as (handle, errno), or the time out as nil; nil overall: still waiting.
-            let outcome: (handle: UInt?, code: Int32)?? = opening.state.withLock { state in
-                if state.finished { return .some((state.handle, state.code)) }
-                guard Syscalls.monotonicNow() >= deadline else { return nil }
-                state.abandoned = true
-                return .some(nil)
+        _ = done.wait(timeout: .now() + max(timeout, 0.01))
+        // Answered in time (or just after): the answer; else the thread is left waiting, and closes
+        // the seat if it ever gets one.
+        return opening.state.withLock { state in
+            if state.finished {
+                return .answered(state.handle.flatMap { OpaquePointer(bitPattern: $0) }, errno: state.code)
             }
-            guard let outcome else {
-                usleep(5000)
-                continue
-            }
-            guard let (handle, code) = outcome else {
-                pthread_detach(thread)
-                return .timedOut
-            }
-            pthread_join(thread, nil)
-            return .answered(handle.flatMap { OpaquePointer(bitPattern: $0) }, errno: code)
+            state.abandoned = true
+            return .timedOut
         }
     }
 
@@ -382,6 +361,7 @@ private final class SeatOpening: Sendable {
     }
 }
 
+/// Carries the seat to libseat's C callbacks.
 private final class SeatBox {
     weak var seat: Seat?
     /// Whether libseat enabled the seat (set before the seat object exists, too).

@@ -49,6 +49,9 @@ package enum Syscalls {
         access(path, F_OK) == 0
     }
 
+    /// `ETIMEDOUT`: what a wait that ran out of time reports.
+    package static let timedOut = ETIMEDOUT
+
     /// Whether two descriptors are open on the same file (the same terminal, say): the same device and
     /// inode. Uses `fstat`.
     package static func sameFile(_ first: Int32, _ second: Int32) -> Bool {
