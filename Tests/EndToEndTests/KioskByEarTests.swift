@@ -160,7 +160,7 @@ import Testing
 
 /// A speech daemon that answers the first command of each connection (the client's name) and then
 /// sends garbage: it listens on a Unix socket, served from a thread of its own.
-private final class GarbageSSIPDaemon: Sendable {
+final class GarbageSSIPDaemon: Sendable {
     let path = "/tmp/garbage-ssip-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sock"
     /// How many connections were accepted.
     let connections = Mutex(0)
