@@ -176,7 +176,16 @@ public final class Application {
     /// The input read, once ``openInput()`` chose it.
     public private(set) var input: Input?
     /// Why that input, and what it can do (for example, whether the terminal reports releases).
-    public private(set) var inputNote: String?
+    /// Read anew each time from the input, so that it follows what the input says now (a
+    /// compositor's seat that appeared after the start).
+    public var inputNote: String? {
+        let notes = [fallbackNote, chosenInput?.inputNote].compactMap { $0 }
+        return notes.isEmpty ? nil : notes.joined(separator: "; ")
+    }
+    /// Why the primary input was not read (the terminal stood in for it).
+    private var fallbackNote: String?
+    /// The input chosen, kept for ``inputNote`` after the sources stop.
+    private var chosenInput: (any InputSource)?
     /// The terminal, when the app reads or draws on it.
     public private(set) var terminal: TerminalKeyboard?
     /// Where the app's frames go (the terminal, when it draws on one): `CanvasOutput.show(_:)`
@@ -258,7 +267,7 @@ public final class Application {
     /// (``openInput()``): ``Configuration/quitCommand`` when the app draws in a terminal,
     /// ``Configuration/screenQuitCommand`` when it draws on a display or in a compositor's window;
     /// `nil` for none. Show it in the app's key help only when it is set.
-    public private(set) var quitCommand: KeyCommand?
+    public private(set) var activeQuitCommand: KeyCommand?
 
     /// Changes as an asynchronous sequence, for apps written with `for await`. Each call makes a
     /// new sequence that receives the changes from then on; it ends when the app stops.
@@ -357,8 +366,8 @@ public final class Application {
         if let chosen {
             sources = [chosen]
             input = Input(rawValue: chosen.inputName)
-            let notes = [primary.note, chosen.inputNote].compactMap { $0 }
-            inputNote = notes.isEmpty ? nil : notes.joined(separator: "; ")
+            fallbackNote = primary.note
+            chosenInput = chosen
         }
         for source in addedSources {
             do { try source.start() } catch {
@@ -384,8 +393,8 @@ public final class Application {
 
     /// Reserves the quit command for the output chosen: a terminal's, or a screen's (none by default).
     private func reserveQuitCommand() {
-        quitCommand = primaryOutput == nil ? configuration.quitCommand : configuration.screenQuitCommand
-        guard let quitCommand else { return }
+        activeQuitCommand = primaryOutput == nil ? configuration.quitCommand : configuration.screenQuitCommand
+        guard let quitCommand = activeQuitCommand else { return }
         let control = loop.control
         // First, before the shortcuts the app reserved since init, as an app's key help lists it.
         let reservedByApp = dispatcher.reservedShortcuts
@@ -489,7 +498,7 @@ public final class Application {
         frame()
     }
 
-    /// Runs until the quit command (``quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
+    /// Runs until the quit command (``activeQuitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
     /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile.
     /// Call it from top-level code (or a synchronous `main`) on the main thread. The terminal is
     /// restored when it returns or throws.
@@ -558,11 +567,13 @@ public final class Application {
     /// Keys come from evdev; the terminal, in raw mode for drawing, is only checked for Ctrl-C.
     private func watchTerminalForQuit(_ terminal: TerminalKeyboard) {
         let control = loop.control
+        // The terminal's Ctrl-C is the terminal's quit command: none when the app set none.
+        let quits = configuration.quitCommand != nil
         var token: UInt64 = 0
         token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
             let events = terminal.readEvents()
             if terminal.reachedEnd { loop.unwatch(token) }
-            if TerminalKeyboard.containsControlC(events) { control.stop() }
+            if quits, TerminalKeyboard.containsControlC(events) { control.stop() }
         }
     }
 
@@ -618,7 +629,7 @@ public final class Application {
 
     /// Says something to the operator while the app runs: the one place a late message goes, so
     /// that none is written over a frame. ``onMessage`` gets it (for the app's message line), and
-    /// standard error too, one line with its control characters escaped, unless standard error is
+    /// standard error too, one line with its control characters (newlines too) escaped, unless standard error is
     /// the terminal the app draws on: there a message would scroll the frame away, so it is kept and
     /// written when the terminal is given back.
     ///
@@ -634,16 +645,23 @@ public final class Application {
     }
 
     /// Whether standard error is the terminal the app draws on now (from ``openInput()`` until the
-    /// terminal is given back).
-    public var stderrIsDrawnTerminal: Bool {
+    /// terminal is given back): messages are then kept for later.
+    var stderrIsDrawnTerminal: Bool {
         guard let terminal, !finished, primaryOutput == nil, output != nil else { return false }
         return Syscalls.sameFile(2, terminal.outputDescriptor)
     }
 
     private static func writeToStandardError(_ message: String) {
         let output = OutputBuffer(descriptor: 2)
-        output.line("\(programName): \(message)")
+        output.line(standardErrorLine(message))
         output.flush()
+    }
+
+    /// A message as standard error gets it: `PROGRAM: message`, one line, every control character
+    /// escaped, newlines too, so that text from outside inside a message (a reply, a path) cannot
+    /// forge a line in a log.
+    static func standardErrorLine(_ message: String) -> String {
+        "\(programName): \(message)".escapingControlCharacters()
     }
 
     /// Writes the messages kept while the terminal was the app's, now that it is given back.

@@ -322,13 +322,12 @@ public final class SpeechDispatcherClient {
         "the host is down or drops the packets; check the host and port, and that speech-dispatcher listens "
         + "there (CommunicationMethod \"inet_socket\")"
 
-    /// "speech-dispatcher at ADDRESS (ORIGIN) stopped answering (5 s): FIX; the app goes on silently".
+    /// "speech-dispatcher at ADDRESS (ORIGIN) stopped answering (5 s): FIX".
     private func notAnswering(_ what: String, fix: String) -> SpeechDispatcherError {
         let seconds = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
         return SpeechDispatcherError(
             code: .notAnswering,
-            message: "speech-dispatcher at \(address) (\(address.origin)) \(what) (\(seconds)): \(fix); "
-                + "the app goes on silently")
+            message: "speech-dispatcher at \(address) (\(address.origin)) \(what) (\(seconds)): \(fix)")
     }
 
     private func connect() {
@@ -379,26 +378,23 @@ public final class SpeechDispatcherClient {
         case SpeechSocket.noEntry, SpeechSocket.refused:
             error = SpeechDispatcherError(
                 code: .notRunning,
-                message: "speech-dispatcher is not running at \(place): start it, or install speech-dispatcher; "
-                    + "the app goes on silently")
+                message: "speech-dispatcher is not running at \(place): start it, or install speech-dispatcher")
         case SpeechSocket.accessDenied:
             error = SpeechDispatcherError(
                 code: .permissionDenied,
                 message: "may not open speech-dispatcher's socket \(place): run the daemon as this user "
-                    + "(speech-dispatcher -s as the kiosk user), or point SPEECHD_ADDRESS at one it may open; "
-                    + "the app goes on silently")
+                    + "(speech-dispatcher -s as the kiosk user), or point SPEECHD_ADDRESS at one it may open")
         default:
             if operation == "host", case .inetSocket(let host, _) = address.transport {
                 error = SpeechDispatcherError(
                     code: .address,
                     message: "speech-dispatcher's host \"\(host)\" (\(address.origin)) is not an IP address, and a "
-                        + "name lookup would block the app: write inet_socket:127.0.0.1:6560 or the host's address; "
-                        + "the app goes on silently")
+                        + "name lookup would block the app: write inet_socket:127.0.0.1:6560 or the host's address")
             } else {
                 error = SpeechDispatcherError(
                     code: .system,
                     message: "cannot reach speech-dispatcher at \(place): \(operation) failed: "
-                        + "\(SpeechSocket.message(code)) (errno \(code)); the app goes on silently")
+                        + "\(SpeechSocket.message(code)) (errno \(code))")
             }
         }
         lost(error)
@@ -438,7 +434,7 @@ public final class SpeechDispatcherClient {
                         code: .connectionLost,
                         message:
                             "speech-dispatcher at \(address) (\(address.origin)) closed the connection: it stopped "
-                            + "or restarted; the next utterance connects again, the app goes on"))
+                            + "or restarted; the next utterance connects again"))
                 return
             case .success(let count?):
                 let messages = connection.parser.consume(readBuffer[0..<count])
@@ -455,8 +451,7 @@ public final class SpeechDispatcherClient {
                     SpeechDispatcherError(
                         code: .connectionLost,
                         message: "lost speech-dispatcher at \(address) (\(address.origin)): "
-                            + "\(SpeechSocket.message(error.code)); the next utterance connects again, the app goes on"
-                    ))
+                            + "\(SpeechSocket.message(error.code)); the next utterance connects again"))
                 return
             }
         }
@@ -601,8 +596,7 @@ public final class SpeechDispatcherClient {
                     SpeechDispatcherError(
                         code: .connectionLost,
                         message: "lost speech-dispatcher at \(address) (\(address.origin)): "
-                            + "\(SpeechSocket.message(error.code)); the next utterance connects again, the app goes on"
-                    ))
+                            + "\(SpeechSocket.message(error.code)); the next utterance connects again"))
                 return
             }
         }

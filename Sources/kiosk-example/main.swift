@@ -275,7 +275,7 @@ MainActor.assumeIsolated {
     }
     do { try app.openInput() } catch { fail("\(error)") }
     let input = app.input ?? .keyboards
-    renderer.quitShortcut = app.quitCommand?.readableShortcut
+    renderer.quitShortcut = app.activeQuitCommand?.readableShortcut
     let keyboardCount = app.keyboards?.keyboards.count ?? 0
     renderer.inputNote =
         input == .terminal || input.rawValue == "wayland"
@@ -288,8 +288,8 @@ MainActor.assumeIsolated {
     // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
     // directory at its place), the operator hears why and the kiosk goes on without it.
     if let note = app.inspectionNote { app.report(note) }
-    // Speech that could not be set up (a malformed SPEECHD_ADDRESS, an unreadable settings file).
-    if let note = app.speechNote { app.report(note) }
+    // Speech that could not be set up (a malformed SPEECHD_ADDRESS, an unreadable settings file) was
+    // reported by openInput, through onMessage.
     trace?.session.start(
         input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
     // A listener hears the welcome (or what went wrong) first, then where focus is.

@@ -102,6 +102,17 @@ import Testing
         try tmux.waitFor("EXITED 0")
     }
 
+    /// The kiosk example in an 80x24 tmux pane, speaking to speech-dispatcher at `socket`, its standard
+    /// error into `errors`, shown.
+    func startSpeakingKiosk(_ tmux: TmuxSession, socket: String, errors: String) throws {
+        let kiosk =
+            "env SPEECHD_ADDRESS=unix_socket:\(socket) RESPONDERCHAIN_INSPECT=0 "
+            + KeytraceBinary.product("kiosk-example")
+        try tmux.start(
+            columns: 80, rows: 24, binary: kiosk, arguments: "--terminal --layout us --speak 2> \(errors)")
+        try tmux.waitFor("focus tile-checkin")
+    }
+
     @Test("a daemon that answers once, then sends garbage: the kiosk says so once over seconds of keys")
     func garbageDaemonSaidOnce() throws {
         let daemon = try GarbageSSIPDaemon()
@@ -111,12 +122,7 @@ import Testing
         let errors = runtime.path + "/kiosk.err"
         let tmux = TmuxSession()
         defer { tmux.stop() }
-        let kiosk =
-            "env SPEECHD_ADDRESS=unix_socket:\(daemon.path) RESPONDERCHAIN_INSPECT=0 "
-            + KeytraceBinary.product("kiosk-example")
-        try tmux.start(
-            columns: 80, rows: 24, binary: kiosk, arguments: "--terminal --layout us --speak 2> \(errors)")
-        try tmux.waitFor("focus tile-checkin")
+        try startSpeakingKiosk(tmux, socket: daemon.path, errors: errors)
         // Four seconds of keys, each one spoken (and so each a reason to connect again).
         for index in 0..<40 {
             try tmux.send(index % 2 == 0 ? "Right" : "Left")
@@ -140,12 +146,7 @@ import Testing
         let errors = runtime.path + "/kiosk.err"
         let tmux = TmuxSession()
         defer { tmux.stop() }
-        let kiosk =
-            "env SPEECHD_ADDRESS=unix_socket:\(runtime.path)/no-daemon.sock RESPONDERCHAIN_INSPECT=0 "
-            + KeytraceBinary.product("kiosk-example")
-        try tmux.start(
-            columns: 80, rows: 24, binary: kiosk, arguments: "--terminal --layout us --speak 2> \(errors)")
-        try tmux.waitFor("focus tile-checkin")
+        try startSpeakingKiosk(tmux, socket: runtime.path + "/no-daemon.sock", errors: errors)
         try tmux.send("Right")
         try tmux.send("C-c")
         try tmux.waitFor("EXITED 0")

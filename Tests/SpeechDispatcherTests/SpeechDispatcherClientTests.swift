@@ -176,7 +176,7 @@ struct SpeechDispatcherClientTests {
         #expect(
             problem.message
                 == "speech-dispatcher is not running at \(daemon.socketPath) (SPEECHD_ADDRESS): start it, or install "
-                + "speech-dispatcher; the app goes on silently")
+                + "speech-dispatcher")
         #expect(loop.nextDeadline == nil)
         _ = run(loop, upTo: 0.3) { false }
         let later = client.speak("Still nobody")
@@ -241,7 +241,7 @@ struct SpeechDispatcherClientTests {
             recorder.problems.first?.message
                 == "speech-dispatcher at \(daemon.socketPath) (the app) stopped answering (0.5 s): it is stopped or "
                 + "hung (a process stopped with SIGSTOP, an output module that does not return); restart it "
-                + "(speech-dispatcher -s as the app's user) and see its log; the app goes on silently")
+                + "(speech-dispatcher -s as the app's user) and see its log")
         #expect(loop.nextDeadline == nil, "nothing to say, nothing awaited: no deadline, no wake-ups")
         // Still stopped: the next speak connects again (the kernel accepts for the daemon) and is
         // not answered either; the same outage, not said again.

@@ -83,12 +83,10 @@ final class KeytraceVoice: SpeechOutput {
     /// keytrace's line for a speech problem: the client's message (the address and the fix), and
     /// that keytrace goes on without speech.
     static func problemLine(_ message: String) -> String {
-        var text = message
-        // The client's words for an app ("; the app goes on silently", ", the app goes on"):
-        // keytrace says what it does instead.
-        for suffix in ["; the app goes on silently", ", the app goes on", "; the app goes on"] {
-            while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
-        }
+        // KeyboardApp's note ends with what an app does ("; the app goes on silently"): keytrace says
+        // what it does instead. The client's own messages (keytrace's replay voice) end without it.
+        let appSuffix = "; the app goes on silently"
+        let text = message.hasSuffix(appSuffix) ? String(message.dropLast(appSuffix.count)) : message
         return "keytrace: --speak: \(text); keytrace goes on showing the trace without speech"
     }
 

@@ -231,8 +231,10 @@ public final class KeyboardApp {
     /// show it where the operator sees it. Set again when the daemon is lost.
     public private(set) var speechNote: String?
     /// Called with ``speechNote`` each time it is set (once per outage, and when the listener's
-    /// settings could not be saved). The note also goes to ``report(_:)``, so an app that shows
-    /// ``onMessage`` needs nothing here.
+    /// settings could not be saved), for an app that handles speech problems itself. Unset (the
+    /// default), each problem goes to ``report(_:)`` instead, as does a note from the setup (an
+    /// unreadable settings file, a malformed `SPEECHD_ADDRESS`) when ``openInput()`` runs: an app
+    /// that shows ``onMessage`` needs nothing here.
     public var onSpeechProblem: ((String) -> Void)?
     private let speechProblems = SpeechProblems()
     /// Writes the listener's speech settings a moment after a change, and when ``run()-1zijo`` returns.
@@ -346,8 +348,7 @@ public final class KeyboardApp {
             speechNote = note
             speechProblems.report = { [unowned self] message in
                 speechNote = message
-                onSpeechProblem?(message)
-                application.report(message)
+                if let onSpeechProblem { onSpeechProblem(message) } else { application.report(message) }
             }
             output?.client.onProblem = { [unowned self] error in
                 speechProblems.report(Self.speechProblemLine(error.message))
@@ -510,7 +511,7 @@ public final class KeyboardApp {
     /// The command that stops the app, once ``openInput()`` chose the output: ``Configuration/quitCommand``
     /// in a terminal, ``Configuration/screenQuitCommand`` on the display or in a window; `nil` for none.
     /// Show it in the app's key help only when it is set.
-    public var quitCommand: KeyCommand? { application.quitCommand }
+    public var activeQuitCommand: KeyCommand? { application.activeQuitCommand }
     /// The inspection socket's path while the app listens (`Application.inspectionPath`).
     public var inspectionPath: String? { application.inspectionPath }
     /// Why the inspection socket could not be made, and the fix; `nil` when it listens or is off
@@ -566,7 +567,10 @@ public final class KeyboardApp {
     ///   the terminal is not available, or the terminal when it was asked for and standard input
     ///   is not one.
     public func openInput() throws(AppError) {
+        let opened = application.input != nil
         try application.openInput()
+        // The setup's speech note (the settings file, the address), said once, as later problems are.
+        if !opened, onSpeechProblem == nil, let speechNote { application.report(speechNote) }
     }
 
     /// Opens the input, gives initial focus and draws the first frame. ``run()-1zijo`` calls it.
@@ -576,7 +580,7 @@ public final class KeyboardApp {
         try application.start()
     }
 
-    /// Runs until the quit command (``quitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
+    /// Runs until the quit command (``activeQuitCommand``), `SIGINT`, `SIGTERM`, `SIGHUP` or
     /// ``stop()``, blocking the calling thread, and serves the main actor's other work meanwhile
     /// (`Application.run()`).
     ///

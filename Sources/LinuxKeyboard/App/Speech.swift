@@ -110,15 +110,14 @@ extension KeyboardApp {
         return (narrator, output, note, saver)
     }
 
-    /// A speech problem as the app says it: the client's message, and that the app goes on
-    /// silently, said once. Most of the client's messages say it already; those about a lost
-    /// connection end with "the app goes on", which says as much.
+    /// A speech problem as the app says it: the client's message (what failed, where, and the fix),
+    /// and that the app goes on silently. The client's messages say nothing of the app: what the app
+    /// does about a problem is the app's to say, here, once.
     ///
     /// - Parameter message: A `SpeechDispatcherError`'s message.
     /// - Returns: The line for ``KeyboardApp/speechNote``.
     package static func speechProblemLine(_ message: String) -> String {
-        message.hasSuffix("the app goes on silently") || message.hasSuffix("the app goes on")
-            ? message : "\(message); the app goes on silently"
+        "\(message); the app goes on silently"
     }
 
     private static func changesSettings(_ action: Action) -> Bool {
