@@ -1,7 +1,5 @@
 internal import CSeat
-internal import Dispatch
 public import LinuxSystem
-internal import Synchronization
 
 /// A seat opened through libseat: seatd, or logind through libseat, gives an ordinary user the
 /// seat's input devices, as cage and weston get them. The seat can be taken away (a switch to
@@ -46,7 +44,8 @@ public final class Seat {
     /// Opens the seat through the seat managers named, in order (`seatd`, then `logind`), and
     /// waits up to `timeout` seconds for it to be enabled. A seat manager that accepts the
     /// connection and does not answer within `timeout` seconds (seatd stopped or hung: libseat
-    /// itself would wait for ever) counts as failed, and the next one is tried. libseat's own `builtin` backend is
+    /// itself would wait for ever; logind, answering through sd-bus, gets at least 25 s) counts as
+    /// failed, and the next one is tried. libseat's own `builtin` backend is
     /// never tried unless `LIBSEAT_BACKEND` names it: as root it would take the VT over.
     ///
     /// - Parameters:
@@ -82,14 +81,17 @@ public final class Seat {
         let setByUser = Syscalls.environment("LIBSEAT_BACKEND") != nil
         for backend in chosen {
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", backend) }
-            let result = SeatOpening.open(listener: listener, userdata: userdata.pointer, timeout: timeout)
+            // seatd answers at once or not at all; logind's answers go through sd-bus, whose calls may take up
+            // to its default 25 s on a busy boot before they fail: it gets that long.
+            let answerWait = backend == "logind" ? max(timeout, 25) : timeout
+            let result = SeatOpening.open(listener: listener, userdata: userdata.pointer, timeout: answerWait)
             if !setByUser { Syscalls.setEnvironment("LIBSEAT_BACKEND", nil) }
             guard case .answered(let handle, let code) = result else {
                 // Its box and userdata stay with the thread still waiting; the next try gets new ones.
                 abandoned = true
                 lastError = Syscalls.timedOut
                 failures.append(
-                    "\(backend): it accepted the connection but did not answer within \(timeout) s (stopped or "
+                    "\(backend): it accepted the connection but did not answer within \(answerWait) s (stopped or "
                         + "hung): restart it")
                 box = SeatBox()
                 userdata = CallbackUserdata(retaining: box)
@@ -292,72 +294,6 @@ final class SeatObservers {
             guard let entry = entries.first(where: { $0.id == id }) else { continue }
             body(entry)
         }
-    }
-}
-
-/// One `libseat_open_seat` on a worker thread (a global Dispatch queue's), waited for at most a
-/// timeout: libseat's seatd backend waits for seatd's answer with no timeout, so a seatd that
-/// accepts the connection and is stopped (SIGSTOP) or hung would block the app for ever, silently.
-/// A worker that did not finish in time is left waiting; if it ever gets the seat, it closes it.
-private final class SeatOpening: Sendable {
-    enum Result {
-        /// libseat answered: the seat, or `nil` and the errno.
-        case answered(OpaquePointer?, errno: Int32)
-        /// The seat manager did not answer in time.
-        case timedOut
-    }
-
-    private struct State: ~Copyable {
-        var finished = false
-        var abandoned = false
-        var handle: UInt?
-        var code: Int32 = 0
-    }
-
-    // The pointers as integers: the listener lives as long as any thread may use it, the userdata
-    // as long as its box.
-    private let listener: UInt
-    private let userdata: UInt
-    private let state = Mutex(State())
-
-    private init(listener: UnsafeMutablePointer<libseat_seat_listener>, userdata: UnsafeMutableRawPointer) {
-        self.listener = UInt(bitPattern: listener)
-        self.userdata = UInt(bitPattern: userdata)
-    }
-
-    /// Opens the seat through the backend `LIBSEAT_BACKEND` names, waiting at most `timeout` seconds.
-    static func open(
-        listener: UnsafeMutablePointer<libseat_seat_listener>, userdata: UnsafeMutableRawPointer, timeout: Double
-    ) -> Result {
-        let opening = SeatOpening(listener: listener, userdata: userdata)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            opening.run()
-            done.signal()
-        }
-        _ = done.wait(timeout: .now() + max(timeout, 0.01))
-        // Answered in time (or just after): the answer; else the thread is left waiting, and closes
-        // the seat if it ever gets one.
-        return opening.state.withLock { state in
-            if state.finished {
-                return .answered(state.handle.flatMap { OpaquePointer(bitPattern: $0) }, errno: state.code)
-            }
-            state.abandoned = true
-            return .timedOut
-        }
-    }
-
-    private func run() {
-        let handle = libseat_open_seat(
-            UnsafeMutablePointer(bitPattern: listener), UnsafeMutableRawPointer(bitPattern: userdata))
-        let code = Syscalls.lastError
-        let abandoned = state.withLock { state in
-            state.finished = true
-            state.handle = handle.map { UInt(bitPattern: $0) }
-            state.code = code
-            return state.abandoned
-        }
-        if abandoned, let handle { libseat_close_seat(handle) }
     }
 }
 
