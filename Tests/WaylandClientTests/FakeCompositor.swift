@@ -21,6 +21,9 @@ final class FakeCompositor: @unchecked Sendable {
     let pingSerial: UInt32 = 77
     private let listener: Int32
     private let globals: [(String, UInt32)]
+    private let namesSeat: Bool
+    /// The `wl_display.sync` that ends the client's binding round trip.
+    private var bindingSyncs: Int { globals.contains { $0.0 == "wl_seat" && $0.1 >= 2 } ? 3 : 2 }
     private let lock = NSLock()
     private var requests: [Request] = []
     private var boundObjects: [String: UInt32] = [:]
@@ -36,16 +39,21 @@ final class FakeCompositor: @unchecked Sendable {
 
     /// - Parameters:
     ///   - globals: The globals announced: interface and version.
-    ///   - pausesAfterBinding: Whether the server stops reading after the client's second
-    ///     roundtrip (the one after binding), until ``resume()``: the client's socket fills up.
+    ///   - pausesAfterBinding: Whether the server stops reading after the client's round trip after
+    ///     binding (its second `wl_display.sync`, or third when a `wl_seat` of version 2 or later is
+    ///     bound: the client syncs after the seat's bind too), until ``resume()``: the client's socket
+    ///     fills up.
     ///   - failsFrames: Whether a `wl_surface.frame` request gets a protocol error (`wl_display.error`,
     ///     code 2, on the surface) instead of its callback.
     ///   - silent: Whether the server accepts the connection, reads and never answers (a hung compositor).
     ///   - configures: Whether a toplevel is configured (`false`: a compositor that never shows the window).
+    ///   - namesSeat: Whether a bound `wl_seat` gets its `name` event (`false`: a compositor that never sends
+    ///     it, though the seat's version has it).
     init(
         globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false,
-        silent: Bool = false, configures: Bool = true
+        silent: Bool = false, configures: Bool = true, namesSeat: Bool = true
     ) throws {
+        self.namesSeat = namesSeat
         self.globals = globals
         self.pausesAfterBinding = pausesAfterBinding
         self.failsFrames = failsFrames
@@ -185,7 +193,9 @@ final class FakeCompositor: @unchecked Sendable {
                     let id = word(request.arguments, 8 + padded + 4)
                     lock.withLock { boundObjects[interface] = id }
                     if interface == "xdg_wm_base" { reply += event(id, 0, uint(pingSerial)) }
-                    if interface == "wl_seat" { reply += event(id, 0, uint(3)) + event(id, 1, string("seat-fake")) }
+                    if interface == "wl_seat" {
+                        reply += event(id, 0, uint(3)) + (namesSeat ? event(id, 1, string("seat-fake")) : [])
+                    }
                 default:
                     let compositor = self.object(of: "wl_compositor")
                     let base = self.object(of: "xdg_wm_base")
@@ -211,7 +221,7 @@ final class FakeCompositor: @unchecked Sendable {
                     }
                 }
                 if !reply.isEmpty { send(reply) }
-                if pausesAfterBinding && syncs == 2 && request.object == 1 && request.opcode == 0 {
+                if pausesAfterBinding && syncs == bindingSyncs && request.object == 1 && request.opcode == 0 {
                     _ = resumed.wait(timeout: .now() + 10)
                 }
             }

@@ -192,6 +192,28 @@ struct FakeServerTests {
         #expect(reports.first?.message.contains(server.socketPath) == true)
     }
 
+    @Test("a seat whose compositor never sends its name still gets its devices once the bind is answered")
+    func seatWithoutName() throws {
+        // At start: the name is not waited for past the binding's round trip.
+        let server = try FakeCompositor(globals: Self.all, namesSeat: false)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        #expect(run(loop, upTo: 5) { connection.seatCapabilities == [.pointer, .keyboard] })
+        #expect(connection.seatName == nil)
+        // A seat that appears later, nameless too.
+        let late = try FakeCompositor(globals: Self.all.filter { $0.0 != "wl_seat" }, namesSeat: false)
+        defer { late.stop() }
+        let lateLoop = try makeLoop()
+        let lateConnection = try WaylandConnection(
+            loop: lateLoop,
+            environment: WaylandEnvironment(display: late.socketName, runtimeDirectory: late.directory))
+        #expect(!lateConnection.hasSeat)
+        late.addGlobal("wl_seat", version: 7)
+        #expect(run(lateLoop, upTo: 5) { lateConnection.seatCapabilities == [.pointer, .keyboard] })
+    }
+
     @Test(
         "no wl_seat at the start: the window is made and drawn; a seat that appears later is bound, and its removal cancels the held key and lets it go"
     )
@@ -234,6 +256,7 @@ struct FakeServerTests {
         #expect(run(app.loop, upTo: 5) { connection.hasSeat && server.object(of: "wl_keyboard") != nil })
         #expect(connection.seatName == "seat-fake")
         #expect(seat.devices.map(\.name) == ["seat-fake keyboard", "seat-fake pointer"])
+        #expect(app.inputNote?.contains("offers no seat yet") == false, "the note follows: \(app.inputNote ?? "")")
         server.enterAndPress(key: 30)  // KEY_A
         #expect(run(app.loop, upTo: 5) { presses.contains("a began") }, "\(presses)")
         // The seat's global goes: the held key ends cancelled, the devices are removed, the seat released.

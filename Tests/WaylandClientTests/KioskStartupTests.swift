@@ -67,7 +67,7 @@ struct KioskStartupTests {
             arguments: ["--wayland"], directory: server.directory)
         defer { kiosk.stop() }
         let status = kiosk.exitStatus(upTo: 20)
-        #expect(status != nil && status != 0, "still running after 20 s: \(kiosk.stderr)")
+        #expect(status == 2, "exit status 2 (start-up failure); still running after 20 s if nil: \(kiosk.stderr)")
         #expect(kiosk.elapsed < 15)
         let message = kiosk.stderr
         #expect(message.contains(server.socketPath), "\(message)")
@@ -86,7 +86,7 @@ struct KioskStartupTests {
             arguments: ["--wayland"], directory: "/tmp")
         defer { kiosk.stop() }
         let status = kiosk.exitStatus(upTo: 20)
-        #expect(status != nil && status != 0, "still running after 20 s: \(kiosk.stderr)")
+        #expect(status == 2, "exit status 2 (start-up failure); still running after 20 s if nil: \(kiosk.stderr)")
         #expect(kiosk.elapsed < 15)
         let message = kiosk.stderr
         #expect(message.contains(sway.directory + "/" + sway.socketName), "\(message)")
@@ -115,26 +115,19 @@ struct KioskStartupTests {
         "WAYLAND_DISPLAY naming a regular file or a directory: the kiosk says what the path is and that a socket was expected",
         arguments: ["file", "directory"])
     func displayPathNotASocket(kind: String) throws {
-        let directory = NSTemporaryDirectory() + "rcwayland-kiosk-notsocket-\(getpid())-\(kind)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/wayland-0"
-        if kind == "file" {
-            #expect(FileManager.default.createFile(atPath: path, contents: Data("not a socket".utf8)))
-        } else {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        try WaylandConnectionTests.withNotASocket(kind, name: "kiosk-notsocket") { directory, path in
+            let kiosk = try KioskProcess(
+                environment: ["XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": "wayland-0"], arguments: ["--wayland"],
+                directory: directory)
+            defer { kiosk.stop() }
+            let status = kiosk.exitStatus(upTo: 20)
+            #expect(status != nil && status != 0)
+            let message = kiosk.stderr
+            let what = kind == "file" ? "a regular file" : "a directory"
+            #expect(message.contains("\(path), which is \(what), not a socket"), "\(message)")
+            #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
+            #expect(!message.contains("stale socket"), "\(message)")
         }
-        let kiosk = try KioskProcess(
-            environment: ["XDG_RUNTIME_DIR": directory, "WAYLAND_DISPLAY": "wayland-0"], arguments: ["--wayland"],
-            directory: directory)
-        defer { kiosk.stop() }
-        let status = kiosk.exitStatus(upTo: 20)
-        #expect(status != nil && status != 0)
-        let message = kiosk.stderr
-        let what = kind == "file" ? "a regular file" : "a directory"
-        #expect(message.contains("\(path), which is \(what), not a socket"), "\(message)")
-        #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
-        #expect(!message.contains("stale socket"), "\(message)")
     }
 
     @Test(

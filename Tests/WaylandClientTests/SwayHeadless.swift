@@ -233,13 +233,19 @@ final class SwayHeadless {
             Glibc.kill(helper.processIdentifier, SIGKILL)
             helper.waitUntilExit()
         }
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.terminate(graceSeconds: 2)
         try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+extension Process {
+    /// Ends a compositor: `SIGTERM`, then `SIGKILL` if it is still running after `graceSeconds`; waits for it.
+    func terminate(graceSeconds: Double) {
+        guard isRunning else { return }
+        Glibc.kill(processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(graceSeconds)
+        while isRunning && Date() < deadline { usleep(10_000) }
+        if isRunning { Glibc.kill(processIdentifier, SIGKILL) }
+        waitUntilExit()
     }
 }

@@ -157,11 +157,12 @@ struct WaylandConnectionTests {
         #expect(reports.count == 1)
     }
 
-    @Test(
-        "WAYLAND_DISPLAY naming a regular file or a directory: the error says what the path is and that a socket was expected",
-        arguments: ["file", "directory"])
-    func displayPathNotASocket(kind: String) throws {
-        let directory = NSTemporaryDirectory() + "rcwayland-notsocket-\(getpid())-\(kind)"
+    /// A runtime directory whose `wayland-0` is a regular file (`kind` "file") or a directory, for
+    /// `body`; removed after it.
+    static func withNotASocket(
+        _ kind: String, name: String, _ body: (_ directory: String, _ path: String) throws -> Void
+    ) throws {
+        let directory = NSTemporaryDirectory() + "rcwayland-\(name)-\(getpid())-\(kind)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/wayland-0"
@@ -170,15 +171,24 @@ struct WaylandConnectionTests {
         } else {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
         }
-        let loop = try makeLoop()
-        let environment = WaylandEnvironment(display: "wayland-0", runtimeDirectory: directory)
-        let error = #expect(throws: WaylandError.self) {
-            _ = try WaylandConnection(loop: loop, environment: environment)
+        try body(directory, path)
+    }
+
+    @Test(
+        "WAYLAND_DISPLAY naming a regular file or a directory: the error says what the path is and that a socket was expected",
+        arguments: ["file", "directory"])
+    func displayPathNotASocket(kind: String) throws {
+        try Self.withNotASocket(kind, name: "notsocket") { directory, path in
+            let loop = try makeLoop()
+            let environment = WaylandEnvironment(display: "wayland-0", runtimeDirectory: directory)
+            let error = #expect(throws: WaylandError.self) {
+                _ = try WaylandConnection(loop: loop, environment: environment)
+            }
+            let message = error?.message ?? ""
+            let what = kind == "file" ? "a regular file" : "a directory"
+            #expect(message.contains("names \(path), which is \(what), not a socket"), "\(message)")
+            #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
+            #expect(!message.contains("stale socket"), "\(message)")
         }
-        let message = error?.message ?? ""
-        let what = kind == "file" ? "a regular file" : "a directory"
-        #expect(message.contains("names \(path), which is \(what), not a socket"), "\(message)")
-        #expect(message.contains("a Wayland compositor's socket was expected there"), "\(message)")
-        #expect(!message.contains("stale socket"), "\(message)")
     }
 }

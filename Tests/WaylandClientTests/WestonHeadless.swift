@@ -66,13 +66,7 @@ final class WestonHeadless {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        if process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGTERM)
-            let deadline = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < deadline { usleep(10_000) }
-            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        process.terminate(graceSeconds: 2)
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -28,6 +28,8 @@ final class DisplayCore {
     /// `capabilities` from version 2), so that its devices are named after it.
     private var capabilitiesAwaitingName: UInt32?
     private var awaitsSeatName = false
+    /// The `wl_display.sync` after a seat's bind: when it is done, a name that did not come is not waited for.
+    private var seatSync: OpaquePointer?
     private var userdata: CallbackUserdata<DisplayCore>?
     private var watchToken: UInt64?
     private var batchToken: UInt64?
@@ -206,11 +208,28 @@ final class DisplayCore {
         awaitsSeatName = seatVersion >= 2
         seat = OpaquePointer(wl_registry_bind(registry, name, cwayland_seat_interface(), seatVersion))
         wl_seat_add_listener(seat, seatListener, userdata.pointer)
+        // The compositor answers the bind (capabilities, name) before this sync: a seat that sent no
+        // name by then holds its capabilities back no longer.
+        if awaitsSeatName, let callback = wl_display_sync(display) {
+            seatSync = callback
+            wl_callback_add_listener(callback, seatSyncListener, userdata.pointer)
+        }
+    }
+
+    fileprivate func seatSynced() {
+        endSeatSync()
+        seatNamed(nil)
+    }
+
+    private func endSeatSync() {
+        if let seatSync { wl_callback_destroy(seatSync) }
+        seatSync = nil
     }
 
     /// Lets the seat go because its global was removed: its devices go first (the seat sources end
     /// every press and contact cancelled), then the seat.
     private func releaseSeat() {
+        endSeatSync()
         awaitsSeatName = false
         capabilitiesAwaitingName = nil
         seatCapabilitiesChanged(0)
@@ -427,6 +446,7 @@ final class DisplayCore {
     // MARK: - Closing
 
     private func destroyProxies() {
+        endSeatSync()
         if let seat {
             if seatVersion >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
         }
@@ -479,6 +499,13 @@ nonisolated(unsafe) private let registryListener = staticListener(
 nonisolated(unsafe) private let syncListener = staticListener(
     wl_callback_listener(done: { data, _, _ in
         data?.assumingMemoryBound(to: Bool.self).pointee = true
+    }))
+
+nonisolated(unsafe) private let seatSyncListener = staticListener(
+    wl_callback_listener(done: { data, _, _ in
+        let target = core(data)
+
+        MainActor.assumeIsolated { target?.seatSynced() }
     }))
 
 nonisolated(unsafe) private let wmBaseListener = staticListener(
