@@ -13,10 +13,21 @@ import Testing
         "CInput", "CFontRendering",
     ]
 
-    /// What may come before `import` on an import line.
-    static let importPrefixes: Set<String> = [
-        "@preconcurrency", "@testable", "internal", "public", "package", "private", "fileprivate",
-    ]
+    /// What may come before `import` on an import line, besides any attribute (`@preconcurrency`,
+    /// `@_implementationOnly`, `@testable`).
+    static let importPrefixes: Set<String> = ["internal", "public", "package", "private", "fileprivate"]
+
+    /// The kinds a scoped import names (`import struct Glibc.stat`).
+    static let importKinds: Set<String> = ["typealias", "struct", "class", "enum", "protocol", "let", "var", "func"]
+
+    /// The module an import line imports: the word after `import` (and after a kind), before any `.`.
+    static func module(of line: String) -> String? {
+        let words = line.split(separator: "//").first?.split(separator: " ") ?? []
+        guard let index = words.firstIndex(of: "import") else { return nil }
+        var rest = words.dropFirst(index + 1)
+        if let kind = rest.first, importKinds.contains(String(kind)) { rest = rest.dropFirst() }
+        return rest.first.flatMap { $0.split(separator: ".").first }.map(String.init)
+    }
 
     /// Every `import` line of the Swift files under a folder of Sources, with its file.
     static func imports(under folder: String) throws -> [(file: String, line: String)] {
@@ -28,7 +39,7 @@ import Testing
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: "//").first?.split(separator: " ") ?? []
                 guard let index = words.firstIndex(of: "import"),
-                    words[..<index].allSatisfy({ Self.importPrefixes.contains(String($0)) })
+                    words[..<index].allSatisfy({ $0.hasPrefix("@") || Self.importPrefixes.contains(String($0)) })
                 else { continue }
                 found.append((folder + "/" + file, String(line)))
             }
@@ -42,11 +53,23 @@ import Testing
             let lines = try Self.imports(under: folder)
             #expect(!lines.isEmpty, "\(folder) has Swift files with imports")
             for (file, line) in lines {
-                // `@preconcurrency internal import Glibc  // why`: the word after `import`.
-                let words = line.split(separator: "//").first?.split(separator: " ") ?? []
-                let module = words.firstIndex(of: "import").flatMap { words.dropFirst($0 + 1).first }.map(String.init)
+                let module = Self.module(of: line)
                 #expect(module != nil && !Self.cModules.contains(module ?? ""), "\(file): \(line)")
             }
         }
+    }
+
+    @Test(
+        "every form of import is read: attributes, access, a scoped import's kind and symbol",
+        arguments: [
+            ("import Glibc", "Glibc"),
+            ("@preconcurrency internal import Glibc  // why", "Glibc"),
+            ("@_implementationOnly import CEvdev", "CEvdev"),
+            ("import struct Glibc.stat", "Glibc"),
+            ("internal import func Glibc.poll", "Glibc"),
+            ("public import LinuxSystem", "LinuxSystem"),
+        ])
+    func importForms(line: String, module: String) throws {
+        #expect(Self.module(of: line) == module)
     }
 }
