@@ -1,6 +1,6 @@
 // swift-tools-version: 6.1
 // libFuzzer targets for every parser that reads outside input. Build and run them with
-// `Tools/fuzz TARGET [seconds]` (it passes -sanitize=fuzzer,address); see the README's development
+// `Tools/fuzz TARGET [seconds]` (it passes -sanitize=fuzzer,address); see docs/development.md's
 // section.
 import PackageDescription
 

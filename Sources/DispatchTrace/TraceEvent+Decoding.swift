@@ -11,7 +11,7 @@ extension TraceEvent {
     /// times are kept to the microsecond, and this keeps every microsecond exact.
     public static let maximumTime = Double(1 << 33)
 
-    /// The `event` names this reader knows, in the README's order.
+    /// The `event` names this reader knows, in the order of docs/json-lines.md.
     public static let eventNames = [
         "session", "key", "stage", "keyCommand", "keyCommandPassedOver", "press", "focus", "focusVetoed",
         "firstResponder", "unhandled", "device", "paste", "pointer", "announce",

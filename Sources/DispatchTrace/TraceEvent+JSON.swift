@@ -3,8 +3,8 @@ internal import ResponderChain
 // MARK: JSON lines
 
 extension TraceEvent {
-    /// Appends the event as one JSON object and a newline: keytrace's `--json`, the README's
-    /// "JSON lines". A redacted value is written `•` (a key's `code` `null`), as the dispatcher
+    /// Appends the event as one JSON object and a newline: keytrace's `--json`, the schema in
+    /// docs/json-lines.md. A redacted value is written `•` (a key's `code` `null`), as the dispatcher
     /// marks keys typed into a secure text input.
     ///
     /// - Parameter out: The buffer.

@@ -6,8 +6,7 @@ public import ResponderChain
 /// `KeyCode`, `ModifierFlags`, `DispatchStage`,
 /// `FocusUpdateCause` …); JSON lines (``writeJSON(to:)``) and plain text
 /// (``plainLine``) are two renderings of it, and ``init(jsonLine:)-([UInt8])`` reads a JSON line back.
-/// The JSON form is one object per line with `t` (seconds) and `event` first; the README's
-/// "JSON lines" section is the schema, versioned by the `session` event's `version` field
+/// The JSON form is one object per line with `t` (seconds) and `event` first; docs/json-lines.md is the schema, versioned by the `session` event's `version` field
 /// (``schemaVersion``).
 public struct TraceEvent: Hashable, Sendable {
     /// The version of the JSON lines written, in the `session` event's `version` field.

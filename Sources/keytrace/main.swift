@@ -114,7 +114,7 @@ struct KeytraceCommand: ParsableCommand {
     @Flag(name: .long, help: "Make the window right-to-left.")
     var rtl = false
 
-    @Flag(name: .long, help: "One JSON object per line (schema in the README).")
+    @Flag(name: .long, help: "One JSON object per line (schema in docs/json-lines.md).")
     var json = false
 
     @Flag(name: .long, help: "One readable line per event, also on a terminal.")

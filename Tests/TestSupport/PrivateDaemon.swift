@@ -1,9 +1,8 @@
 import EventLoop
 import Foundation
 
-/// A speech-dispatcher of the test's own, as /work/shared/recipes/speech-dispatcher's mkconf.sh and
-/// start_speechd.sh make it: the system's configuration copied into a temporary directory with the
-/// socket, the logs (and a `protocol` log of every line the daemon received) there too, espeak-ng as
+/// A speech-dispatcher of the test's own: the system's configuration copied into a temporary
+/// directory with the socket, the logs (and a `protocol` log of every line the daemon received) there too, espeak-ng as
 /// the only module, audio through ALSA's `file` plugin into `out.raw` (S16_LE mono 22050 Hz, no sound
 /// card), no idle timeout, no autospawn, and an empty environment. Spawned with posix_spawn and
 /// reaped with waitpid; ``stop()`` sends SIGTERM, then SIGKILL after 5 s.

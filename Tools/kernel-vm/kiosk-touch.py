@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tools/vm-test's kiosk-touch steps, in the guest, as root: a uinput type-B multitouch screen the size of the
-display (0-1279 x 0-799, INPUT_PROP_DIRECT, as shared/recipes/kiosk-stack-vm.md's uinput-touchscreen.py) touching
+display (0-1279 x 0-799, INPUT_PROP_DIRECT) touching
 the kiosk example on virtio-gpu's 1280x800 display (cells of 10x19 pixels). Waits for $VM_RUN/ready, then, making
 $VM_RUN/stepN after each step: 1 two fingers on the Check in and Directory tiles, lifted (nothing); 2 a finger down on
 the Opening hours tile and the touch screen destroyed under it (cancelled: no dialog); then a second touch screen

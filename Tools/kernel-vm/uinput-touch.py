@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Tools/vm-test's libinput-touch steps, in the guest, as root: a uinput type-B multitouch screen (0-1279 x 0-799,
-INPUT_PROP_DIRECT, as shared/recipes/kiosk-stack-vm.md's uinput-touchscreen.py) and a uinput mouse. Waits for
+INPUT_PROP_DIRECT) and a uinput mouse. Waits for
 $VM_RUN/ready, then: a tap at (300, 200) on the tile; a tap at (900, 600) on the field; two fingers on the tile, lifted;
 a finger down on the tile and the touch screen destroyed (UI_DEV_DESTROY) under it; the mouse moved far up and left
 (the cursor stops at the screen's corner, on the tile) and clicked; a press there and the mouse destroyed under it.

@@ -1,6 +1,5 @@
 """A uinput type-B multitouch screen for the guest scripts (uinput-touch.py, kiosk-touch.py, display-perf-guest.py):
-the display's size (0-1279 x 0-799, 5 units/mm, INPUT_PROP_DIRECT, as shared/recipes/kiosk-stack-vm.md's
-uinput-touchscreen.py), fingers down and up by slot. Python's standard library only."""
+the display's size (0-1279 x 0-799, 5 units/mm, INPUT_PROP_DIRECT), fingers down and up by slot. Python's standard library only."""
 import fcntl, os, struct, time
 
 UI_SET_EVBIT, UI_SET_KEYBIT, UI_SET_RELBIT, UI_SET_ABSBIT, UI_SET_PROPBIT = 0x40045564, 0x40045565, 0x40045566, 0x40045567, 0x4004556E
