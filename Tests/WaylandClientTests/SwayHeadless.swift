@@ -38,18 +38,18 @@ final class SwayHeadless {
         WaylandEnvironment(display: socketName, runtimeDirectory: directory)
     }
 
+    /// The user a compositor runs as: as root (CI), the test's unprivileged user, made if needed
+    /// (compositors refuse to run as root); else this user, as on a desktop.
+    static func compositorUser() throws -> (uid: UInt32, gid: UInt32) {
+        guard getuid() == 0 else { return (getuid(), getgid()) }
+        try ensureUser()
+        guard let entry = getpwnam(user) else { throw Failure(description: "no user \(user)") }
+        return (entry.pointee.pw_uid, entry.pointee.pw_gid)
+    }
+
     /// Starts sway with one 800x600 headless output and waits for its socket.
     init() throws {
-        if getuid() == 0 {
-            try Self.ensureUser()
-            guard let entry = getpwnam(Self.user) else { throw Failure(description: "no user \(Self.user)") }
-            uid = entry.pointee.pw_uid
-            gid = entry.pointee.pw_gid
-        } else {
-            // Not root: sway runs as this user, as it would on a desktop.
-            uid = getuid()
-            gid = getgid()
-        }
+        (uid, gid) = try Self.compositorUser()
         var template = Array("/tmp/rcwayland-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -18,17 +18,7 @@ final class WestonHeadless {
 
     /// Starts weston and waits until its socket takes connections.
     init() throws {
-        if getuid() == 0 {
-            try SwayHeadless.ensureUser()
-            guard let entry = getpwnam(SwayHeadless.user) else {
-                throw SwayHeadless.Failure(description: "no user \(SwayHeadless.user)")
-            }
-            uid = entry.pointee.pw_uid
-            gid = entry.pointee.pw_gid
-        } else {
-            uid = getuid()
-            gid = getgid()
-        }
+        (uid, gid) = try SwayHeadless.compositorUser()
         var template = Array("/tmp/rcweston-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw SwayHeadless.Failure(description: "mkdtemp failed") }
         directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
