@@ -1,4 +1,4 @@
-"""A uinput type-B multitouch screen for the guest scripts (uinput-touch.py, kiosk-touch.py, display-perf-guest.py):
+"""A uinput type-B multitouch screen for the guest scripts (libinput-touch-guest.py, kiosk-touch.py, display-perf-guest.py):
 the display's size (0-1279 x 0-799, 5 units/mm, INPUT_PROP_DIRECT), fingers down and up by slot. Python's standard library only."""
 import fcntl, os, struct, time
 

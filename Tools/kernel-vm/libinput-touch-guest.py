@@ -32,12 +32,12 @@ def wait_for(name, seconds=30):
     end = time.time() + seconds
     while not os.path.exists(os.path.join(run, name)):
         if time.time() > end:
-            sys.exit(f"uinput-touch: {name} never appeared in {run}")
+            sys.exit(f"libinput-touch-guest: {name} never appeared in {run}")
         time.sleep(0.05)
 
 
 screen, pointer = touchscreen(), mouse()
-print("uinput-touch: made a touch screen and a mouse", flush=True)
+print("libinput-touch-guest: made a touch screen and a mouse", flush=True)
 wait_for("ready")
 time.sleep(0.3)
 if sys.argv[1:] == ["vt"]:
@@ -47,7 +47,7 @@ if sys.argv[1:] == ["vt"]:
     time.sleep(0.5)
     up(screen, [0])                                                  # its lift after the return: nothing
     down(screen, [(0, 300, 200)]); up(screen, [0])                   # a new tap: the action
-    print("uinput-touch: done", flush=True)
+    print("libinput-touch-guest: done", flush=True)
     open(os.path.join(run, "done"), "w").close()
     sys.exit(0)
 down(screen, [(0, 300, 200)]); up(screen, [0])                       # tap on the tile: its action
@@ -66,5 +66,5 @@ event(pointer, EV_KEY, BTN_LEFT, 0); sync(pointer, 0.3)
 event(pointer, EV_KEY, BTN_LEFT, 1); sync(pointer, 0.3)              # a press ...
 fcntl.ioctl(pointer, UI_DEV_DESTROY)                                 # ... when the mouse goes: no click
 time.sleep(0.3)
-print("uinput-touch: done", flush=True)
+print("libinput-touch-guest: done", flush=True)
 open(os.path.join(run, "done"), "w").close()
