@@ -26,10 +26,11 @@ public final class WaylandWindow {
 
     /// What the window asks of the compositor.
     public struct Options: Hashable, Sendable {
-        /// The title (`xdg_toplevel.set_title`).
-        public var title: String
-        /// The app id (`xdg_toplevel.set_app_id`), such as `org.example.kiosk`: compositors match rules on it.
-        public var appID: String
+        /// The title (`xdg_toplevel.set_title`); `nil` for the program's name.
+        public var title: String?
+        /// The app id (`xdg_toplevel.set_app_id`), such as `org.example.kiosk`: compositors match rules on it;
+        /// `nil` for the program's name.
+        public var appID: String?
         /// Whether the window asks to be full screen (`xdg_toplevel.set_fullscreen`).
         public var fullscreen: Bool
         /// The width chosen when the compositor leaves it to the app (a configure of 0).
@@ -42,15 +43,15 @@ public final class WaylandWindow {
         /// Creates options.
         ///
         /// - Parameters:
-        ///   - title: The title.
-        ///   - appID: The app id.
+        ///   - title: The title; `nil` (the default) for the program's name.
+        ///   - appID: The app id; `nil` (the default) for the program's name.
         ///   - fullscreen: Whether to ask for full screen (on by default: a kiosk).
         ///   - defaultWidth: The width when the compositor lets the app choose.
         ///   - defaultHeight: The height when the compositor lets the app choose.
         ///   - format: How pixels are stored.
         public init(
-            title: String, appID: String, fullscreen: Bool = true, defaultWidth: Int = 800, defaultHeight: Int = 600,
-            format: PixelFormat = .xrgb8888
+            title: String? = nil, appID: String? = nil, fullscreen: Bool = true, defaultWidth: Int = 800,
+            defaultHeight: Int = 600, format: PixelFormat = .xrgb8888
         ) {
             self.title = title
             self.appID = appID
@@ -58,6 +59,17 @@ public final class WaylandWindow {
             self.defaultWidth = defaultWidth
             self.defaultHeight = defaultHeight
             self.format = format
+        }
+
+        /// The title asked of the compositor: ``title``, else the program's name.
+        public var resolvedTitle: String { title ?? Self.programName }
+        /// The app id asked of the compositor: ``appID``, else the program's name.
+        public var resolvedAppID: String { appID ?? Self.programName }
+
+        /// The program's file name (`argv[0]` without its directory); `app` when there is none.
+        static var programName: String {
+            let name = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? ""
+            return name.isEmpty ? "app" : name
         }
     }
 

@@ -276,3 +276,18 @@ struct FakeServerTests {
         app.stop()
     }
 }
+
+/// The window's options: one type for `WaylandWindow` and `KeyboardApp.WindowOptions`.
+@Suite struct WindowOptionsTests {
+    @Test("title and app id default to the program's name; given ones are kept; the rest as documented")
+    func defaults() {
+        let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "app"
+        let plain = WaylandWindow.Options()
+        #expect(plain.title == nil && plain.appID == nil)
+        #expect(plain.resolvedTitle == program && plain.resolvedAppID == program)
+        #expect(plain.fullscreen && plain.defaultWidth == 800 && plain.defaultHeight == 600)
+        let named = WaylandWindow.Options(title: "Check-in", appID: "org.example.kiosk", fullscreen: false)
+        #expect(named.resolvedTitle == "Check-in" && named.resolvedAppID == "org.example.kiosk")
+        #expect(!named.fullscreen)
+    }
+}

@@ -140,8 +140,8 @@ public final class KeyboardApp {
         public var window = WindowOptions()
         /// The font cells are drawn in under a compositor: a family fontconfig knows.
         public var fontFamily = "DejaVu Sans Mono"
-        /// The font's em size in pixels under a compositor: 16 gives DejaVu Sans Mono cells of
-        /// 10x19, 80x31 cells in an 800x600 window.
+        /// The font's em size under a compositor or on the display, in device pixels (px, not points):
+        /// 16 gives DejaVu Sans Mono cells of 10x19 px, 80x31 cells in an 800x600 window.
         public var fontSize = 16.0
         /// Where frames go: the terminal, or the display with no compositor.
         public var output: OutputChoice = .automatic
@@ -158,18 +158,10 @@ public final class KeyboardApp {
         public init() {}
     }
 
-    /// The window an app asks of a Wayland compositor.
-    public struct WindowOptions: Sendable {
-        /// The title; `nil` for the program's name.
-        public var title: String?
-        /// The app id compositors match rules on; `nil` for the program's name.
-        public var appID: String?
-        /// Whether to ask for full screen.
-        public var fullscreen = true
-
-        /// Full screen, named after the program.
-        public init() {}
-    }
+    /// The window an app asks of a Wayland compositor: title and app id (`nil`, the default: the
+    /// program's name), full screen (on by default), the size when the compositor leaves it to the app,
+    /// the pixel format. One type with `WaylandWindow.Options`.
+    public typealias WindowOptions = WaylandWindow.Options
 
     /// What the app runs on under a Wayland compositor: the connection, the window, the output
     /// drawing the app's canvas in it, and the seat's input.
@@ -366,7 +358,6 @@ public final class KeyboardApp {
         _ application: Application, configuration: Configuration, fonts: PixelRenderer.Loading,
         environment: WaylandEnvironment
     ) throws(AppError) -> Wayland {
-        let name = Application.programName
         do {
             let connection = try WaylandConnection(
                 loop: application.loop, environment: environment, timeout: configuration.waylandTimeout)
@@ -378,9 +369,7 @@ public final class KeyboardApp {
             }
             let window = try WaylandWindow(
                 connection: connection,
-                options: WaylandWindow.Options(
-                    title: configuration.window.title ?? name, appID: configuration.window.appID ?? name,
-                    fullscreen: configuration.window.fullscreen))
+                options: configuration.window)
             let output = WaylandCanvasOutput(window: window, renderer: renderer)
             let seat = WaylandSeatSource(
                 connection: connection, window: window, loop: application.loop, dispatcher: application.dispatcher)

@@ -47,8 +47,8 @@ final class WindowCore {
         xdg_surface_add_listener(xdgSurface, xdgSurfaceListener, userdata.pointer)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
         xdg_toplevel_add_listener(toplevel, toplevelListener, userdata.pointer)
-        xdg_toplevel_set_title(toplevel, options.title)
-        xdg_toplevel_set_app_id(toplevel, options.appID)
+        xdg_toplevel_set_title(toplevel, options.resolvedTitle)
+        xdg_toplevel_set_app_id(toplevel, options.resolvedAppID)
         if options.fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
         wl_surface_commit(surface)
         flushOutsideBatch()
