@@ -38,6 +38,8 @@ let package = Package(
         // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
         .library(name: "SpeechDispatcher", targets: ["SpeechDispatcher"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
+        // Clicks and taps for an app's own tests under sway (zwlr_virtual_pointer_v1): docs/kiosk-example.md.
+        .executable(name: "wayland-pointer", targets: ["wayland-pointer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
