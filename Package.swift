@@ -41,6 +41,12 @@ let package = Package(
         // Clicks and taps for an app's own tests under sway (zwlr_virtual_pointer_v1): docs/kiosk-example.md.
         .executable(name: "wayland-pointer", targets: ["wayland-pointer"]),
     ],
+    // keytrace's command line is the package's one outside dependency. A package that uses the libraries
+    // alone depends on this one with `traits: []`, and SwiftPM then never fetches swift-argument-parser.
+    traits: [
+        .trait(name: "Keytrace", description: "keytrace's command line (swift-argument-parser)"),
+        .default(enabledTraits: ["Keytrace"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
@@ -150,7 +156,11 @@ let package = Package(
             ]),
         .executableTarget(
             name: "keytrace",
-            dependencies: ["KeytraceKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "KeytraceKit",
+                .product(
+                    name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Keytrace"])),
+            ]),
         // A console app on the terminal alone: AppRuntime without LinuxKeyboard, so it links no device
         // library (EndToEndTests checks with ldd, and drives it in tmux).
         .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
