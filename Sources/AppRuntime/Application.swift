@@ -205,6 +205,8 @@ public final class Application {
     /// Messages kept while standard error is the terminal the app draws on, written once it is given
     /// back (at most ``heldMessageLimit``; later ones are counted).
     private var heldMessages: [String] = []
+    /// Messages from before the app opened (a backend's setup), reported when ``openInput()`` runs.
+    private var messagesForOpen: [(message: String, skip: () -> Bool)] = []
     private var droppedMessages = 0
     /// The most messages kept for standard error while the app draws on the terminal it goes to.
     public static let heldMessageLimit = 64
@@ -385,6 +387,8 @@ public final class Application {
             throw error
         }
         startInspection()
+        for (message, skip) in messagesForOpen where !skip() { report(message) }
+        messagesForOpen = []
         if configuration.fullScreen, let terminal {
             terminal.restoreSequence = Array("\u{1b}[0m\u{1b}[?25h\u{1b}[?1049l".utf8)
             terminal.write(Array("\u{1b}[?1049h\u{1b}[?25l\u{1b}[2J".utf8))
@@ -642,6 +646,20 @@ public final class Application {
             Self.writeToStandardError(message)
         }
         if !loop.isDispatchingBatch { setNeedsFrame() }
+    }
+
+    /// Reports a message when ``openInput()`` runs (at once, when it has run): for what a backend
+    /// learned while it was set up, before the app set ``onMessage``.
+    ///
+    /// - Parameters:
+    ///   - message: What happened and the fix.
+    ///   - skip: Asked then: whether the app took the message over itself (it is not reported).
+    package func reportWhenOpened(_ message: String, unless skip: @escaping () -> Bool = { false }) {
+        if opened {
+            if !skip() { report(message) }
+        } else {
+            messagesForOpen.append((message, skip))
+        }
     }
 
     /// Whether standard error is the terminal the app draws on now (from ``openInput()`` until the

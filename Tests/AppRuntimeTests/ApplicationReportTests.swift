@@ -35,6 +35,24 @@ import Testing
         #expect(!app.stderrIsDrawnTerminal)
     }
 
+    @Test("a message from the setup is reported when the app opens, unless the app took it over by then")
+    func reportedWhenOpened() throws {
+        let (app, fds) = try ApplicationTests.makeApp()
+        defer { fds.forEach { close($0) } }
+        var shown: [String] = []
+        var takenOver = false
+        app.reportWhenOpened("the speech settings file is a symbolic link")
+        app.reportWhenOpened("speech-dispatcher is not running", unless: { takenOver })
+        app.onMessage = { shown.append($0) }  // set after the setup, as an app does
+        takenOver = true
+        #expect(shown.isEmpty, "nothing before the app opens")
+        app.setPrimaryInput(FakeInputSource("seat"), fallsBackToTerminal: false)
+        try app.start()
+        #expect(shown == ["the speech settings file is a symbolic link"])
+        app.reportWhenOpened("later")
+        #expect(shown.last == "later", "once open, at once")
+    }
+
     @Test("the quit command: Ctrl-C when the app draws in a terminal (or on nothing), none on a screen, or the one set")
     func quitCommandForOutput() throws {
         let (terminalApp, fds) = try ApplicationTests.makeApp()

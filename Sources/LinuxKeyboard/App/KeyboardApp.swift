@@ -338,6 +338,11 @@ public final class KeyboardApp {
             self.narrator = narrator
             speechOutput = output
             speechNote = note
+            // The setup's note (the settings file, the address), said when the app opens, as later problems
+            // are, unless the app handles speech problems itself (it reads speechNote then).
+            if let note {
+                application.reportWhenOpened(note, unless: { [unowned self] in onSpeechProblem != nil })
+            }
             speechProblems.report = { [unowned self] message in
                 speechNote = message
                 if let onSpeechProblem { onSpeechProblem(message) } else { application.report(message) }
@@ -556,10 +561,7 @@ public final class KeyboardApp {
     ///   the terminal is not available, or the terminal when it was asked for and standard input
     ///   is not one.
     public func openInput() throws(AppError) {
-        let opened = application.input != nil
         try application.openInput()
-        // The setup's speech note (the settings file, the address), said once, as later problems are.
-        if !opened, onSpeechProblem == nil, let speechNote { application.report(speechNote) }
     }
 
     /// Opens the input, gives initial focus and draws the first frame. ``run()-1zijo`` calls it.
