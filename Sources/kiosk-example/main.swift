@@ -152,9 +152,11 @@ MainActor.assumeIsolated {
         trace?.output.flush()
         if !traceFailed, let error = trace?.output.writeError {
             // The kiosk goes on (its customers matter more than its trace); it says so once on
-            // standard error and on screen, and again when it ends.
+            // standard error, with the file and the reason, and on screen in a sentence that shows no
+            // path to the public, and again when it ends.
             traceFailed = true
             app.report("--trace: \(error); the trace stops here, the kiosk goes on")
+            kiosk.message = "The trace could not be written; the kiosk goes on."
         }
         // The output: a Wayland window, or the terminal.
         guard let output = app.output else { return }

@@ -251,6 +251,8 @@ import Testing
         #expect(
             said.contains("kiosk-example: --trace: cannot write to \"/dev/full\": No space left on device")
                 && said.contains("the kiosk goes on"), "\(said)")
+        let pane = try tmux.waitFor("The trace could not be written; the kiosk goes on.")
+        #expect(!pane.contains("/dev/full"), "the screen shows no path: \(pane)")
         try tmux.send("C-c")
         try tmux.waitFor("EXITED 74")
         let atEnd = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
