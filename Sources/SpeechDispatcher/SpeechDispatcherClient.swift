@@ -324,7 +324,7 @@ public final class SpeechDispatcherClient {
 
     /// "speech-dispatcher at ADDRESS (ORIGIN) stopped answering (5 s): FIX".
     private func notAnswering(_ what: String, fix: String) -> SpeechDispatcherError {
-        let seconds = timeout == timeout.rounded() ? "\(Int(timeout)) s" : "\(timeout) s"
+        let seconds = "\(secondsText(timeout)) s"
         return SpeechDispatcherError(
             code: .notAnswering,
             message: "speech-dispatcher at \(address) (\(address.origin)) \(what) (\(seconds)): \(fix)")

@@ -32,7 +32,11 @@ public struct AppSocket: Hashable, Sendable, CustomStringConvertible {
     /// `kiosk-example (pid 4242)`; `kiosk-example (pid 4242, user 1000)` for another user's app
     /// (root attaching to the kiosk user's). The name is the socket file's, which anyone who can
     /// write the folder chooses: its control characters are escaped, so it cannot forge a line.
-    public var description: String {
+    public var description: String { describe(name: name, pid: pid) }
+
+    /// `NAME (pid N)`, with `, user U` when the socket is another user's; the name escaped, newlines
+    /// too: a name an app or a folder's writer chose cannot forge a line.
+    func describe(name: String, pid: Int32) -> String {
         let user = owner == ProcessCalls.userID ? "" : ", user \(owner)"
         return "\(name.escapingControlCharacters()) (pid \(pid)\(user))"
     }

@@ -105,8 +105,7 @@ public final class InspectionConnection {
     /// forge a line of keytrace's.
     public var appDescription: String {
         guard let hello else { return socket.description }
-        let user = socket.owner == ProcessCalls.userID ? "" : ", user \(socket.owner)"
-        return "\(hello.app.escapingControlCharacters()) (pid \(hello.pid)\(user))"
+        return socket.describe(name: hello.app, pid: hello.pid)
     }
 
     /// Why an app closed the connection with nothing sent: it serves only its own user and root.
@@ -186,16 +185,12 @@ public final class InspectionConnection {
                 let left = deadline - Syscalls.monotonicNow()
                 guard left > 0 else {
                     throw Failure(
-                        "\(appDescription) sent no line for \(Self.seconds(timeout)) s "
+                        "\(appDescription) sent no line for \(secondsText(timeout)) s "
                             + "(it sends its hello and tree at once when it runs); \(peerState)")
                 }
                 _ = Syscalls.waitReadable(fileDescriptor, milliseconds: Int32(min(left * 1000, 60_000).rounded(.up)))
             }
         }
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value))" : "\(value)"
     }
 
     /// What the kernel says of the process at the other end, and what to do, for a message about

@@ -320,7 +320,7 @@ extension Keytrace {
                     self.said = true
                     say(
                         "\(connection.appDescription) does not answer: nothing came in "
-                            + "\(InspectionConnection.seconds(Self.answerWait)) s since keytrace asked to watch it; "
+                            + "\(secondsText(Self.answerWait)) s since keytrace asked to watch it; "
                             + "\(connection.peerState). keytrace waits on (Ctrl-C gives up)")
                 })
         }

@@ -11,6 +11,11 @@ package func readTextFile(_ path: String, limit: Int = 1 << 20) -> String? {
 /// before it gives up, in seconds.
 package let fileWaitTimeout = 10.0
 
+/// A duration as messages say it: `5`, `0.5` (no `.0` on whole seconds); the caller adds the unit.
+package func secondsText(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+}
+
 /// Why ``readFileBytes(_:limit:timeout:rules:)`` failed.
 package enum FileReadFailure: Error, Equatable {
     /// The path is empty.
@@ -63,7 +68,7 @@ package enum FileReadFailure: Error, Equatable {
                 + "is this the right file?"
                 + (kind == "a character device" ? " A device such as /dev/zero never ends" : "")
         case .noData(let kind, let seconds):
-            let wait = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+            let wait = secondsText(seconds)
             return kind == "a FIFO"
                 ? "no data from the FIFO after \(wait) s: is a writer connected?"
                 : "no data from \(kind) after \(wait) s: does it send anything?"

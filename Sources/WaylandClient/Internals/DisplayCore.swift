@@ -318,7 +318,7 @@ final class DisplayCore {
     /// The error for a compositor that did not answer `what` within ``timeout``.
     func unanswered(_ what: String) -> WaylandError {
         let place = socketPath.map { " at \($0)" } ?? " on WAYLAND_SOCKET"
-        let seconds = timeout == timeout.rounded() ? "\(Int(timeout))" : "\(timeout)"
+        let seconds = secondsText(timeout)
         return WaylandError(
             operation: "roundtrip", errno: ETIMEDOUT,
             message: "the Wayland compositor\(place) accepted the connection but did not answer \(what) within "
