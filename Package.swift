@@ -6,8 +6,14 @@ let package = Package(
     products: [
         .library(name: "ResponderChain", targets: ["ResponderChain"]),
         .library(name: "ResponderChainTesting", targets: ["ResponderChainTesting"]),
-        // A console or kiosk app: KeyboardApp, keyboards through evdev, the terminal.
+        // A console app: KeyboardApp on the console platform (keyboards through evdev, the terminal).
+        // Links no graphics: no libwayland, libdrm, libinput, cairo, FreeType, HarfBuzz or fontconfig.
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
+        // A kiosk that runs anywhere: LinuxKeyboard with every platform (a Wayland window, the display).
+        .library(name: "KioskPlatforms", targets: ["KioskPlatforms"]),
+        // One platform each, for an app that lists only some.
+        .library(name: "PlatformWayland", targets: ["PlatformWayland"]),
+        .library(name: "PlatformDisplay", targets: ["PlatformDisplay"]),
         // The runtime alone: a terminal app, or one whose input comes from another backend.
         .library(name: "AppRuntime", targets: ["AppRuntime"]),
         // The parts, for an app that wants only some of them.
@@ -122,14 +128,27 @@ let package = Package(
                 "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "DispatchTrace",
                 "Inspection",
             ]),
-        // A console or kiosk app on real keyboards: KeyboardApp, the runtime with evdev and xkbcommon.
+        // KeyboardApp and the platform interface, with the console platform: the runtime with evdev
+        // and xkbcommon. Nothing graphical: the other platforms are modules of their own.
         .target(
             name: "LinuxKeyboard",
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
-                "TerminalIO", "TerminalCanvas", "DispatchTrace", "WaylandClient", "PixelCanvas", "Accessibility",
-                "SpeechDispatcher", "DRMOutput", "LibinputInput", "Udev",
+                "TerminalIO", "TerminalCanvas", "Accessibility", "SpeechDispatcher",
             ]),
+        // The Wayland platform: a window under a compositor, its seat, the canvas in pixels.
+        .target(
+            name: "PlatformWayland",
+            dependencies: ["LinuxKeyboard", "AppRuntime", "WaylandClient", "PixelCanvas"]),
+        // The display platform: DRM/KMS, libinput's touch and pointer, the keyboards, one seat.
+        .target(
+            name: "PlatformDisplay",
+            dependencies: [
+                "LinuxKeyboard", "AppRuntime", "DRMOutput", "LibinputInput", "EvdevInput", "PixelCanvas", "Seat",
+                "TerminalIO", "Udev",
+            ]),
+        // Every platform, for a kiosk: `KeyboardApp.kioskPlatforms()`.
+        .target(name: "KioskPlatforms", dependencies: ["LinuxKeyboard", "PlatformWayland", "PlatformDisplay"]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
         .target(name: "TerminalCanvas"),
         // Text by the libraries made for it: faces found by fontconfig, loaded by FreeType, shaped by HarfBuzz,
@@ -151,7 +170,7 @@ let package = Package(
         .target(
             name: "KeytraceKit",
             dependencies: [
-                "ResponderChain", "LinuxKeyboard", "DispatchTrace", "TerminalCanvas", "Inspection", "Accessibility",
+                "ResponderChain", "LinuxKeyboard", "PlatformWayland", "DispatchTrace", "TerminalCanvas", "Inspection", "Accessibility",
                 "SpeechDispatcher", "EventLoop",
             ]),
         .executableTarget(
@@ -166,9 +185,14 @@ let package = Package(
         .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
         // The README's "Embed it in your app" program; EndToEndTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
-        // A self-service kiosk on the public API: its own widgets and rendering, real keyboards.
-        .executableTarget(
-            name: "kiosk-example", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
+        // A self-service kiosk on the public API: its own widgets and rendering; the program without
+        // its platforms, shared by its two builds (not a product).
+        .target(
+            name: "KioskExample", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
+        // The kiosk on every platform: a Wayland window, the display, the console.
+        .executableTarget(name: "kiosk-example", dependencies: ["KioskExample", "KioskPlatforms"]),
+        // The same kiosk on the console alone: no graphics linked (EndToEndTests checks with ldd).
+        .executableTarget(name: "kiosk-console-example", dependencies: ["KioskExample", "LinuxKeyboard"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
         .executableTarget(name: "keyboard-vm-check", dependencies: ["LinuxKeyboard", "ResponderChain"]),
         // Run inside the test VM by Tools/vm-test: touch and pointer through LibinputSource and a Seat.
@@ -197,6 +221,11 @@ let package = Package(
             dependencies: [
                 "LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "Accessibility", "SpeechDispatcher",
             ]),
+        // The platforms' choice without their hardware: probes, failures, what the app says.
+        .testTarget(
+            name: "PlatformWaylandTests", dependencies: ["PlatformWayland", "LinuxKeyboard", "ResponderChain"]),
+        .testTarget(
+            name: "PlatformDisplayTests", dependencies: ["PlatformDisplay", "LinuxKeyboard", "ResponderChain"]),
         .testTarget(name: "DispatchTraceTests", dependencies: ["DispatchTrace", "KeytraceKit", "ResponderChain"]),
         // keytrace's library in-process: the live view's rendering, secure entry, recordings.
         .testTarget(
@@ -243,8 +272,8 @@ let package = Package(
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "AccessibilityTests",
-            // The kiosk example's own tree, by ear (`@testable import kiosk_example`).
-            dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting", "kiosk-example"]),
+            // The kiosk example's own tree, by ear (`@testable import KioskExample`).
+            dependencies: ["Accessibility", "ResponderChain", "ResponderChainTesting", "KioskExample"]),
     ],
     swiftLanguageModes: [.v6]
 )

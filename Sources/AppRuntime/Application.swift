@@ -169,6 +169,9 @@ public final class Application {
     private let layoutNote: String
     /// The event loop; `EventLoop.watch(_:handler:)` adds an app's own descriptors.
     public let loop: EventLoop
+    /// What an input source is made with: the sink its input goes to (the dispatcher), device ids
+    /// and the keyboard state. Sources never hold the dispatcher.
+    public var inputContext: InputContext { dispatcher.inputContext }
     /// The primary input, when one was set: tried first, with the terminal as the fallback
     /// when allowed.
     public private(set) var primaryInput: (any InputSource)?
@@ -355,12 +358,10 @@ public final class Application {
             }
         }
         if useTerminal, let terminal {
-            let source = TerminalSource(terminal: terminal, loop: loop, dispatcher: dispatcher)
+            // It sends the terminal's own layout: the characters arrive already typed on it.
+            let source = TerminalSource(terminal: terminal, loop: loop, context: inputContext)
             do { try source.start() } catch { throw AppError(error) }
             chosen = source
-            // The terminal already typed the characters on its own layout: they must not go
-            // through the system's layout again (see TerminalKeyboardLayout).
-            dispatcher.layout = TerminalKeyboardLayout()
         } else if let terminal {
             watchTerminalForQuit(terminal)
         }

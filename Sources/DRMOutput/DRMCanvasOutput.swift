@@ -543,3 +543,25 @@ public final class DRMCanvasOutput: CanvasOutput {
         return shadow
     }
 }
+
+extension DRMCanvasOutput: PointerSurface {
+    /// The mode's size in pixels: touch screens and tablets scale to it, the cursor stays in it.
+    public var pointerArea: (width: Int, height: Int)? { (pixelSize.width, pixelSize.height) }
+
+    /// A position in the screen's pixels in the window's cells (``cellPoint(_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - x: Pixels from the left.
+    ///   - y: Pixels from the top.
+    /// - Returns: The position in cells.
+    public func windowPoint(x: Double, y: Double) -> Point {
+        cellPoint(x, y)
+    }
+
+    /// Draws the mouse pointer there (``movePointer(toX:y:)``), or hides it (``hidePointer()``).
+    ///
+    /// - Parameter position: The pointer's tip in pixels; `nil` hides it.
+    public func showCursor(at position: (x: Double, y: Double)?) {
+        if let position { movePointer(toX: position.x, y: position.y) } else { hidePointer() }
+    }
+}

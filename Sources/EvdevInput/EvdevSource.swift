@@ -13,7 +13,7 @@ public import Seat
 ///
 /// ```swift
 /// let loop = try EventLoop()
-/// let keyboards = EvdevSource(loop: loop, dispatcher: dispatcher, options: .init(grab: true))
+/// let keyboards = EvdevSource(loop: loop, context: dispatcher.inputContext, options: .init(grab: true))
 /// keyboards.onChange = { change in print(change) }
 /// try keyboards.start()
 /// try loop.run()  // until loop.control.stop() from anywhere
@@ -151,8 +151,8 @@ public final class EvdevSource {
 
     /// The loop the devices are watched on.
     public let loop: EventLoop
-    /// The dispatcher the input goes to (its lock state lights the LEDs).
-    public let dispatcher: Dispatcher
+    /// Where the input goes, and the keyboard state whose locks light the LEDs.
+    public let context: InputContext
     /// The options.
     public let options: Options
     /// Called on the loop's thread for every device change.
@@ -181,8 +181,8 @@ public final class EvdevSource {
     public private(set) var seatUnavailable: InputError?
     /// Keyboards let go while the seat is disabled, opened again when it comes back.
     private var suspendedPaths: [String] = []
-    /// Where decoded input goes: the software repeater, or the dispatcher.
-    private var inputSink: any InputSink { repeater ?? dispatcher }
+    /// Where decoded input goes: the software repeater, or the context's sink.
+    private var inputSink: any InputSink { repeater ?? context.sink }
     /// The seat whose keyboards are read.
     public var activeSeatName: String { options.seatName ?? seat?.name ?? "seat0" }
 
@@ -190,20 +190,20 @@ public final class EvdevSource {
     ///
     /// - Parameters:
     ///   - loop: The loop the devices are watched on.
-    ///   - dispatcher: The dispatcher, owned by the loop's thread.
+    ///   - context: Where the input goes (`Application.inputContext`, `Dispatcher.inputContext`).
     ///   - options: What to read.
     ///   - seat: The process's seat, when the app opened it to share with a display or other
     ///     sources (seatd takes one client per VT): keyboards are opened through it whatever
     ///     ``Options/seatAccess`` says, and its owner watches and dispatches it. `nil`: the source
     ///     opens a seat of its own when ``Options/seatAccess`` allows.
-    public init(loop: EventLoop, dispatcher: Dispatcher, options: Options = Options(), seat: Seat? = nil) {
+    public init(loop: EventLoop, context: InputContext, options: Options = Options(), seat: Seat? = nil) {
         self.loop = loop
-        self.dispatcher = dispatcher
+        self.context = context
         self.options = options
         sharedSeat = seat
         switch options.repeatMode {
         case .automatic(let timing), .software(let timing):
-            repeater = SoftwareRepeater(timing: timing, next: dispatcher)
+            repeater = SoftwareRepeater(timing: timing, next: context.sink)
         case .off:
             repeater = nil
         }
@@ -458,7 +458,7 @@ public final class EvdevSource {
     /// The seat was taken away: every keyboard is let go (its descriptor is revoked already) and
     /// every press cancelled; their paths are kept for when the seat comes back.
     private func seatDisabled() {
-        let cancelled = dispatcher.keyboardState.pressedKeys
+        let cancelled = context.keyboardState.pressedKeys
         for (token, entry) in entries {
             loop.unwatch(token)
             if !suspendedPaths.contains(entry.keyboard.path) { suspendedPaths.append(entry.keyboard.path) }
@@ -502,8 +502,8 @@ public final class EvdevSource {
                 return .failed(error)
             }
         }
-        let id = dispatcher.makeDeviceID()
-        let decoder = EvdevDecoder(device: id, sink: dispatcher, isLive: true)
+        let id = context.makeDeviceID()
+        let decoder = EvdevDecoder(device: id, sink: context.sink, isLive: true)
         let source: RepeatSource
         switch options.repeatMode {
         case .automatic where device.hasKernelRepeat:
@@ -534,7 +534,7 @@ public final class EvdevSource {
         if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs && device.hasLEDs {
             // The first keyboard: its LEDs say what the console (or the last program) left on.
             tookLocksFromLEDs = true
-            dispatcher.setLocks(device.lockLEDs)
+            context.sink.receive(.locks(device.lockLEDs, device: id, timestamp: Syscalls.monotonicNow()))
         }
         if options.syncLEDs, let shownLocks { device.setLEDs(shownLocks) }
         report(.added(keyboard))
@@ -565,7 +565,7 @@ public final class EvdevSource {
         // The kernel releases held keys in its own frames just before the device goes: those
         // presses were cancelled by the unplug too.
         let cancelled =
-            entry.decoder.keysReleasedByKernel + dispatcher.keyboardState.pressedKeys(on: entry.keyboard.id)
+            entry.decoder.keysReleasedByKernel + context.keyboardState.pressedKeys(on: entry.keyboard.id)
         loop.unwatch(token)
         entry.decoder.deviceRemoved(time: Syscalls.monotonicNow())
         entry.device.recorder?.flush()
@@ -575,7 +575,7 @@ public final class EvdevSource {
     private func syncLEDs() {
         // No keyboard yet: the first one to come gives the locks from its LEDs.
         guard options.syncLEDs, !entries.isEmpty else { return }
-        let locks = dispatcher.keyboardState.locks
+        let locks = context.keyboardState.locks
         guard locks != shownLocks else { return }
         shownLocks = locks
         for entry in entries.values { entry.device.setLEDs(locks) }

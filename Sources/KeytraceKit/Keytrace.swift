@@ -1,6 +1,7 @@
 internal import DispatchTrace
 public import LinuxKeyboard
 internal import LinuxSystem
+internal import PlatformWayland
 public import ResponderChain
 import TerminalCanvas
 
@@ -419,18 +420,17 @@ public enum Keytrace {
         // shown, and the compositor gives no keyboard focus to it.
         let drawsView = live || options.wayland
         var configuration = KeyboardApp.Configuration()
-        // keytrace watches from its terminal unless asked for a window (--wayland).
-        configuration.prefersWayland = false
-        // …and never takes the display, also when it runs with no terminal (`--json` from a script).
-        configuration.output = .terminal
-        configuration.window.title = "keytrace"
+        // keytrace watches from its terminal (the console platform) unless asked for a window
+        // (--wayland), and never takes the display, also when it runs with no terminal (`--json`
+        // from a script).
+        var window = WaylandPlatform.Options()
+        window.window.title = "keytrace"
+        let platforms: [any AppPlatform] = options.wayland ? [WaylandPlatform(options: window)] : [ConsolePlatform()]
         configuration.input =
-            options.wayland
-            ? .wayland
-            : options.terminal
-                ? .terminal
-                : (!options.devices.isEmpty || options.grab || options.seatName != nil || options.recordPath != nil)
-                    ? .keyboards : .automatic
+            options.terminal
+            ? .terminal
+            : (!options.devices.isEmpty || options.grab || options.seatName != nil || options.recordPath != nil)
+                ? .keyboards : .automatic
         configuration.devices = options.devices
         configuration.grab = options.grab
         configuration.seatName = options.seatName
@@ -443,7 +443,10 @@ public enum Keytrace {
         if options.speak { configuration.speech = liveSpeechOptions }
         if options.rightToLeft { scene.window.layoutDirection = .rightToLeft }
         let app: KeyboardApp
-        do { app = try KeyboardApp(window: scene.window, root: scene.root, configuration: configuration) } catch {
+        do {
+            app = try KeyboardApp(
+                window: scene.window, root: scene.root, configuration: configuration, platforms: platforms)
+        } catch {
             throw KeytraceError("\(error)")
         }
         let session = TraceSession(

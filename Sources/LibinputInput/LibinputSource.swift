@@ -5,7 +5,7 @@ public import ResponderChain
 public import Seat
 internal import Udev
 
-/// Reads touch screens, mice, touchpads and tablets through libinput and feeds a dispatcher's
+/// Reads touch screens, mice, touchpads and tablets through libinput and feeds an app's
 /// focus tree: taps and clicks hit-test it as a Wayland window's do. An input source on an
 /// `EventLoop`, beside `EvdevSource`, which keeps the keyboards, keypads, remotes and gamepads:
 /// every device node has one reader.
@@ -25,10 +25,8 @@ internal import Udev
 /// let seat = try Seat()
 /// _ = loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
 /// let output = try DRMCanvasOutput(loop: loop, renderer: renderer, seat: seat)
-/// let pointer = LibinputSource(loop: loop, dispatcher: dispatcher, seat: seat)
-/// pointer.mapPoint = output.cellPoint                       // pixels → the frames' cells
-/// pointer.screen = { (output.pixelSize.width, output.pixelSize.height) }
-/// pointer.onCursor = { position in /* draw the cursor there; nil hides it */ }
+/// let pointer = LibinputSource(loop: loop, context: application.inputContext, seat: seat)
+/// pointer.surface = output    // pixels → the window's cells; the display draws the cursor
 /// application.add(pointer)
 /// ```
 ///
@@ -78,37 +76,30 @@ public final class LibinputSource {
 
     /// The loop the devices are watched on.
     public let loop: EventLoop
-    /// The dispatcher the input goes to.
-    public let dispatcher: Dispatcher
+    /// Where the input goes.
+    public let context: InputContext
     /// The app's seat, when devices are opened through it.
     public let seat: Seat?
     /// The options.
     public let options: Options
     /// Called with every device change (an app runtime sets it).
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
-    /// The screen's size in pixels, that touch and absolute positions are scaled to (libinput's
-    /// `*_transformed`): the display's mode. `nil`: positions are fractions of the device's range.
-    public var screen: () -> (width: Int, height: Int)? {
-        get { decoder.screen }
-        set { decoder.screen = newValue }
-    }
-    /// Maps a position in screen pixels to the window's coordinate space (a display's cells:
-    /// `DRMCanvasOutput.cellPoint`). The identity by default.
-    public var mapPoint: (_ x: Double, _ y: Double) -> Point {
-        get { decoder.mapPoint }
-        set { decoder.mapPoint = newValue }
-    }
-    /// Called with the pointer's position in screen pixels when it moves, `nil` when it should be
-    /// hidden (a finger touched): the display draws the cursor. Presentation, not input.
-    public var onCursor: (((x: Double, y: Double)?) -> Void)? {
-        get { decoder.onCursor }
-        set { decoder.onCursor = newValue }
+    /// The output the pointer and fingers land on (a `DRMCanvasOutput`): its pixel size is what
+    /// touch and absolute positions are scaled to (libinput's `*_transformed`), positions map
+    /// through it to the window's coordinate space, and it draws the cursor. `nil` (the default):
+    /// positions are fractions of the device's range, unmapped, and no cursor is drawn.
+    public weak var surface: (any PointerSurface)? {
+        didSet {
+            decoder.screen = { [weak self] in self?.surface?.pointerArea }
+            decoder.mapPoint = { [weak self] x, y in self?.surface?.windowPoint(x: x, y: y) ?? Point(x: x, y: y) }
+            decoder.onCursor = { [weak self] position in self?.surface?.showCursor(at: position) }
+        }
     }
 
     /// The decoder the events go through.
     public let decoder: LibinputDecoder
-    private var context: LibinputContext?
-    private var contextWatch: UInt64?
+    private var libinput: LibinputContext?
+    private var libinputWatch: UInt64?
     private var monitor: UdevMonitor?
     private var monitorWatch: UInt64?
     private var seatObservation: SeatObservation?
@@ -122,17 +113,17 @@ public final class LibinputSource {
     ///
     /// - Parameters:
     ///   - loop: The loop the devices are watched on.
-    ///   - dispatcher: The dispatcher, owned by the loop's thread.
+    ///   - context: Where the input goes (`Application.inputContext`).
     ///   - seat: The app's seat, shared with its keyboards and display: devices are opened through
     ///     it, and the source follows it. `nil`: devices are opened directly (root, or the
     ///     `input` group).
     ///   - options: What to read.
-    public init(loop: EventLoop, dispatcher: Dispatcher, seat: Seat? = nil, options: Options = Options()) {
+    public init(loop: EventLoop, context: InputContext, seat: Seat? = nil, options: Options = Options()) {
         self.loop = loop
-        self.dispatcher = dispatcher
+        self.context = context
         self.seat = seat
         self.options = options
-        decoder = LibinputDecoder(sink: dispatcher, makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
+        decoder = LibinputDecoder(sink: context.sink, makeDeviceID: context.makeDeviceID)
         decoder.outputName = options.outputName
         decoder.releaseGrace = options.releaseGrace
         decoder.onDeviceChange = { [unowned self] change in self.onDeviceChange?(change) }
@@ -140,7 +131,7 @@ public final class LibinputSource {
 
     isolated deinit {
         if let releaseDeadline { loop.removeDeadline(releaseDeadline) }
-        if let contextWatch { loop.unwatch(contextWatch) }
+        if let libinputWatch { loop.unwatch(libinputWatch) }
         if let monitorWatch { loop.unwatch(monitorWatch) }
         seatObservation?.cancel()
     }
@@ -157,7 +148,7 @@ public final class LibinputSource {
     /// - Throws: `InputError` when udevd does not run (libinput reads only devices udev tagged),
     ///   when libudev cannot list devices, or when libinput cannot start.
     public func start() throws(InputError) {
-        guard context == nil else { return }
+        guard libinput == nil else { return }
         guard udevIsRunning() else {
             throw InputError(
                 errno: 0, operation: "libinput", path: "/run/udev/control",
@@ -165,13 +156,13 @@ public final class LibinputSource {
                     + "and no udevd runs here. Start systemd-udevd (or eudev's udevd), or leave touch and pointer off")
         }
         let devices = try UdevEnumeration.inputDevices()
-        guard let context = LibinputContext(seat: seat) else {
+        guard let libinput = LibinputContext(seat: seat) else {
             throw InputError(
                 errno: 0, operation: "libinput", path: nil,
                 message: "libinput could not create its context (libinput_path_create_context failed: out of memory?)")
         }
-        self.context = context
-        contextWatch = loop.watch(context.fileDescriptor) { [unowned self] _ in self.readEvents() }
+        self.libinput = libinput
+        libinputWatch = loop.watch(libinput.fileDescriptor) { [unowned self] _ in self.readEvents() }
         // Only while a release waits out its grace: an idle source never wakes the loop.
         releaseDeadline = loop.addDeadline({ [unowned decoder] in decoder.nextDeadline }) { [unowned decoder] now in
             decoder.flush(now: now)
@@ -197,23 +188,23 @@ public final class LibinputSource {
     /// Lets every device go: touches and the button end `cancel`, each device is reported
     /// removed. The source may be started again.
     public func stop() {
-        guard let context else { return }
+        guard let libinput else { return }
         decoder.cancelAll(time: Syscalls.monotonicNow())
-        if let contextWatch { loop.unwatch(contextWatch) }
+        if let libinputWatch { loop.unwatch(libinputWatch) }
         if let monitorWatch { loop.unwatch(monitorWatch) }
         if let releaseDeadline { loop.removeDeadline(releaseDeadline) }
         releaseDeadline = nil
-        contextWatch = nil
+        libinputWatch = nil
         monitorWatch = nil
         monitor = nil
         seatObservation?.cancel()
         seatObservation = nil
-        decode(context.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
-        for path in context.paths { context.remove(path: path) }
-        decode(context.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
+        decode(libinput.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
+        for path in libinput.paths { libinput.remove(path: path) }
+        decode(libinput.dispatch(screen: nil, kind: kind, outputName: outputName, tapToClick: false))
         decoder.removeAll()
         known.removeAll()
-        self.context = nil
+        self.libinput = nil
     }
 
     // MARK: - Devices
@@ -233,11 +224,11 @@ public final class LibinputSource {
     }
 
     private func add(_ device: UdevDevice) {
-        guard let context, let path = device.path, !context.paths.contains(path) else { return }
+        guard let libinput, let path = device.path, !libinput.paths.contains(path) else { return }
         known[path] = device
-        if !context.add(path: path) {
+        if !libinput.add(path: path) {
             known[path] = nil
-            let logged = context.takeLogged()
+            let logged = libinput.takeLogged()
             onDeviceChange?(
                 .failed(
                     path: path,
@@ -257,7 +248,7 @@ public final class LibinputSource {
                 // libinput usually sees the node go (ENODEV) itself: what it read is decoded first,
                 // and a device it removed already is not removed again.
                 readEvents()
-                context?.remove(path: path)
+                libinput?.remove(path: path)
                 known[path] = nil
             default:
                 break
@@ -282,28 +273,28 @@ public final class LibinputSource {
 
     /// One `libinput_dispatch`: its events decoded as one batch, then libinput's logged errors.
     private func readEvents() {
-        guard let context else { return }
+        guard let libinput else { return }
         decode(
-            context.dispatch(
+            libinput.dispatch(
                 screen: decoder.screen(), kind: kind, outputName: outputName, tapToClick: options.tapToClick))
     }
 
     private func decode(_ batch: [LibinputEvent]) {
         if !batch.isEmpty { decoder.receive(batch: batch) }
-        guard let context else { return }
-        for line in context.takeLogged() { onDeviceChange?(.failed(path: "libinput", message: line)) }
+        guard let libinput else { return }
+        for line in libinput.takeLogged() { onDeviceChange?(.failed(path: "libinput", message: line)) }
     }
 
     /// The seat was taken away: libinput lets every device go (touches cancelled, buttons
     /// released and, by the batch rule, cancelled), and anything left is cancelled.
     private func seatDisabled() {
-        guard let context else { return }
+        guard let libinput else { return }
         // Every device let go, not libinput_suspend: the path backend's resume re-adds its old list
         // all or nothing, so one device unplugged while away would leave every other one dead, and
         // one plugged in meanwhile would never be added. Their lifts and releases in this dispatch
         // are cancels (the decoder's batch rule).
-        for path in context.paths { context.remove(path: path) }
-        decode(context.dispatch(screen: decoder.screen(), kind: kind, outputName: outputName, tapToClick: false))
+        for path in libinput.paths { libinput.remove(path: path) }
+        decode(libinput.dispatch(screen: decoder.screen(), kind: kind, outputName: outputName, tapToClick: false))
         decoder.cancelAll(time: Syscalls.monotonicNow())
         known.removeAll()
         onDeviceChange?(.seatDisabled(cancelledKeys: []))
@@ -311,7 +302,7 @@ public final class LibinputSource {
 
     /// The seat is back: the pointing devices there now are added again (udev's list).
     private func seatEnabled() {
-        guard context != nil else { return }
+        guard libinput != nil else { return }
         onDeviceChange?(.seatEnabled)
         do {
             for device in try UdevEnumeration.inputDevices() where wants(device) { add(device) }

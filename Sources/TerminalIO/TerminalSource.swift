@@ -12,22 +12,22 @@ public final class TerminalSource: InputSource {
     /// The loop its descriptor is watched on.
     public let loop: EventLoop
     /// Where its keys go.
-    public let dispatcher: Dispatcher
+    public let context: InputContext
     /// Unused: a terminal reports no device changes (its end stops the loop).
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
     private var watch: UInt64?
     private var deadline: UInt64?
 
-    /// Reads a terminal on a loop into a dispatcher, once started.
+    /// Reads a terminal on a loop into a sink, once started.
     ///
     /// - Parameters:
     ///   - terminal: The terminal, in raw mode.
     ///   - loop: The loop.
-    ///   - dispatcher: Where its keys go.
-    public init(terminal: TerminalKeyboard, loop: EventLoop, dispatcher: Dispatcher) {
+    ///   - context: Where its keys go (`Dispatcher.inputContext`, or `Application.inputContext`).
+    public init(terminal: TerminalKeyboard, loop: EventLoop, context: InputContext) {
         self.terminal = terminal
         self.loop = loop
-        self.dispatcher = dispatcher
+        self.context = context
     }
 
     /// `terminal`.
@@ -48,16 +48,18 @@ public final class TerminalSource: InputSource {
         if let deadline { loop.removeDeadline(deadline) }
     }
 
-    /// Watches the terminal on the loop.
+    /// Watches the terminal on the loop, and sends the terminal's layout
+    /// (`TerminalKeyboardLayout`) through the sink: its characters arrive already typed on the
+    /// terminal's own layout and must not go through the system's again.
     ///
     /// - Throws: `InputError` when the loop cannot watch the terminal's descriptor.
     public func start() throws(InputError) {
         guard watch == nil else { return }
         let control = loop.control
         let terminal = terminal
-        let dispatcher = dispatcher
+        let sink = context.sink
         watch = loop.watch(terminal.inputDescriptor) { _ in
-            if !terminal.read(into: dispatcher, time: EventLoop.monotonicNow) { control.stop() }
+            if !terminal.read(into: sink, time: EventLoop.monotonicNow) { control.stop() }
         }
         guard watch != nil else {
             throw InputError(
@@ -66,8 +68,12 @@ public final class TerminalSource: InputSource {
         }
         // A paste whose end never comes is delivered when its time is up, not with the next key.
         deadline = loop.addDeadline({ terminal.inputDeadline }) { now in
-            terminal.expireInput(into: dispatcher, time: now)
+            terminal.expireInput(into: sink, time: now)
         }
+        sink.receive(
+            .layout(
+                KeyboardLayoutChange(TerminalKeyboardLayout()), device: terminal.device,
+                timestamp: EventLoop.monotonicNow))
     }
 
     /// Stops watching the terminal; keys held on it end `cancelled`.
@@ -77,6 +83,6 @@ public final class TerminalSource: InputSource {
         guard let watch else { return }
         loop.unwatch(watch)
         self.watch = nil
-        dispatcher.deviceRemoved(terminal.device, timestamp: EventLoop.monotonicNow)
+        context.sink.receive(.deviceRemoved(terminal.device, timestamp: EventLoop.monotonicNow))
     }
 }

@@ -12,7 +12,7 @@ public import TerminalCanvas
 /// ```swift
 /// let output = try WaylandCanvasOutput(window: window, renderer: PixelRenderer(pixelSize: 20))
 /// app.setOutput(output)
-/// seat.mapPoint = output.cellPoint           // clicks and taps in cells, as the focus tree's frames
+/// seat.surface = output                      // clicks and taps in cells, as the focus tree's frames
 /// ```
 @MainActor
 public final class WaylandCanvasOutput: CanvasOutput {
@@ -109,5 +109,20 @@ public final class WaylandCanvasOutput: CanvasOutput {
         shown = canvas
         framesDrawn += 1
         return damage
+    }
+}
+
+extension WaylandCanvasOutput: PointerSurface {
+    /// `nil`: the compositor gives positions in the surface already.
+    public var pointerArea: (width: Int, height: Int)? { nil }
+
+    /// A surface-local position in the window's cells (``cellPoint(_:_:)``).
+    ///
+    /// - Parameters:
+    ///   - x: Pixels from the left.
+    ///   - y: Pixels from the top.
+    /// - Returns: The position in cells.
+    public func windowPoint(x: Double, y: Double) -> Point {
+        cellPoint(x, y)
     }
 }

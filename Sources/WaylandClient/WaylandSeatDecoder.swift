@@ -74,8 +74,6 @@ public final class WaylandSeatDecoder {
     public var mapPoint: (_ x: Double, _ y: Double) -> Point = { Point(x: $0, y: $1) }
     /// Called with every device added or removed, and with a keymap that could not be used.
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
-    /// Called with the compositor's keymap once it compiled: the layout keys go through.
-    public var onLayout: ((XKBKeyboardLayout) -> Void)?
     /// The seat's name for devices' names (`seat0`).
     public var seatName = "seat"
     /// The events' clock, in seconds (the loop's monotonic clock by default).
@@ -173,8 +171,8 @@ public final class WaylandSeatDecoder {
         }
     }
 
-    /// Takes the compositor's keymap (`wl_keyboard.keymap`): compiles it and makes it the layout
-    /// keys go through. A format other than xkb v1 (1), a keymap too large or one xkbcommon
+    /// Takes the compositor's keymap (`wl_keyboard.keymap`): compiles it and sends it through the
+    /// sink (`InputEvent.layout`) as the layout keys go through from now on. A format other than xkb v1 (1), a keymap too large or one xkbcommon
     /// refuses is reported (``onDeviceChange`` `.failed`) and the layout in use stays.
     ///
     /// - Parameters:
@@ -192,7 +190,9 @@ public final class WaylandSeatDecoder {
         do {
             let compiled = try XKBKeyboardLayout(keymapText: text)
             layout = compiled
-            onLayout?(compiled)
+            // The keys go through it from now on: said as input, through the sink.
+            sink.receive(
+                .layout(KeyboardLayoutChange(compiled), device: keyboard?.id ?? .primary, timestamp: clock()))
             return true
         } catch {
             fail("\(error.message); keys go through the layout in use")

@@ -4,7 +4,7 @@ public import ResponderChain
 public import XKBKeymap
 
 /// The compositor's seat as the app's input: its keyboard, pointer and touch screen for one
-/// window, on the app's loop, into the dispatcher.
+/// window, on the app's loop, into the app's input sink.
 ///
 /// Under a compositor (cage, sway, weston) the app cannot read `/dev/input`: the compositor owns
 /// the devices and sends the focused window `wl_keyboard`, `wl_pointer` and `wl_touch` events,
@@ -12,14 +12,14 @@ public import XKBKeymap
 /// input the evdev keyboards give (see ``WaylandSeatDecoder`` for the rules):
 ///
 /// - the compositor's keymap (`wl_keyboard.keymap`, at most 1 MiB of xkb v1 text) becomes the
-///   dispatcher's layout, so text typed is what the compositor's layout types;
+///   layout keys go through (an `InputEvent.layout` value), so text typed is what the compositor's layout types;
 /// - `wl_keyboard.modifiers` is the truth for modifiers, locks and group;
 /// - keys repeat in software (``repeater``) at the rate the compositor announces; a rate of 0
 ///   turns repeat off;
 /// - losing keyboard focus cancels every held press; keys already down when it comes back begin
 ///   nothing;
 /// - a left click or a tap on an item activates it, as `FocusSystem.activate(at:)` says;
-///   positions go through ``mapPoint`` into the focus tree's coordinates;
+///   positions go through ``surface`` (the window's output) into the focus tree's coordinates;
 /// - a keyboard, pointer or touch screen appearing or going away is reported through
 ///   ``onDeviceChange`` as a device added or removed; so is a whole seat (its `wl_seat` global)
 ///   appearing after the start, or going away: its devices are removed, their presses cancelled.
@@ -28,11 +28,12 @@ public import XKBKeymap
 /// let connection = try WaylandConnection(loop: app.loop)
 /// let window = try WaylandWindow(connection: connection, options: .init(title: "Kiosk", appID: "kiosk"))
 /// let seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop,
-///                              dispatcher: app.dispatcher)
+///                              context: app.inputContext)
+/// seat.surface = output   // the window's WaylandCanvasOutput
 /// app.setPrimaryInput(seat, fallsBackToTerminal: false)
 /// ```
 ///
-/// `KeyboardApp` (LinuxKeyboard) does this by itself when `WAYLAND_DISPLAY` is set.
+/// `WaylandPlatform` does this for a `KeyboardApp` when `WAYLAND_DISPLAY` is set.
 @MainActor
 public final class WaylandSeatSource {
     /// The connection.
@@ -49,7 +50,6 @@ public final class WaylandSeatSource {
     }
 
     private let loop: EventLoop
-    private let dispatcher: Dispatcher
     private let core: SeatCore
     private var deadline: UInt64?
 
@@ -59,29 +59,30 @@ public final class WaylandSeatSource {
     ///   - connection: The connection to the compositor.
     ///   - window: The window whose keyboard focus, pointer and touches are read.
     ///   - loop: The app's loop (the repeat's deadlines).
-    ///   - dispatcher: Where input goes; its layout becomes the compositor's keymap.
-    public init(connection: WaylandConnection, window: WaylandWindow, loop: EventLoop, dispatcher: Dispatcher) {
+    ///   - context: Where input goes (`Application.inputContext`); the compositor's keymap goes
+    ///     through it as an `InputEvent.layout` value.
+    public init(connection: WaylandConnection, window: WaylandWindow, loop: EventLoop, context: InputContext) {
         self.connection = connection
         self.window = window
         self.loop = loop
-        self.dispatcher = dispatcher
-        repeater = SoftwareRepeater(timing: .standard, next: dispatcher)
+        repeater = SoftwareRepeater(timing: .standard, next: context.sink)
         decoder = WaylandSeatDecoder(
             sink: repeater, repeater: repeater, clock: { Syscalls.monotonicNow() },
-            makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
+            makeDeviceID: context.makeDeviceID)
         core = SeatCore(display: connection.core, window: window.core, decoder: decoder)
-        decoder.onLayout = { [unowned dispatcher] layout in dispatcher.layout = layout }
-        // What repeats is what the keymap makes a key: not a modifier wherever it sits.
-        repeater.keyRepeats = { [unowned dispatcher] code in
-            !dispatcher.logicalKeyCode(for: code).isModifier
+        // What repeats is what the compositor's keymap makes a key: not a modifier wherever it sits.
+        repeater.keyRepeats = { [unowned decoder] code in
+            guard let layout = decoder.layout else { return !code.isModifier }
+            return !(layout.logicalKeyCode(for: code) ?? code).isModifier
         }
     }
 
-    /// Maps a surface-local position (logical pixels) to the focus tree's coordinates: the
-    /// identity by default; a canvas output divides by its cell size.
-    public var mapPoint: (_ x: Double, _ y: Double) -> Point {
-        get { decoder.mapPoint }
-        set { decoder.mapPoint = newValue }
+    /// The output the pointer and fingers land on (the window's `WaylandCanvasOutput`): surface
+    /// positions map through it to the window's coordinate space. `nil` (the default): unmapped.
+    public weak var surface: (any PointerSurface)? {
+        didSet {
+            decoder.mapPoint = { [weak self] x, y in self?.surface?.windowPoint(x: x, y: y) ?? Point(x: x, y: y) }
+        }
     }
 
     /// The compositor's keymap, once it sent one that compiled.

@@ -122,7 +122,7 @@ let dispatcher = Dispatcher(window: window)
 if let layout { dispatcher.layout = layout }
 let eventLoop: EventLoop
 do { eventLoop = try EventLoop() } catch { fail("\(error)") }
-let source = EvdevSource(loop: eventLoop, dispatcher: dispatcher, options: options)
+let source = EvdevSource(loop: eventLoop, context: dispatcher.inputContext, options: options)
 
 var changes: [EvdevSource.Change] = []
 var started = false

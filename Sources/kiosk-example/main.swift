@@ -1,301 +1,53 @@
-import DispatchTrace
 import Glibc
-import LinuxKeyboard
-import ResponderChain
-import TerminalCanvas
+import KioskExample
+import KioskPlatforms
 
-// A self-service check-in kiosk, built only on the public API: KeyboardApp runs it in a Wayland
-// window, on real keyboards or in the terminal; Kiosk.swift holds its focus tree and behaviour,
-// Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
-
-let usage = """
-    usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
-                         [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
-                         [--ready-file FILE] [--frame-log FILE]
-      --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
-                      (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
-                      else the terminal)
-      --display       draw straight on the display (DRM/KMS, no compositor) through the seat
-                      (seatd or logind), the keyboards on the same seat (default: when started
-                      with no terminal and no compositor, as a systemd service, and a display
-                      is connected)
-      --keyboards     read the keyboards through evdev
-      --terminal      read the terminal
-      --grab          take the keyboards for the kiosk alone: their keys stop reaching the console
-      --device DEVICE read this keyboard only: its path or its name (repeatable)
-      --layout NAME   the keyboard layout (default: XKB_DEFAULT_LAYOUT, /etc/default/keyboard, us)
-      --variant NAME  the layout's variant
-      --trace FILE    write keytrace's JSON lines for the kiosk's window to FILE
-      --seat NAME     read the keyboards of this seat (udev ID_SEAT; default: libseat's, else seat0)
-      --ready-file FILE  create FILE once the first frame is on the display (for scripts)
-      --frame-log FILE   write a line for every frame on the display: its number, when drawing
-                         started and when it was shown (CLOCK_MONOTONIC seconds), rows copied
-      --speak         speak from the start through speech-dispatcher (SPEECHD_ADDRESS, else its
-                      default socket); Ctrl+Alt+S turns speech on and off at any time, F1 lists
-                      the listener's other keys
-    keytrace --attach watches the running kiosk from another terminal or over SSH
-    (RESPONDERCHAIN_INSPECT=0 in the environment turns that off).
-    """
-
-/// Says something on standard error; control characters in it (from an argument, a file name,
-/// an environment variable) are escaped by `OutputBuffer.line`.
-func printError(_ message: String) {
-    let output = OutputBuffer(descriptor: 2)
-    output.line("kiosk-example: \(message)")
-    output.flush()
-}
-
-func fail(_ message: String, status: Int32 = 2) -> Never {
-    printError(message)
-    exit(status)
-}
-
-/// The configuration and the trace file the command line asks for.
-/// What the command line asks for besides the app's configuration: files to write.
-struct Files {
-    var trace: String?
-    var ready: String?
-    var frameLog: String?
-}
-
-func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
-    var configuration = KeyboardApp.Configuration()
-    configuration.fullScreen = true
-    configuration.initialLocks = .numLock  // the PIN pad is the keypad
-    // Usable by ear: a narrator, silent until --speak or Ctrl+Alt+S.
-    configuration.speech = KeyboardApp.SpeechOptions()
-    var files = Files()
-    var arguments = list[...]
-    func value(after flag: String) -> String {
-        guard let value = arguments.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value\n\(usage)") }
-        return value
-    }
-    while let argument = arguments.popFirst() {
-        switch argument {
-        case "--wayland": configuration.input = .wayland
-        case "--keyboards": configuration.input = .keyboards
-        case "--terminal": configuration.input = .terminal
-        case "--display": configuration.output = .display
-        case "--ready-file": files.ready = value(after: argument)
-        case "--frame-log": files.frameLog = value(after: argument)
-        case "--grab": configuration.grab = true
-        case "--device": configuration.devices.append(value(after: argument))
-        case "--layout": configuration.keymap.layout = value(after: argument)
-        case "--variant": configuration.keymap.variant = value(after: argument)
-        case "--trace": files.trace = value(after: argument)
-        case "--seat": configuration.seatName = value(after: argument)
-        case "--speak": configuration.speech?.startsSpeaking = true
-        case "--help", "-h":
-            print(usage)
-            exit(0)
-        default: fail("unknown argument \"\(argument.escapingControlCharacters())\"\n\(usage)")
-        }
-    }
-    return (configuration, files)
-}
-
-let (configuration, files) = parseArguments(Array(CommandLine.arguments.dropFirst()))
-let tracePath = files.trace
-if configuration.grab && configuration.input == .terminal {
-    fail("--grab takes keyboards; it cannot go with --terminal")
-}
-if configuration.output == .display && [.terminal, .wayland].contains(configuration.input) {
-    fail(
-        "--display reads the keyboards; it cannot go with --\(configuration.input == .terminal ? "terminal" : "wayland")"
-    )
-}
-
+// The kiosk on every platform: a Wayland window when a compositor is named, the display when it
+// runs with no terminal (a systemd service), else the keyboards or the terminal. kiosk-console-example
+// is the same kiosk on the console alone.
 MainActor.assumeIsolated {
-    let kiosk = Kiosk()
-    let app: KeyboardApp
-    do { app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration) } catch {
-        fail("\(error)")
-    }
-    var trace: (output: OutputBuffer, session: TraceSession)?
-    if let tracePath {
-        do {
-            let output = try OutputBuffer(path: tracePath)
-            let session = TraceSession(
-                name: "kiosk", window: kiosk.window, dispatcher: app.dispatcher, focusSystem: app.focusSystem,
-                explain: true
-            ) { event in output.append { event.writeJSON(to: &$0) } }
-            session.timeOrigin = EventLoop.monotonicNow
-            trace = (output, session)
-        } catch { fail("--trace: \(error)") }
-    }
-
-    kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
-    // What the narrator says goes to --trace too, also with speech off: the trace shows what a
-    // listener would hear (keytrace --attach watchers get what it says while speech is on).
-    if let narrator = app.narrator, let session = trace?.session {
-        narrator.describesWhileSilent = { true }
-        let shown = narrator.onUtterance
-        narrator.onUtterance = { utterance in
-            shown?(utterance)
-            session.emit(
-                TraceEvent(
-                    t: EventLoop.monotonicNow - session.timeOrigin,
-                    .announce(
-                        text: utterance.isSecret ? .redacted : .value(utterance.text), kind: utterance.kind.rawValue,
-                        priority: utterance.priority.ssipName)))
-        }
-    }
-    // What goes wrong while the kiosk runs (speech that cannot reach speech-dispatcher, the trace, a
-    // keyboard, the display) goes through app.report: on the message line here, and on standard error
-    // unless that is the terminal the kiosk draws on (then when the terminal is given back).
-    app.onMessage = { message in kiosk.message = message }
-    var renderer = KioskRenderer(kiosk: kiosk, dispatcher: app.dispatcher, focusSystem: app.focusSystem, inputNote: "")
-    var resuming = false  // between the seat's enable and the next frame
-    var traceFailed = false
-    app.onFrame = {
-        resuming = false
-        trace?.output.flush()
-        if !traceFailed, let error = trace?.output.writeError {
-            // The kiosk goes on (its customers matter more than its trace); it says so once on
-            // standard error, with the file and the reason, and on screen in a sentence that shows no
-            // path to the public, and again when it ends.
-            traceFailed = true
-            app.report("--trace: \(error); the trace stops here, the kiosk goes on")
-            kiosk.message = "The trace could not be written; the kiosk goes on."
-        }
-        // The output: a Wayland window, or the terminal.
-        guard let output = app.output else { return }
-        let size = output.size ?? (80, 24)
-        let capped = (min(size.columns, Canvas.maximumSide), min(size.rows, Canvas.maximumSide))
-        if capped.0 != kiosk.size.columns || capped.1 != kiosk.size.rows {
-            kiosk.layout(columns: capped.0, rows: capped.1)
-        }
-        output.show(renderer.canvas(columns: size.columns, rows: size.rows))
-    }
-
-    // Holding Super for a second shows the help overlay, as iPadOS shows its shortcut overlay; it
-    // goes away when Super is released.
-    var superHold: Task<Void, Never>?
-    var helpFromSuper = false
-    _ = kiosk.root.onKeyPress([.leftMeta, .rightMeta], phases: [.down, .up]) { press in
-        if press.phase == .down {
-            superHold?.cancel()
-            superHold = Task { @MainActor in
-                guard (try? await Task.sleep(for: .seconds(1))) != nil else { return }
-                if !kiosk.showsHelp {
-                    kiosk.showsHelp = true
-                    helpFromSuper = true
-                    app.setNeedsFrame()
+    runKiosk(
+        KioskBuild(
+            platforms: { choice in
+                switch choice {
+                case .automatic: KeyboardApp.kioskPlatforms()
+                case .wayland: [WaylandPlatform()]
+                case .display: [DisplayPlatform()]
+                case .console: [ConsolePlatform()]
                 }
-            }
-        } else {
-            superHold?.cancel()
-            superHold = nil
-            if helpFromSuper {
-                kiosk.showsHelp = false
-                helpFromSuper = false
-            }
-        }
-        return .ignored
-    }
-
-    @MainActor func endSuperHold() {
-        superHold?.cancel()
-        superHold = nil
-        if helpFromSuper {
-            kiosk.showsHelp = false
-            helpFromSuper = false
-        }
-    }
-
-    app.onChange = { change in
-        trace?.session.report(change)
-        switch change {
-        case .deviceAdded(let keyboard):
-            // The seat's keyboards coming back are no news after "Welcome back".
-            guard !resuming else { break }
-            let grabbed = app.keyboards?.keyboards.first { $0.id == keyboard.id }?.isGrabbed ?? false
-            // A compositor's seat has a pointer and a touch screen too.
-            let pointing = keyboard.detail.hasPrefix("pointer") || keyboard.detail.hasPrefix("touch")
-            let what = pointing ? "Connected" : "Keyboard connected"
-            kiosk.message = "\(what): \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
-        case .deviceRemoved(let keyboard, let cancelled):
-            // A Super held on the keyboard that went away never comes up: no overlay from it.
-            endSuperHold()
-            let keys =
-                app.dispatcher.isSecureEntry ? "\(cancelled.count)" : cancelled.map(\.name).joined(separator: " ")
-            kiosk.message =
-                "\(keyboard.detail.hasPrefix("pointer") || keyboard.detail.hasPrefix("touch") ? "Gone" : "Keyboard unplugged"): "
-                + "\(keyboard.name)."
-                + (cancelled.isEmpty ? "" : " Press cancelled: \(keys); nothing is stuck.")
-            app.setNeedsFrame()
-        case .deviceFailed(_, let message):
-            app.report("A keyboard could not be used: \(message)")
-        case .hotPlugUnavailable(let message):
-            app.report("Keyboards plugged in later will not be seen: \(message)")
-        case .seatDisabled(let cancelled):
-            endSuperHold()
-            kiosk.message =
-                "Paused: another session has the keyboards."
-                + (cancelled.isEmpty
-                    ? "" : " Press cancelled (\(cancelled.count) key\(cancelled.count == 1 ? "" : "s")).")
-            app.setNeedsFrame()
-        case .seatEnabled:
-            resuming = true
-            kiosk.message = "Welcome back: the keyboards are ours again."
-            app.output?.invalidate()  // the console may have been redrawn by someone else: draw it all
-        case .resized:
-            app.output?.invalidate()
-        case .focusMoved, .firstResponderChanged:
-            break
-        }
-    }
-
-    if let display = app.display {
-        // A display shows what went wrong too: the operator may have no terminal to look at.
-        display.output.onChange = { change in
-            switch change {
-            case .failed(let error): app.report(error.message)
-            case .disconnected(let connector): printError("the display on \(connector) was unplugged")
-            case .connected(let connector, let mode): printError("a display on \(connector) shows \(mode)")
-            case .paused, .resumed: break
-            }
-        }
-        var frameLog: OutputBuffer?
-        if let path = files.frameLog {
-            do { frameLog = try OutputBuffer(path: path) } catch { fail("--frame-log: \(error)") }
-        }
-        display.output.onPresented = { frame in
-            if let frameLog {
-                // Monotonic seconds, as the kernel stamps input events: a script matches keys to frames.
-                frameLog.line(
-                    "frame \(frame.number) started \(frame.started) shown \(frame.shown) rows \(frame.rowsCopied)"
-                        + (frame.byModeSet ? " modeset" : ""))
-                frameLog.flush()
-            }
-            guard frame.number == 1, let ready = files.ready else { return }
-            let descriptor = open(ready, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if descriptor >= 0 { close(descriptor) } else { printError("--ready-file: cannot create \(ready)") }
-        }
-    } else if files.ready != nil || files.frameLog != nil {
-        fail("--ready-file and --frame-log go with the display (--display)")
-    }
-    do { try app.openInput() } catch { fail("\(error)") }
-    let input = app.input ?? .keyboards
-    renderer.quitShortcut = app.activeQuitCommand?.readableShortcut
-    let keyboardCount = app.keyboards?.keyboards.count ?? 0
-    renderer.inputNote =
-        input == .terminal || input.rawValue == "wayland"
-        ? input.rawValue
-        : "\(keyboardCount) keyboard\(keyboardCount == 1 ? "" : "s")"
-            + (app.display.map { " on \($0.output.connector.name)" } ?? "")
-    if input == .terminal { trace?.session.deviceNames[.primary] = "terminal" }
-    // On the display: what it runs without (no seat manager, no udevd for touch), where the operator looks.
-    if let note = app.displayNote { printError(note) }
-    // The inspection socket (keytrace --attach) is on; when it could not be made (another user's
-    // directory at its place), the operator hears why and the kiosk goes on without it.
-    if let note = app.inspectionNote { app.report(note) }
-    // Speech that could not be set up (a malformed SPEECHD_ADDRESS, an unreadable settings file) was
-    // reported by openInput, through onMessage.
-    trace?.session.start(
-        input: input.rawValue, layout: app.layoutDescription, note: app.inputNote)
-    // A listener hears the welcome (or what went wrong) first, then where focus is.
-    kiosk.say(kiosk.message)
-    do { try app.run() } catch { fail("\(error)", status: 1) }
-    do { try trace?.output.finish() } catch { fail("--trace: \(error); the trace is incomplete", status: 74) }
+            },
+            setUpDisplay: { app, frameLogPath, readyPath in
+                guard let display = app.display else { return false }
+                // A display shows what went wrong too: the operator may have no terminal to look at.
+                display.output.onChange = { change in
+                    switch change {
+                    case .failed(let error): app.report(error.message)
+                    case .disconnected(let connector): printError("the display on \(connector) was unplugged")
+                    case .connected(let connector, let mode): printError("a display on \(connector) shows \(mode)")
+                    case .paused, .resumed: break
+                    }
+                }
+                var frameLog: OutputBuffer?
+                if let frameLogPath {
+                    do { frameLog = try OutputBuffer(path: frameLogPath) } catch { fail("--frame-log: \(error)") }
+                }
+                display.output.onPresented = { frame in
+                    if let frameLog {
+                        // Monotonic seconds, as the kernel stamps input events: a script matches keys to frames.
+                        frameLog.line(
+                            "frame \(frame.number) started \(frame.started) shown \(frame.shown) rows \(frame.rowsCopied)"
+                                + (frame.byModeSet ? " modeset" : ""))
+                        frameLog.flush()
+                    }
+                    guard frame.number == 1, let readyPath else { return }
+                    let descriptor = open(readyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                    if descriptor >= 0 {
+                        close(descriptor)
+                    } else {
+                        printError("--ready-file: cannot create \(readyPath)")
+                    }
+                }
+                return true
+            },
+            connector: { $0.display?.output.connector.name }))
 }

@@ -65,8 +65,17 @@ if environment["VM_CHECK_SEAT"] == "1" {
         print("seat: \(seat.name) through \(seat.backend) as uid \(getuid())")
     }
 }
-let source = LibinputSource(loop: loop, dispatcher: dispatcher, seat: seat)
-source.screen = { (1280, 800) }
+/// The VM's screen as the pointer's surface: 1280x800 pixels, the window's points in pixels; it
+/// counts the cursor's moves instead of drawing it.
+final class CheckScreen: PointerSurface {
+    var cursorMoves = 0
+    var pointerArea: (width: Int, height: Int)? { (1280, 800) }
+    func windowPoint(x: Double, y: Double) -> Point { Point(x: x, y: y) }
+    func showCursor(at position: (x: Double, y: Double)?) { cursorMoves += 1 }
+}
+let screen = CheckScreen()
+let source = LibinputSource(loop: loop, context: dispatcher.inputContext, seat: seat)
+source.surface = screen
 source.onDeviceChange = { change in
     switch change {
     case .added(let info): changes.append("added \(info.name)")
@@ -78,8 +87,6 @@ source.onDeviceChange = { change in
     if case .seatDisabled = change { signal("disabled") }
     if case .seatEnabled = change { signal("enabled") }
 }
-var cursorMoves = 0
-source.onCursor = { _ in cursorMoves += 1 }
 do { try source.start() } catch { fail("start: \(error)") }
 print("reading: \(source.inputNote ?? "-")")
 if source.devices.isEmpty { fail("no touch screen or pointer") }
@@ -96,7 +103,9 @@ while EventLoop.monotonicNow < deadline {
     if let doneAt, EventLoop.monotonicNow > doneAt + 0.5 { break }
 }
 _ = observation
-print("performed: \(performed), focused: \(focus.focusedItem?.focusDebugName ?? "-"), cursor moves: \(cursorMoves)")
+print(
+    "performed: \(performed), focused: \(focus.focusedItem?.focusDebugName ?? "-"), cursor moves: \(screen.cursorMoves)"
+)
 print("records: \(records.joined(separator: ", "))")
 if doneAt == nil { fail("the steps never finished within \(seconds) s") }
 let focusedName = focus.focusedItem?.focusDebugName.contains("name") ?? false

@@ -3,7 +3,7 @@ import ResponderChain
 import ResponderChainTesting
 import Testing
 
-@testable import kiosk_example
+@testable import KioskExample
 
 /// The kiosk example's own tree, by ear: what its narrator says on each screen, driven by keys
 /// through the real dispatcher and focus system (the end-to-end test hears the same through a

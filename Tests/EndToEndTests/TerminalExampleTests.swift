@@ -20,30 +20,39 @@ import Testing
         }
     }
 
-    /// Libraries of device, display and font stacks: an app links one only when it uses it.
-    static let deviceAndDisplayLibraries = [
-        "libevdev", "libudev", "libseat", "libxkbcommon", "libwayland", "libdrm", "libinput", "libfreetype",
-        "libharfbuzz",
+    /// The console platform's libraries: the keyboards (evdev, udev), the seat, the keymap.
+    static let consoleLibraries = ["libevdev", "libudev", "libseat", "libxkbcommon"]
+    /// The graphics stack: a window, the display, touch and pointer, fonts. Only the platforms that
+    /// draw in pixels (PlatformWayland, PlatformDisplay) link them.
+    static let graphicsLibraries = [
+        "libwayland-client", "libdrm", "libinput", "libcairo", "libfreetype", "libharfbuzz", "libfontconfig",
     ]
 
     @Test(
-        "a terminal app on AppRuntime links no device, display or font library; a KeyboardApp links evdev's, Wayland's and DRM's"
+        "a terminal app links no device or graphics library; a console KeyboardApp links the console's and no graphics; the kiosk with every platform links both"
     )
     func links() throws {
         let terminalApp = try Self.linkedLibraries("terminal-example")
         #expect(terminalApp.contains { $0.hasPrefix("libc.so") }, "ldd listed the libraries: \(terminalApp)")
-        for library in Self.deviceAndDisplayLibraries {
+        for library in Self.consoleLibraries + Self.graphicsLibraries {
             #expect(!terminalApp.contains { $0.hasPrefix(library + ".") }, "terminal-example links \(library)")
         }
-        // The KeyboardApp of embed-example reads keyboards (evdev, udev, libseat, xkbcommon), or a
-        // compositor's seat in a window of its own when WAYLAND_DISPLAY is set (libwayland-client
-        // and the font stack), or draws straight on the display (libdrm, which links libc alone) with
-        // touch and pointer through libinput.
-        let keyboardApp = try Self.linkedLibraries("embed-example")
-        for library in [
-            "libevdev", "libudev", "libseat", "libxkbcommon", "libwayland-client", "libfreetype", "libdrm", "libinput",
-        ] {
-            #expect(keyboardApp.contains { $0.hasPrefix(library + ".") }, "embed-example links \(library)")
+        // A console app (embed-example) and the kiosk built for the console alone read keyboards
+        // (evdev, udev, libseat, xkbcommon) and draw in the terminal: no graphics stack at all.
+        for program in ["embed-example", "kiosk-console-example"] {
+            let consoleApp = try Self.linkedLibraries(program)
+            for library in Self.consoleLibraries {
+                #expect(consoleApp.contains { $0.hasPrefix(library + ".") }, "\(program) links \(library)")
+            }
+            for library in Self.graphicsLibraries {
+                #expect(!consoleApp.contains { $0.hasPrefix(library + ".") }, "\(program) links \(library)")
+            }
+        }
+        // The kiosk with every platform: a compositor's window (libwayland-client and the font
+        // stack), the display (libdrm) with touch and pointer through libinput, and the console.
+        let kiosk = try Self.linkedLibraries("kiosk-example")
+        for library in Self.consoleLibraries + Self.graphicsLibraries {
+            #expect(kiosk.contains { $0.hasPrefix(library + ".") }, "kiosk-example links \(library)")
         }
     }
 

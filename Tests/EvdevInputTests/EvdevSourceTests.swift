@@ -8,7 +8,7 @@ import Testing
 
 /// A source on a loop of its own, feeding a dispatcher of its own.
 @MainActor private func makeSource(_ options: EvdevSource.Options) throws -> EvdevSource {
-    EvdevSource(loop: try EventLoop(), dispatcher: Dispatcher(window: Window()), options: options)
+    EvdevSource(loop: try EventLoop(), context: Dispatcher(window: Window()).inputContext, options: options)
 }
 
 // The source against real devices (typing, hot-plug, unplug, grab, LEDs, repeats) is tested in the

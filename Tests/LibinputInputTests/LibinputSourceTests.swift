@@ -16,7 +16,7 @@ import Udev
 
     static func source(_ options: LibinputSource.Options = .init()) throws -> LibinputSource {
         let (dispatcher, _) = try Scene(json: LibinputDecoderTests.json, file: "libinput.json").makeDispatcher()
-        return LibinputSource(loop: try EventLoop(), dispatcher: dispatcher, options: options)
+        return LibinputSource(loop: try EventLoop(), context: dispatcher.inputContext, options: options)
     }
 
     @Test(

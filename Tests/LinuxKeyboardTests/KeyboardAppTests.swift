@@ -321,36 +321,6 @@ final class LoadingRow: FocusNode {
         }
     }
 
-    @Test("WAYLAND_DISPLAY set but unreachable: automatic goes on without it and says why; .wayland fails naming it")
-    func waylandChoice() throws {
-        let kiosk = Kiosk()
-        var configuration = KeyboardApp.Configuration()
-        configuration.environment = ["WAYLAND_DISPLAY": "wayland-rc-none", "XDG_RUNTIME_DIR": "/nonexistent-rc"]
-        configuration.inspection.isEnabled = false
-        let app = try KeyboardApp(window: kiosk.window, root: kiosk.root, configuration: configuration)
-        #expect(app.wayland == nil)
-        let note = try #require(app.waylandNote)
-        #expect(note.contains("WAYLAND_DISPLAY=wayland-rc-none") && note.contains("going on without the compositor"))
-        #expect(app.inputNote?.hasPrefix(note) == true)
-        // A terminal tool that stays in its terminal does not try the compositor at all.
-        configuration.prefersWayland = false
-        let tool = try KeyboardApp(window: Window(), root: FocusNode(), configuration: configuration)
-        #expect(tool.waylandNote == nil)
-        configuration.input = .wayland
-        #expect {
-            try KeyboardApp(window: Window(), root: FocusNode(), configuration: configuration)
-        } throws: { error in
-            let error = error as? AppError
-            return error?.code == .wayland && error?.message.contains("/nonexistent-rc/wayland-rc-none") == true
-        }
-        configuration.environment = [:]
-        #expect {
-            try KeyboardApp(window: Window(), root: FocusNode(), configuration: configuration)
-        } throws: { error in
-            (error as? AppError)?.message.contains("WAYLAND_DISPLAY is not set") == true
-        }
-    }
-
     @Test("a frame larger than the terminal's buffer, to a terminal that reads late and slowly, arrives whole")
     func slowTerminal() throws {
         let terminal = try PseudoTerminal()

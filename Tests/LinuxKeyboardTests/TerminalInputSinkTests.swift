@@ -47,6 +47,32 @@ import Testing
         #expect(sink.inputs == expected)
     }
 
+    @Test("the terminal source is one-way: its layout at start and its end at stop go through the sink")
+    func sourceThroughSink() throws {
+        let pty = try PseudoTerminal()
+        let terminal = try TerminalKeyboard(input: pty.follower, output: pty.follower, device: device, negotiate: false)
+        defer { terminal.restore() }
+        let sink = RecordingInputSink()
+        var ids: [DeviceID] = []
+        let context = InputContext(
+            sink: sink, makeDeviceID: { DeviceID(rawValue: 9) }, keyboardState: { KeyboardState() })
+        let source = TerminalSource(terminal: terminal, loop: try EventLoop(), context: context)
+        try source.start()
+        guard case .layout(let change, let layoutDevice, _) = try #require(sink.inputs.first) else {
+            Issue.record("the first input is the terminal's layout: \(sink.inputs)")
+            return
+        }
+        #expect(change.layout is TerminalKeyboardLayout && layoutDevice == device)
+        source.stop()
+        guard case .deviceRemoved(let removed, _) = try #require(sink.inputs.last) else {
+            Issue.record("stop ends the terminal's device through the sink: \(sink.inputs)")
+            return
+        }
+        #expect(removed == device)
+        ids.append(context.makeDeviceID())
+        #expect(ids == [DeviceID(rawValue: 9)], "device ids come from the context")
+    }
+
     @Test("the terminal watched for output only still quits on Ctrl-C, and only on Ctrl-C")
     func outputOnlyControlC() {
         func quits(_ text: String, kitty: Bool = false) -> Bool {

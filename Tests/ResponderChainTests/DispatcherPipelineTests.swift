@@ -448,3 +448,38 @@ import Testing
         #expect(focus.focusedItem === b)
     }
 }
+
+/// Layout and lock changes are input values: a source sends them through its sink, never sets the
+/// dispatcher (the one-way source contract).
+@MainActor @Suite struct InputContextTests {
+    @Test("a layout sent as input becomes the dispatcher's; locks sent as input are its locks; a repeater passes both")
+    func layoutAndLocksAsInput() {
+        let dispatcher = Dispatcher(window: Window())
+        let repeater = SoftwareRepeater(timing: .standard, next: dispatcher)
+        let change = KeyboardLayoutChange(TestLayout())
+        repeater.receive(.layout(change, device: DeviceID(rawValue: 2), timestamp: 1))
+        #expect(dispatcher.layout.name == "test-layout")
+        repeater.receive(.locks([.numLock, .capsLock], device: DeviceID(rawValue: 2), timestamp: 1))
+        #expect(dispatcher.keyboardState.locks == [.numLock, .capsLock])
+        #expect(change == change && change != KeyboardLayoutChange(TestLayout()), "compared by identity")
+    }
+
+    @Test("a dispatcher's context hands out its ids and reads its state, and its sink is the dispatcher")
+    func dispatcherContext() {
+        let dispatcher = Dispatcher(window: Window())
+        let context = dispatcher.inputContext
+        let first = context.makeDeviceID()
+        #expect(dispatcher.makeDeviceID().rawValue == first.rawValue + 1, "one sequence of ids")
+        context.sink.receive(.locks(.scrollLock, device: first, timestamp: 0))
+        #expect(context.keyboardState.locks == .scrollLock)
+        #expect(context.sink as AnyObject === dispatcher)
+    }
+
+    /// A layout of its own name, to see it arrive.
+    struct TestLayout: KeyboardLayout {
+        var name: String { "test-layout" }
+        func characters(for code: KeyCode, in state: LayoutState) -> String {
+            USKeyboardLayout().characters(for: code, in: state)
+        }
+    }
+}

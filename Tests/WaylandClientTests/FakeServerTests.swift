@@ -232,7 +232,7 @@ struct FakeServerTests {
         #expect(!connection.hasSeat)
         #expect(connection.seatCapabilities.isEmpty)
         let window = try WaylandWindow(connection: connection, options: .init(title: "Seatless", appID: "rc.seat"))
-        let seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop, dispatcher: app.dispatcher)
+        let seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop, context: app.inputContext)
         app.setPrimaryInput(seat, fallsBackToTerminal: false)
         var changes: [Application.Change] = []
         app.onChange = { changes.append($0) }

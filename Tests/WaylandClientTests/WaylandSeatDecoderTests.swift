@@ -39,7 +39,6 @@ import XKBKeymap
                 makeDeviceID: { [unowned dispatcher] in dispatcher.makeDeviceID() })
             clock = { [unowned self] in self.now }
             decoder.onDeviceChange = { [unowned self] in self.changes.append($0) }
-            decoder.onLayout = { [unowned dispatcher] in dispatcher.layout = $0 }
             scene.nodes["open"]?.onAction = { [unowned self] action, _ in self.performed.append(action.rawValue) }
             observation = dispatcher.addTraceObserver { [unowned self] record in
                 switch record.kind {
@@ -107,7 +106,9 @@ import XKBKeymap
         #expect(rig.repeater.nextDeadline != nil)
     }
 
-    @Test("the compositor's keymap becomes the layout; a keymap in another format or malformed keeps the one in use")
+    @Test(
+        "the compositor's keymap becomes the layout through the sink; one in another format or malformed keeps the one in use"
+    )
     func keymaps() throws {
         let rig = try Rig()
         let german = try XKBKeyboardLayout(KeymapNames(layout: "de"), composeLocale: nil)

@@ -52,8 +52,8 @@ final class SeatRig {
         connection = try WaylandConnection(loop: app.loop, environment: sway.environment)
         window = try WaylandWindow(connection: connection, options: .init(title: "Seat", appID: "rc.seat"))
         output = WaylandCanvasOutput(window: window, renderer: try PixelRenderer(pixelSize: 16))
-        seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop, dispatcher: app.dispatcher)
-        seat.mapPoint = { [unowned output] x, y in output.cellPoint(x, y) }
+        seat = WaylandSeatSource(connection: connection, window: window, loop: app.loop, context: app.inputContext)
+        seat.surface = output
         app.setOutput(output)
         app.setPrimaryInput(seat, fallsBackToTerminal: false)
         app.onFrame = { [unowned self] in

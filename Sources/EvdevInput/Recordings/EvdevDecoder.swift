@@ -228,11 +228,11 @@ public enum ReplaySpeed: Hashable, Sendable {
 }
 
 extension EvemuRecording {
-    /// Replays the recording through an ``EvdevDecoder`` into a dispatcher: the decoding path of
-    /// a live device (frames, kernel repeats and unplug releases, drops).
+    /// Replays the recording through an ``EvdevDecoder`` into a sink (a dispatcher): the decoding
+    /// path of a live device (frames, kernel repeats and unplug releases, drops).
     ///
     /// - Parameters:
-    ///   - dispatcher: The dispatcher.
+    ///   - sink: Where the input goes: a dispatcher, or a sink in front of it.
     ///   - device: The device the events are attributed to.
     ///   - speed: As fast as possible (the default) or at the recorded pace.
     ///   - sleep: How to wait the given number of seconds at the recorded pace; `nanosleep` by
@@ -241,10 +241,10 @@ extension EvemuRecording {
     @MainActor
     @discardableResult
     public func replay(
-        into dispatcher: Dispatcher, device: DeviceID = DeviceID(rawValue: 1), speed: ReplaySpeed = .asFastAsPossible,
+        into sink: any InputSink, device: DeviceID = DeviceID(rawValue: 1), speed: ReplaySpeed = .asFastAsPossible,
         sleep: ((Double) -> Void)? = nil
     ) -> EvdevDecoder {
-        let decoder = EvdevDecoder(device: device, sink: dispatcher)
+        let decoder = EvdevDecoder(device: device, sink: sink)
         guard case .recorded(let scale) = speed, scale > 0 else {
             for event in events { decoder.decode(event) }
             return decoder

@@ -1,27 +1,21 @@
 public import Accessibility
 public import AppRuntime
-public import DRMOutput
 public import EvdevInput
 public import EventLoop
-public import LibinputInput
 internal import LinuxSystem
-internal import PixelCanvas
 public import ResponderChain
-public import Seat
 public import TerminalCanvas
 public import TerminalIO
-internal import Udev
-public import WaylandClient
 public import XKBKeymap
 
-/// Runs a window on real keyboards or the terminal: the one entry point for a kiosk or console
-/// app.
+/// Runs a window on the platform it finds: the one entry point for a kiosk or console app.
 ///
 /// Given a window and the root of its focus tree, the app resolves the keyboard layout (the
 /// configuration's names, then `XKB_DEFAULT_*`, then `/etc/default/keyboard`, then `us`), makes
 /// the ``dispatcher`` and the ``focusSystem`` (which handles Tab, the arrows and the select
-/// keys), picks the input (the readable keyboards through evdev, else the terminal, or what the
-/// configuration names) and says which and why, gives initial focus, and runs.
+/// keys), opens the first of its platforms that runs here (``AppPlatform``: the console by
+/// default, the keyboards through evdev, else the terminal) and says which and why, gives
+/// initial focus, and runs.
 ///
 /// ```swift
 /// let window = Window(identifier: "kiosk")
@@ -33,6 +27,13 @@ public import XKBKeymap
 /// try app.run()                    // until Ctrl-C (in a terminal), SIGTERM or app.stop()
 /// ```
 ///
+/// A kiosk that also runs in a compositor's window or straight on a display lists those
+/// platforms, in the order it prefers, and links them (`import KioskPlatforms`):
+///
+/// ```swift
+/// let app = try KeyboardApp(window: window, root: root, platforms: KeyboardApp.kioskPlatforms())
+/// ```
+///
 /// Everything runs on the main actor, in the order input arrived: a handler may start a `Task`
 /// that awaits I/O and updates the tree; it resumes between input events. Call the blocking
 /// ``run()-1zijo`` from top-level code; from async code, `try await app.run()`.
@@ -40,37 +41,18 @@ public import XKBKeymap
 /// The terminal, when the app uses it for input or for drawing, is in raw mode while the app runs
 /// and is restored on exit, Ctrl-C, `SIGTERM`, `SIGHUP` and crash signals.
 ///
-/// A KeyboardApp is an `Application` (``application``) whose primary input is an
-/// `EvdevSource` with the terminal as its fallback, on an xkbcommon layout; the
-/// rest of its API is the application's.
+/// A KeyboardApp is an `Application` (``application``) on an xkbcommon layout, opened by its
+/// platform; the rest of its API is the application's.
 @MainActor
 public final class KeyboardApp {
-    /// Where key input comes from.
+    /// Where the console platform's key input comes from.
     public enum InputChoice: Hashable, Sendable {
-        /// A Wayland compositor's seat and a window when `WAYLAND_DISPLAY` (or `WAYLAND_SOCKET`)
-        /// is set and the compositor answers; else the keyboards when one can be read; else the
-        /// terminal.
+        /// The keyboards when one can be read; else the terminal.
         case automatic
-        /// A Wayland compositor: its seat's keyboard, pointer and touch for a window of the app's
-        /// own, drawn in pixels (``Configuration/window``, ``Configuration/fontSize``).
-        case wayland
         /// The keyboards through evdev only (``Configuration/devices`` narrows them).
         case keyboards
         /// The terminal only.
         case terminal
-    }
-
-    /// Where frames go, unless a Wayland compositor shows the app's window.
-    public enum OutputChoice: Hashable, Sendable {
-        /// The terminal; or, when the app runs with no compositor and no terminal (a systemd
-        /// service) and a DRM device has a connected display, that display.
-        case automatic
-        /// The terminal the app was started in.
-        case terminal
-        /// Straight on the display through DRM/KMS, with no compositor (``Configuration/display``
-        /// says which): the keyboards through evdev on the same seat, no Wayland even when
-        /// `WAYLAND_DISPLAY` is set.
-        case display
     }
 
     /// The input the app reads (`keyboards`, `terminal`).
@@ -78,9 +60,10 @@ public final class KeyboardApp {
     /// Something an app may want to follow: focus, the first responder, devices, the terminal.
     public typealias Change = Application.Change
 
-    /// What the app reads and how it treats the terminal.
+    /// What the app reads and how it treats the terminal: what every platform shares. What a
+    /// platform alone has (a window's title, a display's mode) is in that platform's options.
     public struct Configuration: Sendable {
-        /// Keyboards, the terminal, or whichever works.
+        /// Keyboards, the terminal, or whichever works (the console platform).
         public var input: InputChoice = .automatic
         /// Device paths or names to read; empty for every keyboard (see `EvdevSource.Options`).
         public var devices: [String] = []
@@ -116,7 +99,8 @@ public final class KeyboardApp {
         /// cage, Ctrl-C would end the session); the service manager stops it with `SIGTERM`. Set an
         /// operator's chord (or `.standardQuit` while developing) to have one.
         public var screenQuitCommand: KeyCommand?
-        /// The environment the layout is resolved from; `nil` for the process's own.
+        /// The environment the layout is resolved from and the platforms are probed in; `nil` for
+        /// the process's own.
         public var environment: [String: String]?
         /// The terminal's input descriptor: standard input by default (a test may pass a
         /// pseudo-terminal).
@@ -128,66 +112,12 @@ public final class KeyboardApp {
         /// (`Application.InspectionOptions`; `RESPONDERCHAIN_INSPECT=0` turns it off without a
         /// rebuild).
         public var inspection = Application.InspectionOptions()
-        /// Whether ``InputChoice/automatic`` tries the Wayland compositor first (on by default, as
-        /// the app is a window under it); a terminal tool that should stay in its terminal turns
-        /// it off, and ``InputChoice/wayland`` still asks for the compositor.
-        public var prefersWayland = true
-        /// How long, in seconds, the Wayland compositor has to answer each round trip at start (the
-        /// registry, the globals, the window's first configure) before the app gives up on it.
-        public var waylandTimeout = 5.0
-        /// The window asked of a Wayland compositor: title, app id (`nil`: the program's name),
-        /// full screen (on by default).
-        public var window = WindowOptions()
-        /// The font cells are drawn in under a compositor: a family fontconfig knows.
-        public var fontFamily = "DejaVu Sans Mono"
-        /// The font's em size under a compositor or on the display, in device pixels (px, not points):
-        /// 16 gives DejaVu Sans Mono cells of 10x19 px, 80x31 cells in an 800x600 window.
-        public var fontSize = 16.0
-        /// Where frames go: the terminal, or the display with no compositor.
-        public var output: OutputChoice = .automatic
-        /// The display's device, connector and mode when the app runs on the display.
-        public var display = DRMCanvasOutput.Options()
-        /// Whether touch screens, mice, touchpads and tablets are read through libinput on the
-        /// display (taps and clicks hit-test the focus tree; a mouse draws a pointer). On by default.
-        public var readsTouchAndPointer = true
         /// Speech for a listener who cannot see the screen (a narrator through speech-dispatcher and
         /// the listener's key commands); `nil`, the default, for none.
         public var speech: SpeechOptions?
 
         /// A configuration with the defaults: automatic input, no grab, the system's layout.
         public init() {}
-    }
-
-    /// The window an app asks of a Wayland compositor: title and app id (`nil`, the default: the
-    /// program's name), full screen (on by default), the size when the compositor leaves it to the app,
-    /// the pixel format. One type with `WaylandWindow.Options`.
-    public typealias WindowOptions = WaylandWindow.Options
-
-    /// What the app runs on under a Wayland compositor: the connection, the window, the output
-    /// drawing the app's canvas in it, and the seat's input.
-    public struct Wayland {
-        /// The connection to the compositor.
-        public let connection: WaylandConnection
-        /// The app's window (`onClose` stops the app unless the app sets its own).
-        public let window: WaylandWindow
-        /// Where frames go: ``KeyboardApp/output`` is this.
-        public let output: WaylandCanvasOutput
-        /// The seat's keyboard, pointer and touch.
-        public let seat: WaylandSeatSource
-    }
-
-    /// What the app runs on straight on a display: the output and the seat it shares with the
-    /// keyboards.
-    public struct Display {
-        /// Where frames go: ``KeyboardApp/output`` is this.
-        public let output: DRMCanvasOutput
-        /// The seat the display and the keyboards are opened through; `nil` when they are opened
-        /// directly (root, or a user in the devices' groups: VT switches are then not followed).
-        public let seat: Seat?
-        /// Touch screens, mice, touchpads and tablets through libinput, on the same seat; `nil`
-        /// when ``Configuration/readsTouchAndPointer`` is off or udevd does not run
-        /// (``KeyboardApp/displayNote`` says so).
-        public let pointer: LibinputSource?
     }
 
     /// The runtime the app runs on: the window, the loop, the sources and the output.
@@ -198,21 +128,14 @@ public final class KeyboardApp {
     public let layout: XKBKeyboardLayout
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
-    /// The keyboards read through evdev, unless the configuration asked for the terminal only.
-    /// Once the app fell back to the terminal, they are released (`EvdevSource.keyboards` is
-    /// empty).
-    public let keyboards: EvdevSource?
-    /// The compositor, window, output and seat when the app runs under Wayland.
-    public let wayland: Wayland?
-    /// The display and seat when the app runs straight on a display.
-    public let display: Display?
-    /// Why the app runs on the display without a seat manager, or why it does not run on the
-    /// display when it would have by itself (``OutputChoice/automatic``).
-    public let displayNote: String?
-    private var seatWatch: UInt64?
-    /// Why the app does not run under the Wayland compositor `WAYLAND_DISPLAY` names, when that
-    /// is set but the compositor could not be used (the app went on with the keyboards).
-    public let waylandNote: String?
+    /// The platform the app runs on: the first of those it lists that probed well and opened.
+    public let platform: any AppPlatform
+    /// The platforms the app passed over and why (`wayland: no WAYLAND_DISPLAY`), in the order
+    /// tried; empty when the first one listed runs.
+    public let platformsPassedOver: [(platform: String, reason: String)]
+    /// Why platforms that should have run did not open (`…; going on without the compositor`), in
+    /// the order tried: part of ``inputNote``; show them where the operator looks.
+    public let platformFailures: [String]
     /// What speaks the app aloud, when ``Configuration/speech`` is set: post announcements with
     /// `Window.postAccessibilityNotification(_:)`, or call its methods.
     public let narrator: Narrator?
@@ -232,43 +155,53 @@ public final class KeyboardApp {
     /// Writes the listener's speech settings a moment after a change, and when ``run()-1zijo`` returns.
     private let settingsSaver: SettingsSaver?
 
-    /// Makes the app: resolves the layout and makes the dispatcher and the focus system. Nothing
-    /// is opened until ``openInput()``, ``start()`` or ``run()-1zijo``.
+    /// Makes the app: resolves the layout, makes the dispatcher and the focus system, and opens
+    /// the first platform that runs here. Nothing is read until ``openInput()``, ``start()`` or
+    /// ``run()-1zijo``.
     ///
     /// - Parameters:
     ///   - window: The window.
     ///   - root: The root of the focus tree (in the window's tree).
     ///   - configuration: What to read.
-    /// - Throws: `AppError` with code `AppError.Code.keymap` for an
-    ///   unknown layout, variant, model, option or rules; `AppError.Code.input` when
-    ///   the kernel refuses the event loop.
-    public init(window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration())
-        throws(AppError)
-    {
+    ///   - platforms: What the app may run on, in the order it prefers (``ConsolePlatform`` by
+    ///     default). Each but the last is probed (``AppPlatform/probe(_:)``) and passed over with
+    ///     its reason when it should not run here; one that fails to open is passed over when
+    ///     another follows. A platform listed alone is opened without a probe.
+    /// - Throws: `AppError` with code `AppError.Code.keymap` for an unknown layout, variant,
+    ///   model, option or rules; `AppError.Code.input` when the kernel refuses the event loop; the
+    ///   platform's error when the one opened last fails.
+    public init(
+        window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration(),
+        platforms: [any AppPlatform] = [ConsolePlatform()]
+    ) throws(AppError) {
         self.configuration = configuration
         let environment = configuration.environment ?? Syscalls.processEnvironment()
-        let hasCompositor = [environment["WAYLAND_DISPLAY"], environment["WAYLAND_SOCKET"]].contains {
-            !($0 ?? "").isEmpty
+        let terminals = [configuration.terminalInput, configuration.terminalOutput ?? 1, 2]
+        let platformEnvironment = PlatformEnvironment(
+            variables: environment, configuration: configuration,
+            hasTerminal: terminals.contains { TerminalKeyboard.isTerminal($0) })
+        var passedOver: [(platform: String, reason: String)] = []
+        var candidates: [any AppPlatform] = []
+        for (index, platform) in platforms.enumerated() {
+            // Listed alone, or the last resort after every other was passed over: asked for.
+            if platforms.count == 1 || (index == platforms.count - 1 && candidates.isEmpty) {
+                candidates.append(platform)
+            } else if let reason = platform.probe(platformEnvironment) {
+                passedOver.append((platform.name, reason))
+            } else {
+                candidates.append(platform)
+            }
         }
-        let triesWayland =
-            configuration.output != .display
-            && (configuration.input == .wayland
-                || (configuration.input == .automatic && configuration.prefersWayland && hasCompositor))
-        let triesDisplay =
-            configuration.output == .display
-            || (configuration.output == .automatic && !hasCompositor && Self.runsWithoutTerminal(configuration)
-                && configuration.input != .terminal && configuration.input != .wayland)
-        // In pixels, the font loads on a thread of its own while the keymap compiles and the
-        // runtime starts: the first frame comes a few milliseconds sooner.
-        let fonts =
-            triesWayland || triesDisplay
-            ? PixelRenderer.Loading(fontFamily: configuration.fontFamily, pixelSize: configuration.fontSize) : nil
+        guard !candidates.isEmpty else {
+            throw AppError(code: .input, message: "the app lists no platform to run on (KeyboardApp's platforms)")
+        }
+        // The first platform's slow work (a font) runs on a thread while the keymap compiles.
+        candidates[0].prepare(platformEnvironment)
         let (names, source) = configuration.keymap.resolved(environment: environment)
         do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
         layoutSource = source
         var runtime = Application.Configuration()
-        runtime.readsTerminal = configuration.input == .terminal
-        runtime.usesTerminalForOutput = configuration.usesTerminalForOutput && configuration.output != .display
+        runtime.usesTerminalForOutput = configuration.usesTerminalForOutput
         runtime.fullScreen = configuration.fullScreen
         runtime.initialLocks = configuration.initialLocks
         runtime.quitCommand = configuration.quitCommand
@@ -279,58 +212,27 @@ public final class KeyboardApp {
         application = try Application(
             window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
             configuration: runtime)
-        var wayland: Wayland?
-        var waylandNote: String?
-        if triesWayland, let fonts {
+        var failures: [String] = []
+        var opened: (any AppPlatform)?
+        for (index, platform) in candidates.enumerated() {
+            let hasAlternative = index < candidates.count - 1
+            if index > 0 { platform.prepare(platformEnvironment) }
             do {
-                wayland = try Self.openWayland(
-                    application, configuration: configuration, fonts: fonts,
-                    environment: WaylandEnvironment(
-                        display: environment["WAYLAND_DISPLAY"], socket: environment["WAYLAND_SOCKET"],
-                        runtimeDirectory: environment["XDG_RUNTIME_DIR"]))
+                try platform.open(
+                    PlatformContext(
+                        application: application, environment: platformEnvironment, hasAlternative: hasAlternative))
+                opened = platform
+                break
             } catch {
-                guard configuration.input == .automatic else { throw error }
-                waylandNote = "\(error.message); going on without the compositor"
+                guard hasAlternative else { throw error }
+                passedOver.append((platform.name, error.message))
+                failures.append("\(error.message); going on without \(platform.title)")
             }
         }
-        self.wayland = wayland
-        self.waylandNote = waylandNote
-        var display: Display?
-        var displayNote: String?
-        if wayland == nil, triesDisplay, let fonts {
-            do {
-                (display, displayNote) = try Self.openDisplay(application, configuration: configuration, fonts: fonts)
-            } catch {
-                guard configuration.output == .automatic else { throw error }
-                displayNote = "\(error.message); going on without the display"
-            }
-        }
-        self.display = display
-        self.displayNote = displayNote
-        if let display {
-            application.setOutput(display.output)
-            let keyboards = EvdevSource(
-                loop: application.loop, dispatcher: application.dispatcher,
-                options: Self.keyboardOptions(configuration, direct: display.seat == nil), seat: display.seat)
-            application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
-            self.keyboards = keyboards
-            if let seat = display.seat {
-                seatWatch = application.loop.watch(seat.fileDescriptor) { [unowned seat] in seat.dispatch() }
-            }
-            if let pointer = display.pointer { application.add(pointer) }
-        } else if let wayland {
-            keyboards = nil
-            application.setOutput(wayland.output)
-            application.setPrimaryInput(wayland.seat, fallsBackToTerminal: false)
-        } else if configuration.input != .terminal {
-            let keyboards = EvdevSource(
-                loop: application.loop, dispatcher: application.dispatcher,
-                options: Self.keyboardOptions(configuration, direct: false))
-            application.setPrimaryInput(keyboards, fallsBackToTerminal: configuration.input == .automatic)
-            self.keyboards = keyboards
-        } else {
-            keyboards = nil
-        }
+        // The loop above either opened one or threw on the last.
+        platform = opened ?? candidates[candidates.count - 1]
+        platformsPassedOver = passedOver
+        platformFailures = failures
         if let options = configuration.speech {
             let (narrator, output, note, saver) = Self.makeSpeech(
                 options, application: application, environment: environment, problems: speechProblems)
@@ -357,128 +259,6 @@ public final class KeyboardApp {
         }
     }
 
-    /// Connects to the compositor and makes the window, its output and the seat's input; the
-    /// compositor going away stops the app with its message, and closing the window stops it.
-    private static func openWayland(
-        _ application: Application, configuration: Configuration, fonts: PixelRenderer.Loading,
-        environment: WaylandEnvironment
-    ) throws(AppError) -> Wayland {
-        do {
-            let connection = try WaylandConnection(
-                loop: application.loop, environment: environment, timeout: configuration.waylandTimeout)
-            let renderer: PixelRenderer
-            do {
-                renderer = try fonts.wait()
-            } catch {
-                throw AppError(code: .wayland, message: "\(error)")
-            }
-            let window = try WaylandWindow(
-                connection: connection,
-                options: configuration.window)
-            let output = WaylandCanvasOutput(window: window, renderer: renderer)
-            let seat = WaylandSeatSource(
-                connection: connection, window: window, loop: application.loop, dispatcher: application.dispatcher)
-            seat.mapPoint = { [unowned output] x, y in output.cellPoint(x, y) }
-            window.onClose = { [unowned application] in application.stop() }
-            connection.onDisconnect = { [unowned application, unowned seat] error in
-                seat.connectionLost()
-                application.stop(failing: AppError(error))
-            }
-            return Wayland(connection: connection, window: window, output: output, seat: seat)
-        } catch let error as AppError {
-            throw error
-        } catch {
-            throw AppError(code: .wayland, message: "\(error)")
-        }
-    }
-
-    /// The keyboards' options from the configuration; `direct`: opened without a seat (the
-    /// display found none).
-    private static func keyboardOptions(_ configuration: Configuration, direct: Bool) -> EvdevSource.Options {
-        var options = EvdevSource.Options(
-            devices: configuration.devices, hotPlug: configuration.hotPlug, grab: configuration.grab,
-            repeatMode: configuration.repeatMode)
-        options.locksFromLEDs = configuration.initialLocks == nil
-        options.seatAccess = direct ? .direct : configuration.seatAccess
-        options.seatName = configuration.seatName
-        return options
-    }
-
-    /// Opens the seat (unless the configuration asks for direct access) and the display through it.
-    private static func openDisplay(
-        _ application: Application, configuration: Configuration, fonts: PixelRenderer.Loading
-    ) throws(AppError) -> (Display, String?) {
-        var seat: Seat?
-        var note: String?
-        var seatError: InputError?
-        if configuration.seatAccess != .direct {
-            do {
-                seat = try Seat()
-            } catch {
-                guard configuration.seatAccess == .automatic else { throw AppError(error) }
-                seatError = error
-                note =
-                    "the display and keyboards are opened directly, and a switch to another VT is not followed "
-                    + "(\(error.message))"
-            }
-        }
-        let renderer: PixelRenderer
-        do { renderer = try fonts.wait() } catch { throw AppError(code: .display, message: "\(error)") }
-        do {
-            let output = try DRMCanvasOutput(
-                loop: application.loop, renderer: renderer, seat: seat, options: configuration.display)
-            var pointer: LibinputSource?
-            if configuration.readsTouchAndPointer {
-                if UdevEnumeration.udevIsRunning {
-                    pointer = makePointer(application, configuration: configuration, output: output, seat: seat)
-                } else {
-                    note = [note, "touch screens and mice are not read: libinput needs udevd (start systemd-udevd)"]
-                        .compactMap { $0 }.joined(separator: "; ")
-                }
-            }
-            if let hotPlug = output.hotPlugNote { note = [note, hotPlug].compactMap { $0 }.joined(separator: "; ") }
-            return (Display(output: output, seat: seat, pointer: pointer), note)
-        } catch {
-            guard error.code == .permission, let seatError else { throw AppError(error) }
-            throw AppError(code: .display, message: "\(error.message) (no seat either: \(seatError.message))")
-        }
-    }
-
-    /// The DRM devices that can show the app (`/dev/dri/card*`): where ``OutputChoice/display``
-    /// looks, and none means ``OutputChoice/automatic`` never picks the display.
-    nonisolated public static var displayDevices: [String] { DRMCanvasOutput.devicePaths }
-
-    /// Touch and pointer through libinput for the display: positions in the display's pixels,
-    /// mapped to the focus tree's cells; a mouse's pointer drawn by the display.
-    private static func makePointer(
-        _ application: Application, configuration: Configuration, output: DRMCanvasOutput, seat: Seat?
-    ) -> LibinputSource {
-        var options = LibinputSource.Options()
-        options.seatName = configuration.seatName
-        options.hotPlug = configuration.hotPlug
-        options.outputName = output.connector.name
-        let pointer = LibinputSource(
-            loop: application.loop, dispatcher: application.dispatcher, seat: seat, options: options)
-        pointer.screen = { [unowned output] in (output.pixelSize.width, output.pixelSize.height) }
-        pointer.mapPoint = { [unowned output] x, y in output.cellPoint(x, y) }
-        pointer.onCursor = { [unowned output] position in
-            if let position { output.movePointer(toX: position.x, y: position.y) } else { output.hidePointer() }
-        }
-        return pointer
-    }
-
-    /// Whether none of standard input, output and error is a terminal (a systemd service): then
-    /// nothing but the display can show the app.
-    private static func runsWithoutTerminal(_ configuration: Configuration) -> Bool {
-        ![configuration.terminalInput, configuration.terminalOutput ?? 1, 2].contains {
-            TerminalKeyboard.isTerminal($0)
-        } && !DRMCanvasOutput.devicePaths.isEmpty
-    }
-
-    isolated deinit {
-        if let seatWatch { application.loop.unwatch(seatWatch) }
-    }
-
     /// The window.
     public var window: Window { application.window }
     /// The root of the focus tree.
@@ -495,11 +275,22 @@ public final class KeyboardApp {
     public var layoutDescription: String { application.layoutDescription }
     /// The input read, once ``openInput()`` chose it.
     public var input: Input? { application.input }
-    /// Why that input, and what it can do (for example, whether the terminal reports releases).
+    /// Why that input, and what it can do (for example, whether the terminal reports releases):
+    /// a platform that failed to open, what the platform runs without, and the input's own note.
     public var inputNote: String? {
-        let notes = [waylandNote, displayNote, application.inputNote].compactMap { $0 }
+        let notes = platformFailures + [platform.note, application.inputNote].compactMap { $0 }
         return notes.isEmpty ? nil : notes.joined(separator: "; ")
     }
+    /// The platforms passed over and why, in one line (`wayland: no WAYLAND_DISPLAY; display: …`);
+    /// `nil` when the first one listed runs.
+    public var platformNote: String? {
+        platformsPassedOver.isEmpty
+            ? nil : platformsPassedOver.map { "\($0.platform): \($0.reason)" }.joined(separator: "; ")
+    }
+    /// The keyboards read through evdev, when the platform reads them (the console's, the
+    /// display's). Once the app fell back to the terminal, they are released
+    /// (`EvdevSource.keyboards` is empty).
+    public var keyboards: EvdevSource? { application.primaryInput as? EvdevSource }
     /// The terminal, when the app reads or draws on it.
     public var terminal: TerminalKeyboard? { application.terminal }
     /// The command that stops the app, once ``openInput()`` chose the output: ``Configuration/quitCommand``
@@ -617,34 +408,5 @@ extension AppError {
     /// - Parameter error: The keymap error.
     public init(_ error: KeymapError) {
         self.init(code: .keymap, message: "\(error)")
-    }
-}
-
-extension AppError.Code {
-    /// The display could not be opened or used: no DRM device, no permission, no connected display.
-    public static let display = AppError.Code(rawValue: "display")
-}
-
-extension AppError {
-    /// A display failure: code ``Code/display``, with the message naming the device and the fix.
-    ///
-    /// - Parameter error: The display error.
-    public init(_ error: DisplayError) {
-        self.init(code: .display, message: error.message)
-    }
-}
-
-extension AppError.Code {
-    /// The Wayland compositor could not be reached, refused, lacks what a window needs, or went away.
-    public static let wayland = AppError.Code(rawValue: "wayland")
-}
-
-extension AppError {
-    /// A Wayland failure: code ``Code/wayland``, with the message naming the variable, the
-    /// socket or the global, and the fix.
-    ///
-    /// - Parameter error: The Wayland error.
-    public init(_ error: WaylandError) {
-        self.init(code: .wayland, message: error.message)
     }
 }

@@ -36,6 +36,12 @@ public enum InputEvent: Hashable, Sendable {
     /// the focus tree by frame, and a click or a tap activates what it lands on
     /// (``PointerActivationTracker``).
     case pointer(PointerEvent)
+    /// The layout the device's keys go through from now on (a compositor sent its keymap, the
+    /// terminal types on its own): the dispatcher's ``Dispatcher/layout`` becomes it.
+    case layout(KeyboardLayoutChange, device: DeviceID, timestamp: Double)
+    /// The locks that are on from now on (a keyboard's LEDs at start, what the console left on):
+    /// ``Dispatcher/setLocks(_:)``. Lock keys pressed later toggle from here.
+    case locks(LockState, device: DeviceID, timestamp: Double)
 }
 
 /// A pointer button or a touch contact, in the window's coordinate space (a source maps its
@@ -111,7 +117,7 @@ extension Dispatcher: InputSink {
     /// Dispatches the input: ``handle(_:)``, ``cancelKey(_:on:timestamp:)``,
     /// ``resynchronize(device:pressedKeys:timestamp:)``, ``deviceRemoved(_:timestamp:)``,
     /// ``keyboardLost(timestamp:)``, ``updateModifiers(_:device:timestamp:)``,
-    /// ``handlePointer(_:)`` or, for text,
+    /// ``handlePointer(_:)``, ``layout`` (a layout), ``setLocks(_:)`` (locks) or, for text,
     /// ``insertText(_:timestamp:)``.
     ///
     /// - Parameter input: The input.
@@ -127,6 +133,8 @@ extension Dispatcher: InputSink {
         case .modifiers(let modifiers, let device, let timestamp):
             updateModifiers(modifiers, device: device, timestamp: timestamp)
         case .pointer(let event): handlePointer(event)
+        case .layout(let change, _, _): layout = change.layout
+        case .locks(let locks, _, _): setLocks(locks)
         }
     }
 }

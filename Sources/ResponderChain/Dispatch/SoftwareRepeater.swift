@@ -102,7 +102,7 @@ public final class SoftwareRepeater: InputSink {
             if current?.device == device { current = nil }
         case .keyboardLost:
             current = nil
-        case .text, .modifiers, .pointer:
+        case .text, .modifiers, .pointer, .layout, .locks:
             break  // text typed no key: a key held through a paste keeps repeating
         }
         next.receive(input)

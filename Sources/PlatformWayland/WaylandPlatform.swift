@@ -1,0 +1,146 @@
+public import AppRuntime
+public import LinuxKeyboard
+internal import PixelCanvas
+public import WaylandClient
+
+/// A window of the app's own under a Wayland compositor (cage, sway, weston): the compositor's
+/// seat for keyboard, pointer and touch, the app's canvas drawn in pixels.
+///
+/// Probed: it runs when `WAYLAND_DISPLAY` (or `WAYLAND_SOCKET`) names a compositor. Each round
+/// trip at start (the registry, the globals, the window's first configure) waits at most
+/// ``Options/timeout``. The compositor going away stops the app with its message; closing the
+/// window stops it.
+///
+/// ```swift
+/// let app = try KeyboardApp(window: window, root: root, platforms: [WaylandPlatform(), ConsolePlatform()])
+/// ```
+@MainActor
+public final class WaylandPlatform: AppPlatform {
+    /// The window asked of the compositor and how the canvas is drawn in it.
+    public struct Options: Sendable {
+        /// The window: title and app id (`nil`: the program's name), full screen (on by default).
+        public var window = WaylandWindow.Options()
+        /// The font cells are drawn in: a family fontconfig knows.
+        public var fontFamily = "DejaVu Sans Mono"
+        /// The font's em size in device pixels (px, not points): 16 gives DejaVu Sans Mono cells of
+        /// 10x19 px, 80x31 cells in an 800x600 window.
+        public var fontSize = 16.0
+        /// How long, in seconds, the compositor has to answer each round trip at start before the
+        /// app gives up on it.
+        public var timeout = 5.0
+
+        /// The defaults: a full-screen window named after the program, DejaVu Sans Mono at 16 px.
+        public init() {}
+    }
+
+    /// What the app runs on under the compositor: the connection, the window, the output
+    /// drawing the app's canvas in it, and the seat's input.
+    public struct Session {
+        /// The connection to the compositor.
+        public let connection: WaylandConnection
+        /// The app's window (`onClose` stops the app unless the app sets its own).
+        public let window: WaylandWindow
+        /// Where frames go: the app's output is this.
+        public let output: WaylandCanvasOutput
+        /// The seat's keyboard, pointer and touch.
+        public let seat: WaylandSeatSource
+    }
+
+    /// The options.
+    public let options: Options
+    /// The compositor, window, output and seat, once open.
+    public private(set) var session: Session?
+    private var fonts: PixelRenderer.Loading?
+
+    /// The Wayland platform.
+    ///
+    /// - Parameter options: The window and its font.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// `wayland`.
+    public var name: String { "wayland" }
+    /// `the compositor`.
+    public var title: String { "the compositor" }
+
+    /// Runs when the environment names a compositor.
+    ///
+    /// - Parameter environment: The app's environment.
+    /// - Returns: `nil`, or why not.
+    public func probe(_ environment: PlatformEnvironment) -> String? {
+        environment.namesCompositor ? nil : "no compositor: WAYLAND_DISPLAY is not set"
+    }
+
+    /// Starts loading the font on a thread.
+    ///
+    /// - Parameter environment: Unused.
+    public func prepare(_ environment: PlatformEnvironment) {
+        guard fonts == nil else { return }
+        fonts = PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
+    }
+
+    /// Connects to the compositor, makes the window, its output and the seat's input, and sets
+    /// them on the app.
+    ///
+    /// - Parameter context: The app.
+    /// - Throws: `AppError` with code ``AppRuntime/AppError/Code/wayland``.
+    public func open(_ context: PlatformContext) throws(AppError) {
+        let application = context.application
+        let variables = context.environment.variables
+        prepare(context.environment)
+        do {
+            let connection = try WaylandConnection(
+                loop: application.loop,
+                environment: WaylandEnvironment(
+                    display: variables["WAYLAND_DISPLAY"], socket: variables["WAYLAND_SOCKET"],
+                    runtimeDirectory: variables["XDG_RUNTIME_DIR"]),
+                timeout: options.timeout)
+            let renderer: PixelRenderer
+            do {
+                renderer = try
+                    (fonts ?? PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize))
+                    .wait()
+            } catch {
+                throw AppError(code: .wayland, message: "\(error)")
+            }
+            let window = try WaylandWindow(connection: connection, options: options.window)
+            let output = WaylandCanvasOutput(window: window, renderer: renderer)
+            let seat = WaylandSeatSource(
+                connection: connection, window: window, loop: application.loop, context: application.inputContext)
+            seat.surface = output
+            window.onClose = { [unowned application] in application.stop() }
+            connection.onDisconnect = { [unowned application, unowned seat] error in
+                seat.connectionLost()
+                application.stop(failing: AppError(error))
+            }
+            application.setOutput(output)
+            application.setPrimaryInput(seat, fallsBackToTerminal: false)
+            session = Session(connection: connection, window: window, output: output, seat: seat)
+        } catch let error as AppError {
+            throw error
+        } catch {
+            throw AppError(code: .wayland, message: "\(error)")
+        }
+    }
+}
+
+extension KeyboardApp {
+    /// The compositor, window, output and seat when the app runs under Wayland.
+    public var wayland: WaylandPlatform.Session? { (platform as? WaylandPlatform)?.session }
+}
+
+extension AppError.Code {
+    /// The Wayland compositor could not be reached, refused, lacks what a window needs, or went away.
+    public static let wayland = AppError.Code(rawValue: "wayland")
+}
+
+extension AppError {
+    /// A Wayland failure: code ``Code/wayland``, with the message naming the variable, the
+    /// socket or the global, and the fix.
+    ///
+    /// - Parameter error: The Wayland error.
+    public init(_ error: WaylandError) {
+        self.init(code: .wayland, message: error.message)
+    }
+}

@@ -1,0 +1,59 @@
+import LinuxKeyboard
+import PlatformWayland
+import ResponderChain
+import Testing
+
+/// The Wayland platform's choice, without a compositor (the window itself is tested under sway in
+/// WaylandClientTests and KioskUnderSwayTests).
+@MainActor @Suite struct WaylandPlatformTests {
+    func configuration(_ variables: [String: String]) -> KeyboardApp.Configuration {
+        var configuration = KeyboardApp.Configuration()
+        configuration.environment = variables
+        configuration.inspection.isEnabled = false
+        return configuration
+    }
+
+    @Test("WAYLAND_DISPLAY set but unreachable: before the console, the app goes on without it and says why")
+    func unreachable() throws {
+        let app = try KeyboardApp(
+            window: Window(), root: FocusNode(),
+            configuration: configuration(["WAYLAND_DISPLAY": "wayland-rc-none", "XDG_RUNTIME_DIR": "/nonexistent-rc"]),
+            platforms: [WaylandPlatform(), ConsolePlatform()])
+        #expect(app.wayland == nil)
+        #expect(app.platform is ConsolePlatform)
+        let note = try #require(app.platformFailures.first)
+        #expect(note.contains("WAYLAND_DISPLAY=wayland-rc-none") && note.hasSuffix("; going on without the compositor"))
+        #expect(app.inputNote?.hasPrefix(note) == true)
+        #expect(app.platformsPassedOver.map(\.platform) == ["wayland"])
+    }
+
+    @Test("listed alone: an unreachable compositor fails naming the socket; none named fails naming the variable")
+    func alone() {
+        #expect {
+            try KeyboardApp(
+                window: Window(), root: FocusNode(),
+                configuration: configuration(
+                    ["WAYLAND_DISPLAY": "wayland-rc-none", "XDG_RUNTIME_DIR": "/nonexistent-rc"]),
+                platforms: [WaylandPlatform()])
+        } throws: { error in
+            let error = error as? AppError
+            return error?.code == .wayland && error?.message.contains("/nonexistent-rc/wayland-rc-none") == true
+        }
+        #expect {
+            try KeyboardApp(
+                window: Window(), root: FocusNode(), configuration: configuration([:]), platforms: [WaylandPlatform()])
+        } throws: { error in
+            (error as? AppError)?.message.contains("WAYLAND_DISPLAY is not set") == true
+        }
+    }
+
+    @Test("no compositor named: the probe passes it over with the reason, and nothing is connected")
+    func probe() throws {
+        let app = try KeyboardApp(
+            window: Window(), root: FocusNode(), configuration: configuration([:]),
+            platforms: [WaylandPlatform(), ConsolePlatform()])
+        #expect(app.platformFailures.isEmpty)
+        #expect(app.platformNote == "wayland: no compositor: WAYLAND_DISPLAY is not set")
+        #expect(app.wayland == nil)
+    }
+}
