@@ -452,7 +452,8 @@ public enum Keytrace {
         let session = TraceSession(
             scene: scene, dispatcher: app.dispatcher, focusSystem: app.focusSystem, explain: explain, onEvent: onEvent)
         let view =
-            drawsView ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout.name) : nil
+            drawsView
+            ? LiveView(session: session, scene: scene, input: "keyboards", layout: app.layout?.name ?? "terminal") : nil
         // A speech problem is one line on standard error; in the live view on the terminal, after the
         // terminal is given back (the view would draw over it), and the status line says so meanwhile.
         let holdsProblems = live && !options.wayland

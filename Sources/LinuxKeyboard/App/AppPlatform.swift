@@ -47,6 +47,13 @@ public protocol AppPlatform: AnyObject {
     /// What the platform runs without, once open (no seat manager, touch not read): part of the
     /// app's ``KeyboardApp/inputNote``. `nil` by default.
     var note: String? { get }
+    /// Whether keys read on this platform go through the app's keymap (``KeyboardApp/layout``), so
+    /// that the app compiles it: `true` by default. A platform whose keys arrive already typed (the
+    /// terminal) says `false`, and an app whose platforms all say so skips the compile.
+    ///
+    /// - Parameter environment: The app's environment and configuration.
+    /// - Returns: Whether the keymap is needed.
+    func usesKeymap(_ environment: PlatformEnvironment) -> Bool
 }
 
 extension AppPlatform {
@@ -56,6 +63,11 @@ extension AppPlatform {
     public func prepare(_ environment: PlatformEnvironment) {}
     /// No note.
     public var note: String? { nil }
+    /// `true`: keys go through the app's keymap.
+    ///
+    /// - Parameter environment: Unused.
+    /// - Returns: `true`.
+    public func usesKeymap(_ environment: PlatformEnvironment) -> Bool { true }
 }
 
 /// What a platform looks at to decide whether it runs here: the environment and the app's
@@ -152,6 +164,15 @@ public final class ConsolePlatform: AppPlatform {
     /// - Parameter environment: Unused.
     /// - Returns: `nil`.
     public func probe(_ environment: PlatformEnvironment) -> String? { nil }
+
+    /// Whether the keyboards are read (not when the configuration asks for the terminal alone,
+    /// whose characters arrive already typed).
+    ///
+    /// - Parameter environment: The app's configuration.
+    /// - Returns: `false` for ``KeyboardApp/InputChoice/terminal``.
+    public func usesKeymap(_ environment: PlatformEnvironment) -> Bool {
+        environment.configuration.input != .terminal
+    }
 
     /// Sets the keyboards as the app's primary input, with the terminal standing in when none can
     /// be read (``KeyboardApp/InputChoice/automatic``); with ``KeyboardApp/InputChoice/terminal``,

@@ -124,8 +124,10 @@ public final class KeyboardApp {
     public let application: Application
     /// The configuration.
     public let configuration: Configuration
-    /// The keyboard layout the keyboards go through.
-    public let layout: XKBKeyboardLayout
+    /// The keyboard layout the keyboards go through; `nil` when no platform the app may run on
+    /// reads keys through it (``ConsolePlatform`` reading the terminal, whose characters arrive
+    /// already typed: the keymap is then not compiled, and its names are not checked).
+    public let layout: XKBKeyboardLayout?
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
     /// The platform the app runs on: the first of those it lists that probed well and opened.
@@ -168,7 +170,7 @@ public final class KeyboardApp {
     ///     its reason when it should not run here; one that fails to open is passed over when
     ///     another follows. A platform listed alone is opened without a probe.
     /// - Throws: `AppError` with code `AppError.Code.keymap` for an unknown layout, variant,
-    ///   model, option or rules; `AppError.Code.input` when the kernel refuses the event loop; the
+    ///   model, option or rules (when a platform reads keys through it: ``layout``); `AppError.Code.input` when the kernel refuses the event loop; the
     ///   platform's error when the one opened last fails.
     public init(
         window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration(),
@@ -198,7 +200,13 @@ public final class KeyboardApp {
         // The first platform's slow work (a font) runs on a thread while the keymap compiles.
         candidates[0].prepare(platformEnvironment)
         let (names, source) = configuration.keymap.resolved(environment: environment)
-        do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
+        // Compiling a keymap (its files, the compose table) is most of a terminal app's start: only
+        // when some platform reads keys through it.
+        if candidates.contains(where: { $0.usesKeymap(platformEnvironment) }) {
+            do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
+        } else {
+            layout = nil
+        }
         layoutSource = source
         var runtime = Application.Configuration()
         runtime.usesTerminalForOutput = configuration.usesTerminalForOutput
@@ -210,8 +218,8 @@ public final class KeyboardApp {
         runtime.terminalOutput = configuration.terminalOutput
         runtime.inspection = configuration.inspection
         application = try Application(
-            window: window, root: root, layout: layout, layoutDescription: "\(layout.name) (\(source.rawValue))",
-            configuration: runtime)
+            window: window, root: root, layout: layout ?? USKeyboardLayout(),
+            layoutDescription: layout.map { "\($0.name) (\(source.rawValue))" } ?? "terminal", configuration: runtime)
         var failures: [String] = []
         var opened: (any AppPlatform)?
         for (index, platform) in candidates.enumerated() {
