@@ -180,8 +180,8 @@ let package = Package(
         .target(
             name: "KeytraceKit",
             dependencies: [
-                "ResponderChain", "LinuxKeyboard", "PlatformWayland", "DispatchTrace", "TerminalCanvas", "Inspection", "Accessibility",
-                "SpeechDispatcher", "EventLoop",
+                "ResponderChain", "LinuxKeyboard", "PlatformWayland", "DispatchTrace", "TerminalCanvas", "Inspection",
+                "Accessibility", "SpeechDispatcher", "EventLoop",
             ]),
         .executableTarget(
             name: "keytrace",
