@@ -43,6 +43,9 @@ let package = Package(
         .library(name: "Accessibility", targets: ["Accessibility"]),
         // Speech through speech-dispatcher: its SSIP protocol over its socket, on the one loop.
         .library(name: "SpeechDispatcher", targets: ["SpeechDispatcher"]),
+        // Speech for any Application (a terminal app too): the narrator through speech-dispatcher, the
+        // listener's key commands, the listener's settings kept; no display or device library.
+        .library(name: "AppSpeech", targets: ["AppSpeech"]),
         .executable(name: "keytrace", targets: ["keytrace"]),
         // Clicks and taps for an app's own tests under sway (zwlr_virtual_pointer_v1): docs/kiosk-example.md.
         .executable(name: "wayland-pointer", targets: ["wayland-pointer"]),
@@ -128,13 +131,20 @@ let package = Package(
                 "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "DispatchTrace",
                 "Inspection",
             ]),
+        // Speech for any Application: a Narrator speaking through speech-dispatcher, the listener's key
+        // commands and settings file. On the runtime alone, so a terminal app speaks without LinuxKeyboard.
+        .target(
+            name: "AppSpeech",
+            dependencies: [
+                "AppRuntime", "Accessibility", "SpeechDispatcher", "ResponderChain", "EventLoop", "LinuxSystem",
+            ]),
         // KeyboardApp and the platform interface, with the console platform: the runtime with evdev
         // and xkbcommon. Nothing graphical: the other platforms are modules of their own.
         .target(
             name: "LinuxKeyboard",
             dependencies: [
                 "AppRuntime", "ResponderChain", "LinuxSystem", "EventLoop", "Seat", "XKBKeymap", "EvdevInput",
-                "TerminalIO", "TerminalCanvas", "Accessibility", "SpeechDispatcher",
+                "TerminalIO", "TerminalCanvas", "Accessibility", "SpeechDispatcher", "AppSpeech",
             ]),
         // The Wayland platform: a window under a compositor, its seat, the canvas in pixels.
         .target(
@@ -170,8 +180,8 @@ let package = Package(
         .target(
             name: "KeytraceKit",
             dependencies: [
-                "ResponderChain", "LinuxKeyboard", "PlatformWayland", "DispatchTrace", "TerminalCanvas", "Inspection", "Accessibility",
-                "SpeechDispatcher", "EventLoop",
+                "ResponderChain", "LinuxKeyboard", "PlatformWayland", "DispatchTrace", "TerminalCanvas", "Inspection",
+                "Accessibility", "SpeechDispatcher", "EventLoop",
             ]),
         .executableTarget(
             name: "keytrace",
@@ -269,6 +279,14 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["EventLoop"], path: "Tests/TestSupport"),
         .testTarget(
             name: "SpeechDispatcherTests", dependencies: ["SpeechDispatcher", "EventLoop", "TestSupport"]),
+        // Speech on an Application alone (no KeyboardApp): key commands, problems, the settings file, and
+        // a narrator heard by a real private speech-dispatcher.
+        .testTarget(
+            name: "AppSpeechTests",
+            dependencies: [
+                "AppSpeech", "AppRuntime", "Accessibility", "SpeechDispatcher", "ResponderChain",
+                "ResponderChainTesting", "EventLoop", "TestSupport",
+            ]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "AccessibilityTests",

@@ -4,7 +4,7 @@ internal import ResponderChain
 /// loud.
 ///
 /// The settings are a few lines of text, which the app layer reads from and writes to a small file
-/// (in LinuxKeyboard, `SpeechSettingsFile`); this type knows only the text:
+/// (in AppSpeech, `SpeechSettingsFile`); this type knows only the text:
 ///
 /// ```
 /// # speech settings, written by the app
@@ -37,7 +37,7 @@ public struct SpeechSettings: Hashable, Sendable {
     /// The keys, in the order ``text`` writes them.
     public static let knownKeys = ["speech", "rate", "volume"]
     /// Speech off, rate 0 (the voice's default), volume 100 (speech-dispatcher's default): what an app
-    /// starts with when the listener has changed nothing. Off, as LinuxKeyboard's speech starts unless the
+    /// starts with when the listener has changed nothing. Off, as AppSpeech's speech starts unless the
     /// app asks otherwise (`kiosk-example --speak`): a missing file must not make a kiosk talk; the rate and
     /// volume are a ``Narrator``'s defaults.
     public static let defaults = SpeechSettings()

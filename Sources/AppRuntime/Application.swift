@@ -235,6 +235,8 @@ public final class Application {
     private var lastFirstResponder: ObjectIdentifier?
     private var streams: [UInt64: AsyncStream<Change>.Continuation] = [:]
     private var nextStream: UInt64 = 0
+    /// What ``whenFinished(_:)`` was given, in order.
+    private var finishActions: [() -> Void] = []
 
     /// Makes the app: the dispatcher and the focus system, on the layout given, and the loop.
     /// Nothing is opened until ``openInput()``, ``start()`` or ``run()-13s0``.
@@ -567,6 +569,18 @@ public final class Application {
         signals = nil
         for continuation in streams.values { continuation.finish() }
         streams = [:]
+        for action in finishActions { action() }
+    }
+
+    /// Runs `action` each time ``run()-13s0`` or ``run()-52flm`` returns or throws, after the sources
+    /// stopped and the terminal was given back (a message ``report(_:)`` is given then goes straight to
+    /// standard error): for what a module built on the application must do before the process ends, such
+    /// as AppSpeech writing a setting the listener changed just before. Actions run in the order given.
+    /// The application keeps `action`, and what it captures, for as long as it lives.
+    ///
+    /// - Parameter action: What to do, on the main actor.
+    package func whenFinished(_ action: @escaping () -> Void) {
+        finishActions.append(action)
     }
 
     /// Keys come from evdev; the terminal, in raw mode for drawing, is only checked for Ctrl-C.

@@ -2,6 +2,7 @@
 // swift-nio's umbrella module re-exports NIOCore and NIOPosix.
 @_exported public import Accessibility
 @_exported public import AppRuntime
+@_exported public import AppSpeech
 @_exported public import EvdevInput
 @_exported public import EventLoop
 @_exported public import LinuxSystem

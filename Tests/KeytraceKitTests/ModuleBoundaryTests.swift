@@ -59,6 +59,54 @@ import Testing
         }
     }
 
+    /// The modules a terminal app must not link by using AppSpeech: the display stack, the devices and
+    /// their C libraries.
+    static let graphicalOrDevice: Set<String> = [
+        "LinuxKeyboard", "XKBKeymap", "EvdevInput", "WaylandClient", "PixelCanvas", "DRMOutput", "LibinputInput",
+        "Seat", "Udev", "CEvdev", "CUdev", "CXKBCommon", "CSeat", "CWayland", "CWaylandProtocols", "CDRM", "CInput",
+        "CFontRendering",
+    ]
+
+    /// Each target's dependencies as Package.swift declares them: the quoted names in the
+    /// `dependencies: [ … ]` after a `name: "…"`.
+    static func packageDependencies() throws -> [String: [String]] {
+        let manifest = try String(
+            contentsOf: sources.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        var result: [String: [String]] = [:]
+        for declaration in manifest.components(separatedBy: "name: \"").dropFirst() {
+            guard let nameEnd = declaration.firstIndex(of: "\"") else { continue }
+            let name = String(declaration[..<nameEnd])
+            guard let list = declaration.range(of: "dependencies: [") else { continue }
+            let inside = declaration[list.upperBound...].prefix { $0 != "]" }
+            result[name] = inside.split(separator: "\"").enumerated().filter { $0.offset % 2 == 1 }.map {
+                String($0.element)
+            }
+        }
+        return result
+    }
+
+    @Test("AppSpeech depends on nothing graphical or device-bound, directly or through its dependencies")
+    func appSpeechLinksNoDisplayStack() throws {
+        let dependencies = try Self.packageDependencies()
+        let direct = try #require(dependencies["AppSpeech"], "Package.swift declares AppSpeech's dependencies")
+        #expect(
+            Set(direct) == [
+                "AppRuntime", "Accessibility", "SpeechDispatcher", "ResponderChain", "EventLoop", "LinuxSystem",
+            ])
+        var reached: Set<String> = []
+        var waiting = direct
+        while let next = waiting.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            waiting += dependencies[next] ?? []
+        }
+        #expect(reached.contains("TerminalIO"), "the walk follows AppRuntime's own dependencies: \(reached.sorted())")
+        #expect(reached.isDisjoint(with: Self.graphicalOrDevice), "\(reached.intersection(Self.graphicalOrDevice))")
+        for (file, line) in try Self.imports(under: "AppSpeech") {
+            let module = try #require(Self.module(of: line))
+            #expect(direct.contains(module), "\(file) imports \(module), which is not a dependency: \(line)")
+        }
+    }
+
     @Test(
         "every form of import is read: attributes, access, a scoped import's kind and symbol",
         arguments: [

@@ -1,5 +1,6 @@
 public import Accessibility
 public import AppRuntime
+public import AppSpeech
 public import EvdevInput
 public import EventLoop
 internal import LinuxSystem
@@ -138,24 +139,27 @@ public final class KeyboardApp {
     /// Why platforms that should have run did not open (`…; going on without the compositor`), in
     /// the order tried: part of ``inputNote``; show them where the operator looks.
     public let platformFailures: [String]
+    /// Speech for a listener who cannot see the screen, when ``Configuration/speech`` is set: AppSpeech's
+    /// `ApplicationSpeech` on ``application`` (the narrator, its output, its problems).
+    public let speech: ApplicationSpeech?
     /// What speaks the app aloud, when ``Configuration/speech`` is set: post announcements with
-    /// `Window.postAccessibilityNotification(_:)`, or call its methods.
-    public let narrator: Narrator?
+    /// `Window.postAccessibilityNotification(_:)`, or call its methods (``speech``'s).
+    public var narrator: Narrator? { speech?.narrator }
     /// The speech-dispatcher output the narrator speaks through (`nil` when the address could not be
     /// read: ``speechNote`` says why).
-    public let speechOutput: SpeechDispatcherOutput?
+    public var speechOutput: SpeechDispatcherOutput? { speech?.output }
     /// Why speech is silent, once it is (no daemon at the address, a malformed `SPEECHD_ADDRESS`):
     /// show it where the operator sees it. Set again when the daemon is lost.
-    public private(set) var speechNote: String?
+    public var speechNote: String? { speech?.note }
     /// Called with ``speechNote`` each time it is set (once per outage, and when the listener's
     /// settings could not be saved), for an app that handles speech problems itself. Unset (the
     /// default), each problem goes to ``report(_:)`` instead, as does a note from the setup (an
     /// unreadable settings file, a malformed `SPEECHD_ADDRESS`) when ``openInput()`` runs: an app
-    /// that shows ``onMessage`` needs nothing here.
-    public var onSpeechProblem: ((String) -> Void)?
-    private let speechProblems = SpeechProblems()
-    /// Writes the listener's speech settings a moment after a change, and when ``run()-1zijo`` returns.
-    private let settingsSaver: SettingsSaver?
+    /// that shows ``onMessage`` needs nothing here. Without speech configured it stays `nil`.
+    public var onSpeechProblem: ((String) -> Void)? {
+        get { speech?.onProblem }
+        set { speech?.onProblem = newValue }
+    }
 
     /// Makes the app: resolves the layout, makes the dispatcher and the focus system, and opens
     /// the first platform that runs here. Nothing is read until ``openInput()``, ``start()`` or
@@ -241,29 +245,11 @@ public final class KeyboardApp {
         platform = opened ?? candidates[candidates.count - 1]
         platformsPassedOver = passedOver
         platformFailures = failures
+        // The listener's settings are written when run() returns (ApplicationSpeech asks the application).
         if let options = configuration.speech {
-            let (narrator, output, note, saver) = Self.makeSpeech(
-                options, application: application, environment: environment, problems: speechProblems)
-            settingsSaver = saver
-            self.narrator = narrator
-            speechOutput = output
-            speechNote = note
-            // The setup's note (the settings file, the address), said when the app opens, as later problems
-            // are, unless the app handles speech problems itself (it reads speechNote then).
-            if let note {
-                application.reportWhenOpened(note, unless: { [unowned self] in onSpeechProblem != nil })
-            }
-            speechProblems.report = { [unowned self] message in
-                speechNote = message
-                if let onSpeechProblem { onSpeechProblem(message) } else { application.report(message) }
-            }
-            output?.client.onProblem = { [unowned self] error in
-                speechProblems.report(Self.speechProblemLine(error.message))
-            }
+            speech = ApplicationSpeech(application: application, options: options, environment: environment)
         } else {
-            narrator = nil
-            speechOutput = nil
-            settingsSaver = nil
+            speech = nil
         }
     }
 
@@ -377,8 +363,6 @@ public final class KeyboardApp {
     /// - Throws: What ``start()`` throws, or an error when called off the main thread (use
     ///   `try await app.run()` there).
     public func run() throws(AppError) {
-        // A change the listener made just before the app stopped is kept.
-        defer { settingsSaver?.saveIfPending() }
         try application.run()
     }
 
@@ -386,7 +370,6 @@ public final class KeyboardApp {
     ///
     /// - Throws: What ``start()`` throws.
     public func run() async throws(AppError) {
-        defer { settingsSaver?.saveIfPending() }
         try await application.run()
     }
 

@@ -1,8 +1,7 @@
 import Accessibility
+import AppSpeech
 import Foundation
 import Testing
-
-@testable import LinuxKeyboard
 
 /// The speech settings' file: where it is, what loading a missing, malformed or unreadable one gives,
 /// and saving (directories made 0700, atomic replacement, failures as notes).
