@@ -220,6 +220,7 @@ let package = Package(
                 "EvdevInput", "EventLoop", "LinuxKeyboard", "LinuxSystem", "ResponderChain", "ResponderChainTesting",
                 "Seat",
             ]),
+        .testTarget(name: "SeatTests", dependencies: ["Seat"]),
         .testTarget(
             name: "TerminalIOTests",
             dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
