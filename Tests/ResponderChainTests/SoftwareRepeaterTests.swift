@@ -1,14 +1,14 @@
-import EvdevInput
-import LinuxSystem
 import ResponderChain
 import ResponderChainTesting
 import Testing
 
+/// The repeater fed key events as any source hands them on (`InputEvent` values). EvdevInputTests'
+/// EvdevDecoderRepeaterTests put the evdev decoder in front of it.
 @MainActor @Suite struct SoftwareRepeaterTests {
     let dispatcher: Dispatcher
     let field: RecordingResponder
-    let decoder: EvdevDecoder
     let repeater: SoftwareRepeater
+    let device = DeviceID(rawValue: 4)
 
     init() {
         let window = Window()
@@ -18,13 +18,11 @@ import Testing
         field.becomeFirstResponder()
         dispatcher = Dispatcher(window: window)
         repeater = SoftwareRepeater(timing: RepeatTiming(delay: 0.5, interval: 0.25), next: dispatcher)
-        decoder = EvdevDecoder(device: DeviceID(rawValue: 4), sink: repeater)
-        decoder.dropsKernelRepeats = true
     }
 
-    func frame(_ key: KeyCode, _ value: Int32, at time: Double, kernel: Bool = false) {
-        decoder.decode(type: 1, code: key.rawValue, value: value, time: time)
-        decoder.decode(type: 0, code: 0, value: kernel ? 1 : 0, time: time)
+    /// The key event a source sends: it goes through the repeater to the dispatcher.
+    func key(_ key: KeyCode, _ action: KeyAction, at time: Double) {
+        repeater.receive(.key(KeyEvent(key, action, device: device, timestamp: time)))
     }
 
     func phases(_ key: KeyCode) -> [Press.Phase] {
@@ -33,14 +31,14 @@ import Testing
 
     @Test("the held key repeats after the delay, then at the interval, and stops on release")
     func delayAndInterval() {
-        frame(.a, 1, at: 10)
+        key(.a, .down, at: 10)
         #expect(repeater.nextDeadline == 10.5)
         #expect(!repeater.fire(now: 10.49))
         #expect(repeater.fire(now: 10.5))
         #expect(repeater.nextDeadline == 10.75)
         #expect(!repeater.fire(now: 10.74))
         #expect(repeater.fire(now: 10.75))
-        frame(.a, 0, at: 10.8)
+        key(.a, .up, at: 10.8)
         #expect(repeater.nextDeadline == nil, "nothing to wake up for")
         #expect(!repeater.fire(now: 11))
         #expect(phases(.a) == [.began, .repeated, .repeated, .ended])
@@ -63,25 +61,15 @@ import Testing
             ])
     }
 
-    @Test("kernel repeats are dropped while software repeats: never both")
-    func kernelRepeatsDropped() {
-        frame(.a, 1, at: 0)
-        frame(.a, 2, at: 0.25, kernel: true)
-        frame(.a, 2, at: 0.283, kernel: true)
-        repeater.fire(now: 0.5)
-        frame(.a, 0, at: 0.6)
-        #expect(phases(.a) == [.began, .repeated, .ended], "one repeat, the software one")
-    }
-
     @Test("the newest key takes the repeat over; modifiers neither repeat nor interrupt")
     func newestKeyRepeats() {
-        frame(.a, 1, at: 0)
-        frame(.b, 1, at: 0.1)
+        key(.a, .down, at: 0)
+        key(.b, .down, at: 0.1)
         #expect(repeater.repeatingKey?.key == .b)
-        frame(.leftShift, 1, at: 0.2)
+        key(.leftShift, .down, at: 0.2)
         #expect(repeater.repeatingKey?.key == .b, "Shift does not take the repeat")
         #expect(repeater.fire(now: 0.6))
-        frame(.a, 0, at: 0.62)
+        key(.a, .up, at: 0.62)
         #expect(repeater.repeatingKey?.key == .b, "releasing A leaves B repeating")
         // Shift going down changes both held presses; only B repeats.
         #expect(phases(.a) == [.began, .changed, .ended])
@@ -91,33 +79,16 @@ import Testing
 
     @Test("after a stall the repeater delivers one repeat, not a burst, and keeps the interval from now")
     func stall() {
-        frame(.a, 1, at: 0)
+        key(.a, .down, at: 0)
         #expect(repeater.fire(now: 3))
         #expect(!repeater.fire(now: 3))
         #expect(repeater.nextDeadline == 3.25)
         #expect(phases(.a) == [.began, .repeated])
     }
 
-    @Test("unplugging, or a resync that finds the key released, stops the repeat and cancels the press")
-    func stopsOnRemovalAndResync() {
-        frame(.a, 1, at: 0)
-        decoder.deviceRemoved(time: 0.1)
-        #expect(repeater.nextDeadline == nil)
-        #expect(phases(.a) == [.began, .cancelled])
-
-        frame(.b, 1, at: 1)
-        decoder.decode(type: 0, code: 3, value: 0, time: 1.1)  // SYN_DROPPED
-        decoder.decode(type: 1, code: KeyCode.b.rawValue, value: 0, time: 1.1)  // the sync delta: B is up
-        decoder.decode(type: 0, code: 0, value: 0, time: 1.1)
-        #expect(repeater.nextDeadline == nil)
-        #expect(!repeater.fire(now: 2))
-        #expect(phases(.b) == [.began, .cancelled])
-        #expect(dispatcher.keyboardState.pressedKeys.isEmpty)
-    }
-
     @Test("a lost keyboard, passed through the repeater, stops the repeat and cancels the press")
     func notHeld() {
-        frame(.a, 1, at: 0)
+        key(.a, .down, at: 0)
         repeater.receive(.keyboardLost(timestamp: 0.1))
         #expect(!repeater.fire(now: 0.5))
         #expect(repeater.nextDeadline == nil)
@@ -137,17 +108,17 @@ import Testing
         #expect(RepeatTiming.announced(rate: 25, delay: 600) == RepeatTiming(delay: 0.6, interval: 0.04))
         #expect(RepeatTiming.announced(rate: 0, delay: 600) == nil)
         #expect(RepeatTiming.announced(rate: -1, delay: 600) == nil)
-        frame(.a, 1, at: 10)
+        key(.a, .down, at: 10)
         #expect(repeater.nextDeadline == 10.5)
         repeater.isEnabled = false
         #expect(repeater.nextDeadline == nil, "turning it off stops the key repeating now")
-        frame(.a, 0, at: 10.1)
-        frame(.b, 1, at: 11)
+        key(.a, .up, at: 10.1)
+        key(.b, .down, at: 11)
         #expect(repeater.nextDeadline == nil && !repeater.fire(now: 20), "no key starts repeating while off")
-        frame(.b, 0, at: 20.1)
+        key(.b, .up, at: 20.1)
         #expect(phases(.b) == [.began, .ended])
         repeater.isEnabled = true
-        frame(.c, 1, at: 30)
+        key(.c, .down, at: 30)
         #expect(repeater.nextDeadline == 30.5)
     }
 }
