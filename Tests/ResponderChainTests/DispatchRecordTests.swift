@@ -9,7 +9,8 @@ import Testing
     isolated deinit { body() }
 }
 
-@MainActor @Suite struct DispatchTraceTests {
+/// The dispatcher's own trace: its observers, and the records (`DispatchRecord`) they are given.
+@MainActor @Suite struct DispatchRecordTests {
     @Test("observers that add or remove observers: on removal, while records are delivered")
     func observersChangingObservers() {
         let dispatcher = Dispatcher(window: Window())
