@@ -223,14 +223,20 @@ let package = Package(
         .testTarget(name: "SeatTests", dependencies: ["Seat"]),
         .testTarget(
             name: "TerminalIOTests",
-            dependencies: ["TerminalIO", "LinuxSystem", "ResponderChain", "ResponderChainTesting"]),
+            dependencies: [
+                "TerminalIO", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "TestSupport",
+            ]),
         .testTarget(
             name: "AppRuntimeTests",
-            dependencies: ["AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain"]),
+            dependencies: [
+                "AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain", "TerminalIO",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "LinuxKeyboardTests",
             dependencies: [
                 "LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "Accessibility", "SpeechDispatcher",
+                "TestSupport",
             ]),
         // The platforms' choice without their hardware: probes, failures, what the app says.
         .testTarget(

@@ -2,6 +2,7 @@ import Foundation
 import LinuxKeyboard
 import ResponderChain
 import ResponderChainTesting
+import TestSupport
 import Testing
 
 /// KeyboardApp's speech API: AppSpeech's `ApplicationSpeech` under KeyboardApp's names (what speech

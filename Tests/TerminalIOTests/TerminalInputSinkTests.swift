@@ -1,10 +1,11 @@
+import EventLoop
 import Foundation
 import LinuxSystem
 import ResponderChain
 import ResponderChainTesting
+import TerminalIO
+import TestSupport
 import Testing
-
-@testable import LinuxKeyboard
 
 /// The terminal as an input source like any other: its decoder makes `InputEvent` values (a
 /// bracketed paste as text), and its reader hands them to a sink.

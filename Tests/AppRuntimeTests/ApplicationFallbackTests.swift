@@ -1,6 +1,9 @@
+import AppRuntime
 import Foundation
-import LinuxKeyboard
+import LinuxSystem
 import ResponderChain
+import TerminalIO
+import TestSupport
 import Testing
 
 /// A fake primary input (no keyboard can be read here on purpose): it fails to start.
