@@ -216,10 +216,7 @@ let package = Package(
             dependencies: ["XKBKeymap", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
         .testTarget(
             name: "EvdevInputTests",
-            dependencies: [
-                "EvdevInput", "EventLoop", "LinuxKeyboard", "LinuxSystem", "ResponderChain", "ResponderChainTesting",
-                "Seat",
-            ]),
+            dependencies: ["EvdevInput", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "Seat"]),
         .testTarget(name: "SeatTests", dependencies: ["Seat"]),
         .testTarget(
             name: "TerminalIOTests",

@@ -1,16 +1,23 @@
 import Foundation
 import Glibc
-import LinuxKeyboard
-import LinuxSystem
-import ResponderChain
 import Testing
 
 @testable import LinuxSystem
 
-/// Whole-file reading for recordings and scenes: bounded in size, never blocked forever, and
-/// errors that name the file, the problem and the fix.
+/// Whole-file reading (`readFileBytes`) for recordings and scenes: bounded in size, never blocked
+/// forever, and errors that name the problem and the fix. That a recording and a scene put the file's
+/// name in front is in EvdevInputTests' RecordingFileTests and LinuxKeyboardTests' SceneFileTests.
 @MainActor @Suite struct FileReadingTests {
-    static let recording = EvemuRecordingTests.keyboard
+    /// A recording's text, as a writer sends it.
+    static let recording = """
+        # EVEMU 1.3
+        N: a keyboard
+        E: 0.010000 0001 001e 0001
+        E: 0.010000 0000 0000 0000
+        """
+    /// The bounds recordings (`EvemuRecording.maximumSize`) and scenes (`Scene.maximumSize`) read with.
+    static let recordingLimit = 64 << 20
+    static let sceneLimit = 4 << 20
 
     /// A fresh path in the temporary directory; the caller removes it.
     static func temporaryPath(_ suffix: String) -> String {
@@ -35,43 +42,37 @@ import Testing
         return path
     }
 
-    /// The error a throwing call throws, for its message.
-    static func error<E: Error>(_ type: E.Type, _ body: () throws -> Void) -> E? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? E
-        }
+    /// Why a read failed; `nil` when it did not.
+    static func failure(_ result: Result<[UInt8], FileReadFailure>) -> FileReadFailure? {
+        guard case .failure(let failure) = result else { return nil }
+        return failure
     }
 
     @Test("/dev/zero, which never ends, is refused at the bound instead of filling memory")
     func endlessDevice() throws {
-        let error = try #require(
-            Self.error(RecordingError.self) { _ = try EvemuRecording(contentsOfFile: "/dev/zero") })
+        let failure = try #require(Self.failure(readFileBytes("/dev/zero", limit: Self.recordingLimit)))
+        #expect(failure == .endless(kind: "a character device"))
         #expect(
-            error.description
-                == "/dev/zero: the recording is a character device that sent more than 67108864 bytes (64 MiB, the limit): "
+            failure.describe(what: "recording", limit: Self.recordingLimit)
+                == "the recording is a character device that sent more than 67108864 bytes (64 MiB, the limit): "
                 + "is this the right file? A device such as /dev/zero never ends")
-        #expect(error.line == 0)
     }
 
     @Test("a regular file over the bound is refused by its size, before it is read (a sparse file)")
     func sparseFileOverTheBound() throws {
         let recording = Self.makeSparseFile(size: 64 << 20 + 1)
         defer { unlink(recording) }
-        let recordingError = try #require(
-            Self.error(RecordingError.self) { _ = try EvemuRecording(contentsOfFile: recording) })
+        let recordingFailure = try #require(Self.failure(readFileBytes(recording, limit: Self.recordingLimit)))
+        #expect(recordingFailure == .tooLarge(size: 64 << 20 + 1))
         #expect(
-            recordingError.description
-                == "\(recording): the recording is 67108865 bytes, over the limit of 67108864 bytes (64 MiB): "
+            recordingFailure.describe(what: "recording", limit: Self.recordingLimit)
+                == "the recording is 67108865 bytes, over the limit of 67108864 bytes (64 MiB): "
                 + "is this the right file?")
-        let scene = Self.makeSparseFile(size: Scene.maximumSize + 1)
+        let scene = Self.makeSparseFile(size: Self.sceneLimit + 1)
         defer { unlink(scene) }
-        let sceneError = try #require(Self.error(InputError.self) { _ = try Scene.load(contentsOfFile: scene) })
-        #expect(sceneError.path == scene && sceneError.operation == "read scene")
+        let sceneFailure = try #require(Self.failure(readFileBytes(scene, limit: Self.sceneLimit)))
         #expect(
-            sceneError.message
+            sceneFailure.describe(what: "scene", limit: Self.sceneLimit)
                 == "the scene is 4194305 bytes, over the limit of 4194304 bytes (4 MiB): is this the right file?")
     }
 
@@ -104,7 +105,7 @@ import Testing
             close(fd)
         }
         writer.start()
-        #expect(try EvemuRecording(contentsOfFile: path) == EvemuRecording(parsing: text, file: path))
+        #expect(readFileBytes(path, limit: Self.recordingLimit) == .success(Array(text.utf8)))
     }
 
     @Test("a pipe named by /dev/fd (what the shell's <(cat file) gives) is read with the same reader")
@@ -113,7 +114,7 @@ import Testing
         pipe.fileHandleForWriting.write(Data(Self.recording.utf8))
         try pipe.fileHandleForWriting.close()
         let path = "/dev/fd/\(pipe.fileHandleForReading.fileDescriptor)"
-        #expect(try EvemuRecording(contentsOfFile: path) == EvemuRecording(parsing: Self.recording, file: path))
+        #expect(readFileBytes(path, limit: Self.recordingLimit) == .success(Array(Self.recording.utf8)))
     }
 
     @Test("a pipe that sends more than the bound is refused, naming the limit")
@@ -142,27 +143,11 @@ import Testing
 
     @Test("an empty path is named as such, with the fix")
     func emptyPath() throws {
-        let recording = try #require(Self.error(RecordingError.self) { _ = try EvemuRecording(contentsOfFile: "") })
-        #expect(recording.description == "\"\": an empty path; give the recording's file name")
-        let scene = try #require(Self.error(InputError.self) { _ = try Scene.load(contentsOfFile: "") })
-        #expect(scene.description == "read scene \"\": an empty path; give the scene's file name")
-    }
-
-    @Test("a scene file is read from its bytes: a missing file, an empty file and invalid UTF-8 are named")
-    func sceneFiles() throws {
-        let missing = try #require(
-            Self.error(InputError.self) { _ = try Scene.load(contentsOfFile: "/nonexistent/s.json") })
-        #expect(missing.description == "read scene /nonexistent/s.json: No such file or directory (check the path)")
-        #expect(missing.errno == ENOENT)
-        let empty = try #require(Self.error(SceneError.self) { _ = try Scene.load(contentsOfFile: "/dev/null") })
-        #expect(empty.description == "/dev/null:1:1: the file is empty; a scene is a JSON object")
-        let path = Self.temporaryPath(".json")
-        defer { unlink(path) }
-        try Data("{\n  \"name\": \"caf\u{e9}".utf8 + [0xFF] + "\"\n}\n".utf8).write(to: URL(fileURLWithPath: path))
-        let invalid = try #require(Self.error(SceneError.self) { _ = try Scene.load(contentsOfFile: path) })
-        #expect(invalid.file == path && invalid.line == 2, "\(invalid)")
-        try Data(#"{"name": "Café", "root": {"id": "root", "frame": [0, 0, 10, 10]}}"#.utf8).write(
-            to: URL(fileURLWithPath: path))
-        #expect(try Scene.load(contentsOfFile: path).name == "Café")
+        let failure = try #require(Self.failure(readFileBytes("", limit: Self.recordingLimit)))
+        #expect(failure == .emptyPath)
+        #expect(
+            failure.describe(what: "recording", limit: Self.recordingLimit)
+                == "an empty path; give the recording's file name")
+        #expect(failure.describe(what: "scene", limit: Self.sceneLimit) == "an empty path; give the scene's file name")
     }
 }
