@@ -3,6 +3,7 @@ import Testing
 
 /// keytrace's library and its front end call no C library themselves: libc belongs to LinuxSystem
 /// (and each device library to its module), which exposes what keytrace needs with `package` access.
+/// The tests keep to the modules too: a test target per module, named for it (issue 36).
 @Suite struct ModuleBoundaryTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources")
@@ -104,6 +105,73 @@ import Testing
         for (file, line) in try Self.imports(under: "AppSpeech") {
             let module = try #require(Self.module(of: line))
             #expect(direct.contains(module), "\(file) imports \(module), which is not a dependency: \(line)")
+        }
+    }
+
+    /// Test targets of no one module: the built programs run as a user runs them, and every input a
+    /// fuzzer crashed on, read again through the path it crashed.
+    static let testTargetsOfNoModule: Set<String> = ["EndToEndTests", "FuzzRegressionTests"]
+
+    /// A test file that may import another module than its target's `@testable`: the kiosk example's own
+    /// tree, by ear.
+    static let testableElsewhere = ["AccessibilityTests/KioskNarrationTests.swift": "KioskExample"]
+
+    /// The names of the test targets Package.swift declares.
+    static func testTargets() throws -> [String] {
+        let manifest = try String(
+            contentsOf: sources.deletingLastPathComponent().appendingPathComponent("Package.swift"), encoding: .utf8)
+        return manifest.components(separatedBy: ".testTarget(").dropFirst().compactMap { declaration in
+            guard let name = declaration.components(separatedBy: "name: \"").dropFirst().first else { return nil }
+            return name.components(separatedBy: "\"").first
+        }
+    }
+
+    /// The names of the types a Swift file declares (a suite is a type).
+    static func typeNames(in text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: "//").first?.split(whereSeparator: { " :{<(".contains($0) }) ?? []
+            guard let index = words.firstIndex(where: { ["struct", "class", "enum", "actor"].contains($0) }),
+                index + 1 < words.count
+            else { return nil }
+            return String(words[index + 1])
+        }
+    }
+
+    @Test("every test target is <Module>Tests for a module of Sources; no test file or type is named as another target")
+    func testLayout() throws {
+        let files = FileManager.default
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        let targets = try Self.testTargets()
+        let modules = Set(try files.contentsOfDirectory(atPath: Self.sources.path))
+        let folders = try files.contentsOfDirectory(atPath: tests.path).filter { $0 != "TestSupport" }
+        #expect(Set(folders) == Set(targets), "one folder of Tests per test target, and TestSupport")
+        for target in targets where !Self.testTargetsOfNoModule.contains(target) {
+            #expect(
+                target.hasSuffix("Tests") && modules.contains(String(target.dropLast(5))),
+                "\(target) is named for no module of Sources: a test target is <Module>Tests, for the module it tests")
+        }
+        for target in targets {
+            let module = String(target.dropLast(5)).replacingOccurrences(of: "-", with: "_")
+            let folder = tests.appendingPathComponent(target)
+            let paths = try #require(files.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            for path in paths where path.hasSuffix(".swift") {
+                let place = "\(target)/\(path)"
+                let text = try String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+                let name = String(path.split(separator: "/").last?.dropLast(".swift".count) ?? "")
+                #expect(
+                    name == target || !targets.contains(name),
+                    "\(place) is named as the test target \(name): name it for what it tests")
+                for type in Self.typeNames(in: text) where type != target && targets.contains(type) {
+                    #expect(
+                        Bool(false), "\(place) declares \(type), the name of a test target: name it for what it tests")
+                }
+                for line in text.split(separator: "\n") where line.hasPrefix("@testable import ") {
+                    let imported = Self.module(of: String(line)) ?? ""
+                    #expect(
+                        imported == module || Self.testableElsewhere[place] == imported,
+                        "\(place) tests \(imported) (@testable import): it belongs in \(imported)Tests")
+                }
+            }
         }
     }
 
