@@ -226,15 +226,12 @@ let package = Package(
         .testTarget(
             name: "AppRuntimeTests",
             dependencies: [
-                "AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain", "TerminalIO",
-                "TestSupport",
+                "AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain", "TerminalCanvas",
+                "TerminalIO", "TestSupport",
             ]),
         .testTarget(
             name: "LinuxKeyboardTests",
-            dependencies: [
-                "LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "Accessibility", "SpeechDispatcher",
-                "TestSupport",
-            ]),
+            dependencies: ["LinuxKeyboard", "ResponderChain", "ResponderChainTesting", "TestSupport"]),
         // The platforms' choice without their hardware: probes, failures, what the app says.
         .testTarget(
             name: "PlatformWaylandTests", dependencies: ["PlatformWayland", "LinuxKeyboard", "ResponderChain"]),
