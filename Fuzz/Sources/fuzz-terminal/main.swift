@@ -33,7 +33,7 @@ struct Held {
                 keys.remove(code)
             case .text:
                 break
-            case .resynchronize, .deviceRemoved, .keyboardLost, .modifiers, .pointer:
+            case .resynchronize, .deviceRemoved, .keyboardLost, .modifiers, .pointer, .layout, .locks:
                 fatalError("the terminal decoder made \(input)")
             }
         }
