@@ -29,11 +29,11 @@ public enum UdevEnumeration {
     public static func devices(subsystem: String) throws(InputError) -> [UdevDevice] {
         guard let udev = udev_new() else {
             throw InputError(
-                errno: 0, operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
+                operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
         }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else {
-            throw InputError(errno: 0, operation: "udev", path: nil, message: "libudev could not enumerate devices")
+            throw InputError(operation: "udev", path: nil, message: "libudev could not enumerate devices")
         }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, subsystem)

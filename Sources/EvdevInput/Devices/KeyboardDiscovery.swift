@@ -35,11 +35,11 @@ public enum KeyboardDiscovery {
     public static func inputDevices() throws(InputError) -> [DiscoveredDevice] {
         guard let udev = udev_new() else {
             throw InputError(
-                errno: 0, operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
+                operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
         }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else {
-            throw InputError(errno: 0, operation: "udev", path: nil, message: "libudev could not enumerate devices")
+            throw InputError(operation: "udev", path: nil, message: "libudev could not enumerate devices")
         }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, "input")
@@ -69,7 +69,7 @@ public enum KeyboardDiscovery {
         let devices = try inputDevices()
         let keyboards = devices.filter { ($0.kind ?? KeyboardKind.none) != KeyboardKind.none }
         if keyboards.isEmpty {
-            if let denied = devices.first(where: { $0.openError?.errno == InputError.permissionDenied })?.openError {
+            if let denied = devices.first(where: { $0.openError?.errno == .permissionDenied })?.openError {
                 throw denied
             }
             throw InputError.noKeyboards(searched: devices.count)
