@@ -91,8 +91,8 @@ let package = Package(
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
         // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
-        // limits, the environment, the clock, errors.
-        .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
+        // limits, the environment, the clock, errors (Errno). Depends on nothing, not even the core.
+        .target(name: "LinuxSystem", dependencies: []),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
         // A speech-dispatcher client: SSIP over its socket, non-blocking on the loop; no libspeechd.
@@ -209,7 +209,8 @@ let package = Package(
         .executableTarget(
             name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        // ResponderChain only to check that InputError escapes as the core's escaper does.
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "ResponderChain"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",

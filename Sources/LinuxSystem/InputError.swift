@@ -1,5 +1,3 @@
-internal import ResponderChain
-
 /// A failure talking to an input device or to udev, or reading a file (a scene): the errno, what
 /// was being done, the path, and what to do about it.
 public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -29,7 +27,7 @@ public struct InputError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `operation path: message` on one line, control characters escaped: a device path or name
     /// from outside cannot reach a terminal raw.
     public var description: String {
-        "\(operation)\(path.map { " \($0)" } ?? ""): \(message)".escapingControlCharacters()
+        visibleControlCharacters("\(operation)\(path.map { " \($0)" } ?? ""): \(message)")
     }
 
     /// The error for a device that could not be opened, with the fix for the usual causes.

@@ -175,6 +175,16 @@ import Testing
         }
     }
 
+    @Test("LinuxSystem imports nothing but libc and the standard library's modules: it depends on no module")
+    func linuxSystemStandsAlone() throws {
+        #expect(try Self.packageDependencies()["LinuxSystem"] == [], "Package.swift declares none")
+        let lines = try Self.imports(under: "LinuxSystem")
+        #expect(!lines.isEmpty)
+        for (file, line) in lines {
+            #expect(["Glibc", "Synchronization"].contains(Self.module(of: line) ?? ""), "\(file): \(line)")
+        }
+    }
+
     @Test(
         "every form of import is read: attributes, access, a scoped import's kind and symbol",
         arguments: [
