@@ -117,10 +117,10 @@ let package = Package(
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
         .target(name: "XKBKeymap", dependencies: ["ResponderChain", "LinuxSystem", "CXKBCommon"]),
-        // Keyboards, keypads and remotes through evdev and udev; evemu recordings; software repeat.
+        // Keyboards, keypads and remotes through evdev, found through Udev; evemu recordings; software repeat.
         .target(
             name: "EvdevInput",
-            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev", "Udev"]),
+            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "Udev"]),
         // The terminal: raw mode, its key decoder (escape sequences, the kitty protocol), its output.
         .target(name: "TerminalIO", dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalCanvas"]),
         // The app runtime: Application, input sources and outputs registered with it, the terminal.
@@ -217,7 +217,9 @@ let package = Package(
             dependencies: ["XKBKeymap", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
         .testTarget(
             name: "EvdevInputTests",
-            dependencies: ["EvdevInput", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "Seat"]),
+            dependencies: [
+                "EvdevInput", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "Seat", "Udev",
+            ]),
         .testTarget(name: "SeatTests", dependencies: ["Seat"]),
         .testTarget(
             name: "TerminalIOTests",

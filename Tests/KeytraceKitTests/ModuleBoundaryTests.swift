@@ -185,6 +185,14 @@ import Testing
         }
     }
 
+    @Test("EvdevInput reaches udev through the Udev module alone: its only C modules are libevdev and libc")
+    func evdevInputOnUdev() throws {
+        let modules = try Self.imports(under: "EvdevInput").compactMap { Self.module(of: $0.line) }
+        #expect(modules.contains("Udev"))
+        #expect(!modules.contains("CUdev"))
+        #expect(Set(modules.filter { Self.cModules.contains($0) }).isSubset(of: ["CEvdev", "Glibc"]))
+    }
+
     @Test(
         "every form of import is read: attributes, access, a scoped import's kind and symbol",
         arguments: [
