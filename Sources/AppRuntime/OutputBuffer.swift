@@ -185,8 +185,8 @@ public struct OutputFileError: Error, Hashable, Sendable, CustomStringConvertibl
 public struct OutputWriteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The output as messages name it: `standard output`, or a file's name in quotes.
     public var output: String
-    /// The error number (``Errno/noSpace`` for a full disk, ``Errno/badFileDescriptor`` for a closed
-    /// output, ``Errno/brokenPipe`` when the reader went away).
+    /// The error number (`.noSpace` for a full disk, `.badFileDescriptor` for a closed output,
+    /// `.brokenPipe` when the reader went away).
     public var errno: Errno
     /// What went wrong.
     public var reason: String

@@ -151,7 +151,7 @@ public final class InputDevice {
 
     /// Takes the device exclusively: its keys stop reaching the console and other readers.
     ///
-    /// - Throws: `InputError` with ``Errno/resourceBusy`` when another process holds the grab. Uses `libevdev_grab`.
+    /// - Throws: `InputError` with `Errno.resourceBusy` when another process holds the grab. Uses `libevdev_grab`.
     public func grab() throws(InputError) {
         let rc = libevdev_grab(device, LIBEVDEV_GRAB)
         guard rc == 0 else {
