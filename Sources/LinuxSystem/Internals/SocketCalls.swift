@@ -217,9 +217,6 @@ package enum ProcessCalls {
                 owner: info.st_uid, mode: info.st_mode & 0o7777))
     }
 
-    /// `EEXIST`: kept for SpeechSettingsFile (see ``Syscalls/noEntry``); other code compares with `.fileExists`.
-    package static let alreadyExists = Errno.fileExists
-
     /// Creates a directory with mode 0700.
     ///
     /// - Returns: `nil` when it was made, else the errno (`EEXIST` when something is there).

@@ -15,11 +15,6 @@ package enum Syscalls {
         return fd >= 0 ? .success(fd) : .failure(.current)
     }
 
-    /// `ENOENT`: kept, with ``Errno/code`` and `ProcessCalls.alreadyExists`, for SpeechSettingsFile, which
-    /// compares `error.code == Syscalls.noEntry` and which issue 36's speech part rewrites; other code
-    /// compares with `.noSuchFileOrDirectory`.
-    package static let noEntry = Errno.noSuchFileOrDirectory
-
     /// An environment variable, or `nil`.
     package static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
@@ -150,10 +145,4 @@ package enum Syscalls {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&descriptor, 1, milliseconds) > 0
     }
-}
-
-extension Errno {
-    /// The error itself: SpeechSettingsFile reads `error.code` from the time `Syscalls.Errno` wrapped a bare
-    /// `Int32`; remove this with ``Syscalls/noEntry`` once it compares the `Errno` directly.
-    package var code: Errno { self }
 }
