@@ -91,8 +91,8 @@ let package = Package(
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
         // libc for the Linux modules: descriptors, the one write path and OutputBuffer, files read with
-        // limits, the environment, the clock, errors.
-        .target(name: "LinuxSystem", dependencies: ["ResponderChain"]),
+        // limits, the environment, the clock, errors (Errno). Depends on nothing, not even the core.
+        .target(name: "LinuxSystem", dependencies: []),
         // The one epoll loop: descriptors, deadlines, signals, the main queue; no dispatcher needed.
         .target(name: "EventLoop", dependencies: ["LinuxSystem", "CLinuxEvents"]),
         // A speech-dispatcher client: SSIP over its socket, non-blocking on the loop; no libspeechd.
@@ -117,10 +117,10 @@ let package = Package(
         .target(name: "Seat", dependencies: ["LinuxSystem", "CSeat"]),
         // Keymaps and key state through xkbcommon: evdev's, and later the one a Wayland compositor sends.
         .target(name: "XKBKeymap", dependencies: ["ResponderChain", "LinuxSystem", "CXKBCommon"]),
-        // Keyboards, keypads and remotes through evdev and udev; evemu recordings; software repeat.
+        // Keyboards, keypads and remotes through evdev, found through Udev; evemu recordings; software repeat.
         .target(
             name: "EvdevInput",
-            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "CUdev", "Udev"]),
+            dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "Seat", "CEvdev", "Udev"]),
         // The terminal: raw mode, its key decoder (escape sequences, the kitty protocol), its output.
         .target(name: "TerminalIO", dependencies: ["ResponderChain", "LinuxSystem", "EventLoop", "TerminalCanvas"]),
         // The app runtime: Application, input sources and outputs registered with it, the terminal.
@@ -209,14 +209,17 @@ let package = Package(
         .executableTarget(
             name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
-        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem"]),
+        // ResponderChain only to check that InputError escapes as the core's escaper does.
+        .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "ResponderChain"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",
             dependencies: ["XKBKeymap", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),
         .testTarget(
             name: "EvdevInputTests",
-            dependencies: ["EvdevInput", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "Seat"]),
+            dependencies: [
+                "EvdevInput", "EventLoop", "LinuxSystem", "ResponderChain", "ResponderChainTesting", "Seat", "Udev",
+            ]),
         .testTarget(name: "SeatTests", dependencies: ["Seat"]),
         .testTarget(
             name: "TerminalIOTests",

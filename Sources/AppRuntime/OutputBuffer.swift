@@ -1,5 +1,5 @@
 public import DispatchTrace
-internal import LinuxSystem
+public import LinuxSystem
 internal import ResponderChain
 
 /// Buffered output to a file descriptor: events are appended as bytes and written in large
@@ -47,7 +47,7 @@ public final class OutputBuffer {
         isStream = false
         writer = ByteWriter(capacity: limit + 8192)
         if !OutputCalls.isOpen(descriptor) {
-            writeError = OutputWriteError(output: self.name, errno: OutputCalls.notOpen)
+            writeError = OutputWriteError(output: self.name, errno: .badFileDescriptor)
         }
     }
 
@@ -70,16 +70,15 @@ public final class OutputBuffer {
         case .success(let opened):
             descriptor = opened.descriptor
             isStream = opened.isStream
-        case .failure(let failure):
-            let code = failure.code
+        case .failure(let code):
             let fix: String
-            let reason = Syscalls.message(code)
+            let reason = code.description
             switch code {
-            case OutputCalls.noSuchFile: fix = "create the folder first"
+            case .noSuchFileOrDirectory: fix = "create the folder first"
             case _ where OutputCalls.isPermissionError(code):
                 fix = "choose a file in a folder you can write, such as /tmp"
-            case OutputCalls.isDirectory: fix = "name a file inside that folder"
-            case OutputCalls.noReader:
+            case .isDirectory: fix = "name a file inside that folder"
+            case .noSuchAddressOrDevice:
                 throw OutputFileError(
                     path: path, reason: "no process reads the FIFO",
                     fix: "start its reader first (such as: cat \(path) > trace.jsonl &), then the app")
@@ -127,7 +126,7 @@ public final class OutputBuffer {
         // Any descriptor may be non-blocking (a terminal's standard output shares its open file
         // with standard input, which the terminal input makes non-blocking): a slow reader keeps
         // the rest for the next flush, up to `pendingLimit`.
-        if let failure = stoppedBy, failure != OutputCalls.wouldBlock {
+        if let failure = stoppedBy, failure != .resourceTemporarilyUnavailable {
             writeError = OutputWriteError(output: name, errno: failure)
             writer.removeAll()
             return
@@ -135,7 +134,7 @@ public final class OutputBuffer {
         writer.removeFirst(written)
         if writer.count > Self.pendingLimit {
             writeError = OutputWriteError(
-                output: name, errno: OutputCalls.wouldBlock,
+                output: name, errno: .resourceTemporarilyUnavailable,
                 reason: "its reader did not take \(writer.count) bytes (the limit is \(Self.pendingLimit))",
                 fix: "read the output as it is written, or write a file instead")
             writer.removeAll()
@@ -157,7 +156,7 @@ public final class OutputBuffer {
         }
         if writeError == nil && writer.count > 0 {
             writeError = OutputWriteError(
-                output: name, errno: OutputCalls.wouldBlock,
+                output: name, errno: .resourceTemporarilyUnavailable,
                 reason: "its reader did not take the last \(writer.count) bytes within 2 s",
                 fix: "keep the reader reading until the app ends")
             writer.removeAll()
@@ -186,9 +185,9 @@ public struct OutputFileError: Error, Hashable, Sendable, CustomStringConvertibl
 public struct OutputWriteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The output as messages name it: `standard output`, or a file's name in quotes.
     public var output: String
-    /// The error number (`ENOSPC` for a full disk, `EBADF` for a closed output, `EPIPE` when the
-    /// reader went away).
-    public var errno: Int32
+    /// The error number (`.noSpace` for a full disk, `.badFileDescriptor` for a closed output,
+    /// `.brokenPipe` when the reader went away).
+    public var errno: Errno
     /// What went wrong.
     public var reason: String
     /// What to do about it.
@@ -201,16 +200,16 @@ public struct OutputWriteError: Error, Hashable, Sendable, CustomStringConvertib
     ///   - errno: The error number.
     ///   - reason: What went wrong; the C library's words for `errno` when `nil`.
     ///   - fix: What to do; chosen from `errno` when `nil`.
-    public init(output: String, errno: Int32, reason: String? = nil, fix: String? = nil) {
+    public init(output: String, errno: Errno, reason: String? = nil, fix: String? = nil) {
         self.output = output
         self.errno = errno
-        self.reason = reason ?? Syscalls.message(errno)
+        self.reason = reason ?? errno.description
         self.fix = fix ?? Self.fix(for: errno)
     }
 
     /// Whether the reader of a pipe went away (`keytrace … | head`): the usual end of a pipe,
     /// not worth a message.
-    public var isBrokenPipe: Bool { errno == OutputCalls.brokenPipe }
+    public var isBrokenPipe: Bool { errno == .brokenPipe }
 
     /// A sentence naming the output, the reason and the fix, on one line with control
     /// characters escaped.
@@ -218,12 +217,12 @@ public struct OutputWriteError: Error, Hashable, Sendable, CustomStringConvertib
         "cannot write to \(output): \(reason); \(fix)".escapingControlCharacters()
     }
 
-    private static func fix(for code: Int32) -> String {
+    private static func fix(for code: Errno) -> String {
         switch code {
-        case OutputCalls.noSpace, OutputCalls.quotaExceeded: return "free space on that disk, or write elsewhere"
-        case OutputCalls.fileTooLarge: return "write to a file system that takes larger files"
-        case OutputCalls.notOpen: return "run with the output open, such as > trace.txt"
-        case OutputCalls.brokenPipe: return "keep the reader running until the output ends"
+        case .noSpace, .diskQuotaExceeded: return "free space on that disk, or write elsewhere"
+        case .fileTooLarge: return "write to a file system that takes larger files"
+        case .badFileDescriptor: return "run with the output open, such as > trace.txt"
+        case .brokenPipe: return "keep the reader running until the output ends"
         default: return "check the output, or write elsewhere"
         }
     }

@@ -58,7 +58,7 @@ package enum SpeechSettingsFile {
             "Speech uses the default settings until it is fixed (the app writes the file again when "
             + "the listener changes a setting)."
         switch readFileBytes(path, limit: SpeechSettings.maximumSize, timeout: 1, rules: .ownState) {
-        case .failure(.system(let code)) where code == Syscalls.noEntry:
+        case .failure(.system(.noSuchFileOrDirectory)):
             return (.defaults, nil)
         case .failure(let failure):
             let reason = failure.describe(what: "speech settings file", limit: SpeechSettings.maximumSize)
@@ -110,8 +110,8 @@ package enum SpeechSettingsFile {
                 continue  // A link to a directory (`~/.local` on another disk); mkdir below then says so if not.
             case .success:
                 return "\(prefix) is not a directory"
-            case .failure(let error) where error.code == Syscalls.noEntry:
-                if let error = ProcessCalls.makeDirectory(prefix), error.code != ProcessCalls.alreadyExists {
+            case .failure(.noSuchFileOrDirectory):
+                if let error = ProcessCalls.makeDirectory(prefix), error != .fileExists {
                     return "mkdir \(prefix): \(fileErrorDescription(error))"
                 }
             case .failure(let error):

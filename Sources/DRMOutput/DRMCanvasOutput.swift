@@ -355,8 +355,9 @@ public final class DRMCanvasOutput: CanvasOutput {
         copy(rows, into: buffer)
         let copied = rows.reduce(0) { $0 + $1.count }
         if scheduler.needsModeset {
-            let code = device.setCrtc(chosen.crtc, buffer: buffer, connector: connector.id, modeIndex: chosen.modeIndex)
-            guard code == 0 else {
+            if let code = device.setCrtc(
+                chosen.crtc, buffer: buffer, connector: connector.id, modeIndex: chosen.modeIndex)
+            {
                 return refused(code, what: "set the mode of \(connector.name)", canvas: canvas, modeSet: true)
             }
             lastFailure = nil
@@ -364,8 +365,7 @@ public final class DRMCanvasOutput: CanvasOutput {
             back = 1 - back
             presented(started: started, shown: Syscalls.monotonicNow(), rows: copied, byModeSet: true)
         } else {
-            let code = device.pageFlip(chosen.crtc, buffer: buffer)
-            guard code == 0 else {
+            if let code = device.pageFlip(chosen.crtc, buffer: buffer) {
                 return refused(code, what: "flip to the next frame", canvas: canvas, modeSet: false)
             }
             lastFailure = nil
@@ -399,11 +399,11 @@ public final class DRMCanvasOutput: CanvasOutput {
     /// going away (master goes before the seat manager says so): the output waits for it to come
     /// back. Otherwise (another program is master, a driver's error) the failure is said once and the
     /// frame waits: the next ``show(_:)`` tries again, with the mode set again if that was refused.
-    private func refused(_ code: Int32, what: String, canvas: Canvas, modeSet: Bool) {
+    private func refused(_ code: Errno, what: String, canvas: Canvas, modeSet: Bool) {
         // The shadow holds the canvas; the buffer that was to show it is stale again.
         latest = latest ?? canvas
         stale.addAll()
-        if code == DisplayErrno.busy, !modeSet {
+        if code == .resourceBusy, !modeSet {
             // The flip given up after the timeout is still on its way: its late event ends the wait
             // (it shows the buffer the output already took as shown, so nothing swaps).
             scheduler.drew(flipped: true, at: Syscalls.monotonicNow())
@@ -411,7 +411,7 @@ public final class DRMCanvasOutput: CanvasOutput {
             awaitsLateFlip = true
             return
         }
-        let notMaster = code == DisplayErrno.accessDenied || code == DisplayErrno.notPermitted
+        let notMaster = code == .permissionDenied || code == .notPermitted
         if notMaster, seatObservation != nil {
             scheduler.refused()
             return
@@ -422,7 +422,7 @@ public final class DRMCanvasOutput: CanvasOutput {
             ? DisplayError.notMaster(device.path, errno: code)
             : DisplayError(
                 code: .device, path: device.path, errno: code,
-                message: "could not \(what) on \(device.path) (\(Syscalls.message(code)))")
+                message: "could not \(what) on \(device.path) (\(code))")
         guard error != lastFailure else { return }
         lastFailure = error
         onChange?(.failed(error))

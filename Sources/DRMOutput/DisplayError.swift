@@ -1,3 +1,5 @@
+public import LinuxSystem
+
 /// Why a DRM display could not be opened or used: a code to match on, the device, the errno when
 /// there is one, and a message naming the thing and the fix.
 public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -35,8 +37,8 @@ public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: Code
     /// The device, such as `/dev/dri/card0`, when one was concerned.
     public var path: String?
-    /// The `errno` value (positive), or 0.
-    public var errno: Int32
+    /// The error number, or `Errno(rawValue: 0)` when the failure has none.
+    public var errno: Errno
     /// What happened and how to fix it.
     public var message: String
 
@@ -45,9 +47,9 @@ public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: What kind of failure.
     ///   - path: The device.
-    ///   - errno: The errno value, or 0.
+    ///   - errno: The error number; none (`Errno(rawValue: 0)`) by default.
     ///   - message: What happened and how to fix it.
-    public init(code: Code, path: String? = nil, errno: Int32 = 0, message: String) {
+    public init(code: Code, path: String? = nil, errno: Errno = Errno(rawValue: 0), message: String) {
         self.code = code
         self.path = path
         self.errno = errno
@@ -58,7 +60,7 @@ public struct DisplayError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     /// Another program holds the device: the message names the usual holders and the fix.
-    static func notMaster(_ path: String, errno: Int32) -> DisplayError {
+    static func notMaster(_ path: String, errno: Errno = Errno(rawValue: 0)) -> DisplayError {
         DisplayError(
             code: .notMaster, path: path, errno: errno,
             message: "another program is DRM master on \(path) (a compositor, a display manager or another "

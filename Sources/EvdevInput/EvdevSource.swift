@@ -284,7 +284,7 @@ public final class EvdevSource {
                 if let error = device.openError {
                     // udev could not say what it is and it could not be opened to look: through
                     // the seat it may open.
-                    guard seat != nil, error.errno == InputError.permissionDenied else {
+                    guard seat != nil, error.errno == .permissionDenied else {
                         failures.append(error)
                         continue
                     }
@@ -300,15 +300,15 @@ public final class EvdevSource {
             }
         }
         if entries.isEmpty && options.requireKeyboard {
-            if var denied = failures.first(where: { $0.errno == InputError.permissionDenied }) {
+            if var denied = failures.first(where: { $0.errno == .permissionDenied }) {
                 if let seatUnavailable { denied.message += " (no seat either: \(seatUnavailable.message))" }
                 throw denied
             }
-            if let busy = failures.first(where: { $0.errno == InputError.busy }) { throw busy }
+            if let busy = failures.first(where: { $0.errno == .resourceBusy }) { throw busy }
             if let first = failures.first, !options.devices.isEmpty { throw first }
             if !options.devices.isEmpty {
                 throw InputError(
-                    errno: 0, operation: "find keyboards", path: nil,
+                    operation: "find keyboards", path: nil,
                     message: "no keyboard matches \(options.devices.map { "\"\($0)\"" }.joined(separator: ", ")); "
                         + "list them with `ls -l /dev/input/by-id` or `keytrace --list-devices`")
             }
@@ -385,7 +385,7 @@ public final class EvdevSource {
                     continue
                 }
                 if case .failed(let error) = open(path: path, requireKeyboard: true, filterByName: true),
-                    error.errno != InputError.busy
+                    error.errno != .resourceBusy
                 {
                     // A refused grab was reported already.
                     report(.failed(path: path, error))
@@ -420,7 +420,7 @@ public final class EvdevSource {
             // holding it would lock that seat's own kiosk out.
             if let wanted = options.seatName, wanted != seat.name {
                 seatUnavailable = InputError(
-                    errno: 0, operation: "open seat", path: nil,
+                    operation: "open seat", path: nil,
                     message:
                         "\(seat.backend) gives \(seat.name), not \(wanted); \(wanted)'s keyboards are opened directly")
                 return
@@ -527,7 +527,7 @@ public final class EvdevSource {
                     self.readDevice(token: token, hangUp: ready.hangUp)
                 })
         else {
-            return .failed(InputError(errno: 0, operation: "epoll", path: path, message: "cannot watch the device"))
+            return .failed(InputError(operation: "epoll", path: path, message: "cannot watch the device"))
         }
         token = watch
         entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)

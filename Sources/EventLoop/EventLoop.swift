@@ -142,8 +142,8 @@ public final class EventLoop {
         case .success(let fd): epoll = fd
         case .failure(let error):
             throw InputError(
-                errno: error.code, operation: "epoll", path: nil,
-                message: "cannot create an epoll set (errno \(error.code)): too many open files? Raise `ulimit -n`")
+                errno: error, operation: "epoll", path: nil,
+                message: "cannot create an epoll set (errno \(error.rawValue)): too many open files? Raise `ulimit -n`")
         }
         let wake: Int32
         switch EventCalls.eventCreate() {
@@ -151,8 +151,8 @@ public final class EventLoop {
         case .failure(let error):
             Syscalls.close(epoll)
             throw InputError(
-                errno: error.code, operation: "eventfd", path: nil,
-                message: "cannot create an eventfd (errno \(error.code)): too many open files? Raise `ulimit -n`")
+                errno: error, operation: "eventfd", path: nil,
+                message: "cannot create an eventfd (errno \(error.rawValue)): too many open files? Raise `ulimit -n`")
         }
         self.epoll = epoll
         control = Control(wakeDescriptor: wake)
@@ -295,7 +295,7 @@ public final class EventLoop {
         if options.drainsMainQueue {
             guard EventCalls.isMainThread else {
                 throw InputError(
-                    errno: 0, operation: "run", path: nil,
+                    operation: "run", path: nil,
                     message: "run() would block the main actor on a thread that is not the program's main thread "
                         + "(from an async main or a test), and main-actor tasks would never run: "
                         + "call `try await loop.run()` from async code, "
@@ -318,7 +318,7 @@ public final class EventLoop {
     public func run() async throws(InputError) {
         guard sources == nil else {
             throw InputError(
-                errno: 0, operation: "run", path: nil, message: "the loop is already running; call run() once at a time"
+                operation: "run", path: nil, message: "the loop is already running; call run() once at a time"
             )
         }
         let control = control

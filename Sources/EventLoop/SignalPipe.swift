@@ -23,7 +23,7 @@ public final class SignalPipe {
     /// - Throws: `InputError` when no pipe can be made.
     public init(_ signals: [Int32]) throws(InputError) {
         guard let (read, write) = SignalCalls.makeSignalPipe() else {
-            throw InputError(errno: 0, operation: "signals", path: nil, message: "cannot create a pipe for signals")
+            throw InputError(operation: "signals", path: nil, message: "cannot create a pipe for signals")
         }
         fileDescriptor = read
         writeEnd = write

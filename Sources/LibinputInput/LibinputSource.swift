@@ -151,14 +151,14 @@ public final class LibinputSource {
         guard libinput == nil else { return }
         guard udevIsRunning() else {
             throw InputError(
-                errno: 0, operation: "libinput", path: "/run/udev/control",
+                operation: "libinput", path: "/run/udev/control",
                 message: "touch and pointer need udevd: libinput reads only devices udev tagged (ID_INPUT_*), "
                     + "and no udevd runs here. Start systemd-udevd (or eudev's udevd), or leave touch and pointer off")
         }
         let devices = try UdevEnumeration.inputDevices()
         guard let libinput = LibinputContext(seat: seat) else {
             throw InputError(
-                errno: 0, operation: "libinput", path: nil,
+                operation: "libinput", path: nil,
                 message: "libinput could not create its context (libinput_path_create_context failed: out of memory?)")
         }
         self.libinput = libinput

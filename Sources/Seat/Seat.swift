@@ -60,7 +60,7 @@ public final class Seat {
         let chosen = Syscalls.environment("LIBSEAT_BACKEND").map { [$0] } ?? backends
         var failures: [String] = []
         var opened: (OpaquePointer, String)?
-        var lastError: Int32 = 0
+        var lastError = Errno(rawValue: 0)
         var box = SeatBox()
         let listener = UnsafeMutablePointer<libseat_seat_listener>.allocate(capacity: 1)
         listener.initialize(
@@ -89,7 +89,7 @@ public final class Seat {
             guard case .answered(let handle, let code) = result else {
                 // Its box and userdata stay with the thread still waiting; the next try gets new ones.
                 abandoned = true
-                lastError = Syscalls.timedOut
+                lastError = .timedOut
                 failures.append(
                     "\(backend): it accepted the connection but did not answer within \(answerWait) s (stopped or "
                         + "hung): restart it")
@@ -126,7 +126,7 @@ public final class Seat {
             userdata.release()
             if !abandoned { listener.deallocate() }
             throw InputError(
-                errno: 0, operation: "open seat", path: nil,
+                operation: "open seat", path: nil,
                 message: "\(backend) opened \(seatName) but never enabled it within \(timeout) s: "
                     + "another session holds it, or this session is not on it")
         }
@@ -169,10 +169,10 @@ public final class Seat {
         var descriptor: Int32 = -1
         let id = libseat_open_device(handle, path, &descriptor)
         guard id >= 0, descriptor >= 0 else {
-            let code = Syscalls.lastError
+            let code = Errno.current
             throw InputError(
                 errno: code, operation: "open", path: path,
-                message: "\(backend) would not give the device to this session (errno \(code))"
+                message: "\(backend) would not give the device to this session (errno \(code.rawValue))"
                     + (isEnabled ? "" : ": the seat is disabled (another session is active)"))
         }
         // seatd hands the descriptor over blocking; the loop needs it non-blocking.
@@ -227,13 +227,13 @@ public final class Seat {
         _ = libseat_disable_seat(handle)
     }
 
-    private static func reason(_ code: Int32, backend: String) -> String {
+    private static func reason(_ code: Errno, backend: String) -> String {
         switch (code, backend) {
-        case (Syscalls.noEntry, "seatd"):
+        case (.noSuchFileOrDirectory, "seatd"):
             return "seatd is not running (no /run/seatd.sock); start it with `seatd -g GROUP`"
-        case (Syscalls.accessDenied, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
-        case (_, "logind"): return "no logind session on a seat for this user (errno \(code))"
-        default: return "errno \(code)"
+        case (.permissionDenied, "seatd"): return "no permission for /run/seatd.sock: add the user to seatd's group"
+        case (_, "logind"): return "no logind session on a seat for this user (errno \(code.rawValue))"
+        default: return "errno \(code.rawValue)"
         }
     }
 }

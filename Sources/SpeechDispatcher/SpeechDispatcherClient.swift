@@ -349,7 +349,7 @@ public final class SpeechDispatcherClient {
     private func watch(_ fd: Int32) -> UInt64? {
         if let token = loop.watch(fd, onReady: { [weak self] readiness in self?.ready(readiness) }) { return token }
         Syscalls.close(fd)
-        connectFailed(code: 0, operation: "epoll_ctl")
+        connectFailed(code: Errno(rawValue: 0), operation: "epoll_ctl")
         return nil
     }
 
@@ -371,15 +371,15 @@ public final class SpeechDispatcherClient {
         fill()
     }
 
-    private func connectFailed(code: Int32, operation: String) {
+    private func connectFailed(code: Errno, operation: String) {
         let error: SpeechDispatcherError
         let place = "\(address) (\(address.origin))"
         switch code {
-        case SpeechSocket.noEntry, SpeechSocket.refused:
+        case .noSuchFileOrDirectory, .connectionRefused:
             error = SpeechDispatcherError(
                 code: .notRunning,
                 message: "speech-dispatcher is not running at \(place): start it, or install speech-dispatcher")
-        case SpeechSocket.accessDenied:
+        case .permissionDenied:
             error = SpeechDispatcherError(
                 code: .permissionDenied,
                 message: "may not open speech-dispatcher's socket \(place): run the daemon as this user "
@@ -394,7 +394,7 @@ public final class SpeechDispatcherClient {
                 error = SpeechDispatcherError(
                     code: .system,
                     message: "cannot reach speech-dispatcher at \(place): \(operation) failed: "
-                        + "\(SpeechSocket.message(code)) (errno \(code))")
+                        + "\(code) (errno \(code.rawValue))")
             }
         }
         lost(error)
@@ -408,11 +408,11 @@ public final class SpeechDispatcherClient {
             guard readiness.writable || readiness.hangUp else { return }
             let code = SpeechSocket.pendingError(fd)
             loop.setWatchesWritability(token, false)
-            if code == 0 {
-                connected(fd: fd, token: token, started: started)
-            } else {
+            if let code {
                 disconnect()
                 connectFailed(code: code, operation: "connect")
+            } else {
+                connected(fd: fd, token: token, started: started)
             }
         case .connected(let fd, _):
             if readiness.readable || readiness.hangUp { read(fd) }
@@ -451,7 +451,7 @@ public final class SpeechDispatcherClient {
                     SpeechDispatcherError(
                         code: .connectionLost,
                         message: "lost speech-dispatcher at \(address) (\(address.origin)): "
-                            + "\(SpeechSocket.message(error.code)); the next utterance connects again"))
+                            + "\(error); the next utterance connects again"))
                 return
             }
         }
@@ -596,7 +596,7 @@ public final class SpeechDispatcherClient {
                     SpeechDispatcherError(
                         code: .connectionLost,
                         message: "lost speech-dispatcher at \(address) (\(address.origin)): "
-                            + "\(SpeechSocket.message(error.code)); the next utterance connects again"))
+                            + "\(error); the next utterance connects again"))
                 return
             }
         }

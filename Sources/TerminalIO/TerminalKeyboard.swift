@@ -49,12 +49,12 @@ public final class TerminalKeyboard {
     {
         guard TerminalCalls.isTerminal(input) else {
             throw InputError(
-                errno: 0, operation: "terminal", path: nil,
+                operation: "terminal", path: nil,
                 message: "standard input is not a terminal; run in a terminal, or use --keys or --replay for scripts")
         }
         guard let saved = TerminalCalls.makeRaw(input) else {
             throw InputError(
-                errno: 0, operation: "terminal", path: nil, message: "cannot switch the terminal to raw mode")
+                operation: "terminal", path: nil, message: "cannot switch the terminal to raw mode")
         }
         inputDescriptor = input
         outputDescriptor = output

@@ -63,7 +63,7 @@ public final class TerminalSource: InputSource {
         }
         guard watch != nil else {
             throw InputError(
-                errno: 0, operation: "epoll", path: nil,
+                operation: "epoll", path: nil,
                 message: "cannot watch the terminal's input (descriptor \(terminal.inputDescriptor))")
         }
         // A paste whose end never comes is delivered when its time is up, not with the next key.

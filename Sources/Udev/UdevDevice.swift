@@ -75,6 +75,10 @@ public struct UdevDevice: Hashable, Sendable {
     /// Its properties (udev's environment for it: `ID_INPUT_MOUSE=1`, `ID_SEAT=seat1`), at most
     /// ``maximumProperties``.
     public var properties: [String: String]
+    /// The stable names udevd made for the node (`/dev/input/by-id/usb-…-event-kbd`,
+    /// `/dev/input/by-path/…`), which survive a re-plug, sorted; at most ``maximumProperties``, and
+    /// empty without udevd.
+    public var links: [String]
 
     /// Describes a device.
     ///
@@ -85,9 +89,10 @@ public struct UdevDevice: Hashable, Sendable {
     ///   - name: The kernel's name for it.
     ///   - isInitialized: Whether udevd has processed it.
     ///   - properties: Its properties.
+    ///   - links: The stable names of its node.
     public init(
         path: String?, syspath: String, subsystem: String, name: String = "", isInitialized: Bool,
-        properties: [String: String]
+        properties: [String: String], links: [String] = []
     ) {
         self.path = path
         self.syspath = syspath
@@ -95,6 +100,7 @@ public struct UdevDevice: Hashable, Sendable {
         self.name = name
         self.isInitialized = isInitialized
         self.properties = properties
+        self.links = links
     }
 
     /// Whether udev's `input_id` tagged it as an input device (`ID_INPUT=1`): libinput reads only those.

@@ -29,11 +29,11 @@ public enum UdevEnumeration {
     public static func devices(subsystem: String) throws(InputError) -> [UdevDevice] {
         guard let udev = udev_new() else {
             throw InputError(
-                errno: 0, operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
+                operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
         }
         defer { udev_unref(udev) }
         guard let enumerate = udev_enumerate_new(udev) else {
-            throw InputError(errno: 0, operation: "udev", path: nil, message: "libudev could not enumerate devices")
+            throw InputError(operation: "udev", path: nil, message: "libudev could not enumerate devices")
         }
         defer { udev_enumerate_unref(enumerate) }
         udev_enumerate_add_match_subsystem(enumerate, subsystem)
@@ -50,6 +50,22 @@ public enum UdevEnumeration {
             found.append(UdevReader.describe(device))
         }
         return found
+    }
+
+    /// The device behind a character device node (a link to one is followed), with its properties, as
+    /// ``devices(subsystem:)`` describes it: what udev says of a node that was named rather than found
+    /// (its seat, its tags). Uses `udev_device_new_from_devnum`.
+    ///
+    /// - Parameter path: The node, such as `/dev/input/event3`, or a link to it.
+    /// - Returns: The device; `nil` when the path is not a character device, or udev does not know it.
+    public static func device(node path: String) -> UdevDevice? {
+        guard let number = Syscalls.characterDeviceNumber(path), let udev = udev_new() else { return nil }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_devnum(udev, CChar(UInt8(ascii: "c")), dev_t(number)) else {
+            return nil
+        }
+        defer { udev_device_unref(device) }
+        return UdevReader.describe(device)
     }
 
     /// Orders `event2` before `event10`.
@@ -74,6 +90,12 @@ enum UdevReader {
             let value = udev_list_entry_get_value(current).map { String(cString: $0) } ?? ""
             properties[String(cString: name)] = String(value.utf8.prefix(UdevDevice.maximumValueLength)) ?? ""
         }
+        var links: [String] = []
+        var link = udev_device_get_devlinks_list_entry(device)
+        while let current = link, links.count < UdevDevice.maximumProperties {
+            defer { link = udev_list_entry_get_next(current) }
+            if let name = udev_list_entry_get_name(current) { links.append(String(cString: name)) }
+        }
         let name =
             udev_device_get_parent(device).flatMap { parent in
                 udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) }
@@ -82,6 +104,7 @@ enum UdevReader {
             path: udev_device_get_devnode(device).map { String(cString: $0) },
             syspath: udev_device_get_syspath(device).map { String(cString: $0) } ?? "",
             subsystem: udev_device_get_subsystem(device).map { String(cString: $0) } ?? "",
-            name: name, isInitialized: udev_device_get_is_initialized(device) != 0, properties: properties)
+            name: name, isInitialized: udev_device_get_is_initialized(device) != 0, properties: properties,
+            links: links.sorted())
     }
 }

@@ -75,12 +75,12 @@ public final class UdevMonitor {
         let chosen = source ?? (UdevEnumeration.udevIsRunning ? "udev" : "kernel")
         guard let udev = udev_new() else {
             throw InputError(
-                errno: 0, operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
+                operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
         }
         guard let monitor = udev_monitor_new_from_netlink(udev, chosen) else {
             udev_unref(udev)
             throw InputError(
-                errno: 0, operation: "hot-plug monitor", path: nil,
+                operation: "hot-plug monitor", path: nil,
                 message: "could not listen to \(chosen) \(subsystem) events (netlink unavailable in this sandbox?); "
                     + "devices plugged in later will not be seen")
         }
@@ -90,7 +90,7 @@ public final class UdevMonitor {
             udev_monitor_unref(monitor)
             udev_unref(udev)
             throw InputError(
-                errno: -rc, operation: "hot-plug monitor", path: nil,
+                errno: Errno(rawValue: -rc), operation: "hot-plug monitor", path: nil,
                 message: "could not receive \(chosen) \(subsystem) events (errno \(-rc)); "
                     + "devices plugged in later will not be seen")
         }

@@ -291,7 +291,7 @@ case "grab":
         try device.grab()
         fail("a second grab succeeded")
     } catch {
-        guard error.errno == InputError.busy, "\(error)".contains("run without --grab") else {
+        guard error.errno == .resourceBusy, "\(error)".contains("run without --grab") else {
             fail("the second grab must fail with EBUSY and the fix, got \(error)")
         }
         print("second grab: \(error)")

@@ -15,7 +15,8 @@ import Testing
 
     func start() throws {
         log.append("start")
-        throw InputError(errno: 13, operation: "open", path: "/dev/input/event3", message: "permission denied")
+        throw InputError(
+            errno: .permissionDenied, operation: "open", path: "/dev/input/event3", message: "permission denied")
     }
 
     func stop() { log.append("stop") }

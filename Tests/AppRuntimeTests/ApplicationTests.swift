@@ -86,7 +86,8 @@ extension AppError.Code {
     func primaryFails() throws {
         let (app, fds) = try Self.makeApp()
         defer { fds.forEach { close($0) } }
-        let denied = InputError(errno: 13, operation: "open", path: "/dev/input/event3", message: "permission denied")
+        let denied = InputError(
+            errno: .permissionDenied, operation: "open", path: "/dev/input/event3", message: "permission denied")
         app.setPrimaryInput(FakeInputSource("keyboards", failure: denied), fallsBackToTerminal: true)
         #expect {
             try app.openInput()

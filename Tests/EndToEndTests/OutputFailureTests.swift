@@ -67,7 +67,7 @@ import Testing
                 && error.description.contains("No space left on device")
                 && error.description.hasSuffix("free space on that disk, or write elsewhere")
         }
-        #expect(output.writeError?.errno == ENOSPC)
+        #expect(output.writeError?.errno == .noSpace)
         #expect(throws: OutputWriteError.self) { try output.finish() }
     }
 

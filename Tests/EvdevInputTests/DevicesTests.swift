@@ -30,7 +30,7 @@ import Testing
             _ = try InputDevice(path: "/dev/input/event999")
             Issue.record("expected an error")
         } catch {
-            #expect(error.errno == InputError.noSuchFile)
+            #expect(error.errno == .noSuchFileOrDirectory)
             #expect(
                 error.description == "open /dev/input/event999: no such device file. "
                     + "List keyboards with `keytrace --list-devices` or `ls /dev/input/by-id`")
@@ -50,7 +50,7 @@ import Testing
     @Test("the permission and no-keyboard errors name the fix")
     func messages() {
         #expect(
-            "\(InputError.opening("/dev/input/event3", errno: InputError.permissionDenied))".contains(
+            "\(InputError.opening("/dev/input/event3", errno: .permissionDenied))".contains(
                 "add your user to the input group"))
         #expect(InputError.noKeyboards(searched: 0).message.contains("no input devices at all"))
         #expect(InputError.noKeyboards(searched: 3).message.hasPrefix("3 input devices, none of them a keyboard"))
@@ -58,7 +58,7 @@ import Testing
 
     @Test("a device path with control characters is escaped in the error's text")
     func escapedPath() {
-        let error = InputError.opening("/dev/input/\u{1B}]0;pwned\u{07}\nevent3", errno: InputError.noSuchFile)
+        let error = InputError.opening("/dev/input/\u{1B}]0;pwned\u{07}\nevent3", errno: .noSuchFileOrDirectory)
         #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
         #expect(error.description.contains("/dev/input/\\u{1B}]0;pwned\\u{7}\\nevent3"), "\(error)")
     }

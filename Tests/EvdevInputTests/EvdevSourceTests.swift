@@ -18,10 +18,10 @@ import Testing
     func missingPath() throws {
         let loop = try makeSource(
             .init(devices: ["/dev/input/event999"], hotPlug: false))
-        #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) { try loop.start() }
+        #expect(throws: InputError.opening("/dev/input/event999", errno: .noSuchFileOrDirectory)) { try loop.start() }
         #expect(loop.keyboards.isEmpty)
         // A failed start leaves nothing behind: a second one tries again, and fails the same way.
-        #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) { try loop.start() }
+        #expect(throws: InputError.opening("/dev/input/event999", errno: .noSuchFileOrDirectory)) { try loop.start() }
     }
 
     @Test("no seat manager: a required seat fails naming seatd and how to start it; an automatic one opens directly")
@@ -44,7 +44,7 @@ import Testing
         #expect(required.seat == nil && required.seatUnavailable?.message.contains("seatd") == true)
         options.seatAccess = .automatic
         let automatic = try makeSource(options)
-        #expect(throws: InputError.opening("/dev/input/event999", errno: InputError.noSuchFile)) {
+        #expect(throws: InputError.opening("/dev/input/event999", errno: .noSuchFileOrDirectory)) {
             try automatic.start()
         }
         #expect(automatic.seat == nil && automatic.seatUnavailable != nil, "no seat: the device was opened directly")
@@ -111,7 +111,7 @@ import Testing
                 try strict.start()
                 #expect(!strict.keyboards.isEmpty)
             } catch {
-                #expect(error.errno == InputError.permissionDenied)
+                #expect(error.errno == .permissionDenied)
             }
         }
         let waiting = try makeSource(

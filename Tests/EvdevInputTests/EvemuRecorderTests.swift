@@ -80,7 +80,7 @@ import Testing
         recorder.record(type: 1, code: 30, value: 1, seconds: 1, microseconds: 0)
         recorder.record(type: 0, code: 0, value: 0, seconds: 1, microseconds: 0)
         let error = try #require(recorder.writeError)
-        #expect(error.errno == ENOSPC)
+        #expect(error.errno == .noSpace)
         #expect("\(error)".hasPrefix("record /dev/full: cannot write the recording (No space left on device)"))
     }
 

@@ -175,6 +175,24 @@ import Testing
         }
     }
 
+    @Test("LinuxSystem imports nothing but libc and the standard library's modules: it depends on no module")
+    func linuxSystemStandsAlone() throws {
+        #expect(try Self.packageDependencies()["LinuxSystem"] == [], "Package.swift declares none")
+        let lines = try Self.imports(under: "LinuxSystem")
+        #expect(!lines.isEmpty)
+        for (file, line) in lines {
+            #expect(["Glibc", "Synchronization"].contains(Self.module(of: line) ?? ""), "\(file): \(line)")
+        }
+    }
+
+    @Test("EvdevInput reaches udev through the Udev module alone: its only C modules are libevdev and libc")
+    func evdevInputOnUdev() throws {
+        let modules = try Self.imports(under: "EvdevInput").compactMap { Self.module(of: $0.line) }
+        #expect(modules.contains("Udev"))
+        #expect(!modules.contains("CUdev"))
+        #expect(Set(modules.filter { Self.cModules.contains($0) }).isSubset(of: ["CEvdev", "Glibc"]))
+    }
+
     @Test(
         "every form of import is read: attributes, access, a scoped import's kind and symbol",
         arguments: [

@@ -49,7 +49,7 @@ import Testing
         let missing = try #require(
             Self.error(InputError.self) { _ = try Scene.load(contentsOfFile: "/nonexistent/s.json") })
         #expect(missing.description == "read scene /nonexistent/s.json: No such file or directory (check the path)")
-        #expect(missing.errno == ENOENT)
+        #expect(missing.errno == .noSuchFileOrDirectory)
         let empty = try #require(Self.error(SceneError.self) { _ = try Scene.load(contentsOfFile: "/dev/null") })
         #expect(empty.description == "/dev/null:1:1: the file is empty; a scene is a JSON object")
         let path = Self.temporaryPath(".json")

@@ -18,9 +18,9 @@ import Testing
         let bytes = [UInt8](repeating: 0x61, count: 1 << 20)  // more than a pipe holds (64 KiB)
         let (written, failure) = bytes.withUnsafeBytes { Syscalls.writeAll(ends[1], $0) }
         #expect(written > 0 && written < bytes.count, "the pipe took part of it")
-        #expect(failure == EAGAIN)
+        #expect(failure == .resourceTemporarilyUnavailable)
         let (none, closed) = bytes.withUnsafeBytes { Syscalls.writeAll(-1, $0) }
-        #expect(none == 0 && closed == EBADF)
+        #expect(none == 0 && closed == .badFileDescriptor)
         let (nothing, noFailure) = [UInt8]().withUnsafeBytes { Syscalls.writeAll(ends[1], $0) }
         #expect(nothing == 0 && noFailure == nil)
     }

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import Udev
 
@@ -63,6 +64,48 @@ import Udev
         #expect(devices.allSatisfy { $0.isEventNode })
         let numbers = devices.compactMap { $0.path.flatMap { Int($0.dropFirst("/dev/input/event".count)) } }
         #expect(numbers == numbers.sorted())
+    }
+
+    @Test("a device's links are kept as given, none by default")
+    func links() {
+        #expect(Self.device([:]).links.isEmpty)
+        let links = [
+            "/dev/input/by-id/usb-Keyboard-event-kbd", "/dev/input/by-path/pci-0000:00:14.0-usb-0:1:1.0-event-kbd",
+        ]
+        let device = UdevDevice(
+            path: "/dev/input/event3", syspath: "/sys/devices/virtual/input/input3/event3", subsystem: "input",
+            isInitialized: true, properties: [:], links: links)
+        #expect(device.links == links)
+    }
+
+    /// The links udev's `DEVLINKS` property lists (space-separated), sorted: what `links` must hold.
+    static func devlinks(_ device: UdevDevice) -> [String] {
+        (device.properties["DEVLINKS"] ?? "").split(separator: " ").map(String.init).sorted()
+    }
+
+    @Test("the enumeration reads each node's links, the names its DEVLINKS property lists")
+    func enumeratedLinks() throws {
+        // None in a container (no udevd, no links); on a machine with udevd, by-id and by-path names.
+        for device in try UdevEnumeration.inputDevices() {
+            #expect(device.links == Self.devlinks(device), "\(device.path ?? device.syspath)")
+        }
+    }
+
+    @Test("a character device node is looked up by its number, through a link too")
+    func deviceByNode() throws {
+        let null = try #require(UdevEnumeration.device(node: "/dev/null"))
+        #expect(null.path == "/dev/null")
+        #expect(null.subsystem == "mem")
+        #expect(null.syspath.hasSuffix("/null"))
+        #expect(null.seat == "seat0")
+        #expect(null.links == Self.devlinks(null))
+        let link = "/tmp/udev-tests-null-\(getpid())"
+        unlink(link)
+        #expect(symlink("/dev/null", link) == 0)
+        defer { unlink(link) }
+        #expect(UdevEnumeration.device(node: link) == null)
+        #expect(UdevEnumeration.device(node: "/nonexistent/event3") == nil)
+        #expect(UdevEnumeration.device(node: #filePath) == nil, "a regular file is no device node")
     }
 
     @Test("a monitor listens to the subsystem asked for, from the kernel when told")

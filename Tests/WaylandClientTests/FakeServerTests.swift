@@ -150,7 +150,7 @@ struct FakeServerTests {
         _ = run(loop, upTo: 0.2) { false }
         #expect(reports.count == 1)
         let surface = try #require(server.object(of: "wl_surface"))
-        #expect(reports.first?.errno == EPROTO)
+        #expect(reports.first?.errno == .protocolError)
         #expect(reports.first?.message.contains("protocol error 2 on wl_surface@\(surface)") == true)
         #expect(!window.present { _ in [] })
     }
@@ -169,7 +169,7 @@ struct FakeServerTests {
         }
         let elapsed = EventLoop.monotonicNow - started
         #expect(elapsed >= 0.5 && elapsed < 3, "\(elapsed) s")
-        #expect(error?.errno == ETIMEDOUT)
+        #expect(error?.errno == .timedOut)
         #expect(error?.message.contains("at \(server.socketPath)") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("did not answer the registry") == true, "\(error?.message ?? "")")
     }
@@ -187,7 +187,7 @@ struct FakeServerTests {
         #expect(run(loop, upTo: 5) { !reports.isEmpty })
         #expect(!window.isConfigured)
         #expect(reports.count == 1)
-        #expect(reports.first?.errno == ETIMEDOUT)
+        #expect(reports.first?.errno == .timedOut)
         #expect(reports.first?.message.contains("did not answer the window's first configure") == true)
         #expect(reports.first?.message.contains(server.socketPath) == true)
     }

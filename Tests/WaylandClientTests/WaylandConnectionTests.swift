@@ -93,7 +93,7 @@ struct WaylandConnectionTests {
         #expect(message.contains("/tmp/no-such-runtime-dir/wayland-none"))
         #expect(message.contains("XDG_RUNTIME_DIR=/tmp/no-such-runtime-dir"))
         #expect(message.contains("is the compositor running"))
-        #expect(error?.errno == ENOENT)
+        #expect(error?.errno == .noSuchFileOrDirectory)
     }
 
     @Test("a socket nobody listens on: the error says the compositor refused")
@@ -123,7 +123,7 @@ struct WaylandConnectionTests {
         }
         #expect(error?.message.contains(path) == true)
         #expect(error?.message.contains("refused") == true)
-        #expect(error?.errno == ECONNREFUSED)
+        #expect(error?.errno == .connectionRefused)
     }
 
     @Test("WAYLAND_DISPLAY relative without XDG_RUNTIME_DIR: the error names XDG_RUNTIME_DIR")

@@ -150,7 +150,7 @@ final class InspectionServer {
         switch UnixSocket.listen(path: path, backlog: 16) {
         case .success(let fd): listener = fd
         case .failure(let error):
-            throw SetupError(message: "cannot listen on \(path): \(Syscalls.message(error.code))")
+            throw SetupError(message: "cannot listen on \(path): \(error)")
         }
         Self.pathsInUse.insert(path)
         listenerToken = loop.watch(listener) { [unowned self] _ in self.acceptAll() }
@@ -162,15 +162,15 @@ final class InspectionServer {
     /// user's own, closed to everybody else.
     static func prepare(directory: String, userID: UInt32) throws(SetupError) {
         var status = ProcessCalls.status(directory)
-        if case .failure(let error) = status, error.code == Syscalls.noEntry {
-            if let error = ProcessCalls.makeDirectory(directory), error.code != ProcessCalls.alreadyExists {
-                throw SetupError(message: "cannot create \(directory): \(Syscalls.message(error.code))")
+        if case .failure(let error) = status, error == .noSuchFileOrDirectory {
+            if let error = ProcessCalls.makeDirectory(directory), error != .fileExists {
+                throw SetupError(message: "cannot create \(directory): \(error)")
             }
             status = ProcessCalls.status(directory)
         }
         switch status {
         case .failure(let error):
-            throw SetupError(message: "cannot check \(directory): \(Syscalls.message(error.code))")
+            throw SetupError(message: "cannot check \(directory): \(error)")
         case .success(let info):
             if info.isSymbolicLink {
                 throw SetupError(
@@ -212,11 +212,11 @@ final class InspectionServer {
         case .success(let fd):
             Syscalls.close(fd)
             return true
-        case .failure(let error) where error.code == UnixSocket.connectionRefused:
+        case .failure(let error) where error == .connectionRefused:
             ProcessCalls.unlink(path)
             return false
         case .failure(let error):
-            return error.code != Syscalls.noEntry
+            return error != .noSuchFileOrDirectory
         }
     }
 
@@ -236,7 +236,7 @@ final class InspectionServer {
                 admit(fd)
             case .failure(let error):
                 // Out of descriptors: the listener stays readable; pause rather than spin.
-                if error.code != OutputCalls.wouldBlock {
+                if error != .resourceTemporarilyUnavailable {
                     acceptPausedUntil = EventLoop.monotonicNow + Self.acceptBackoff
                     if let listenerToken { loop.unwatch(listenerToken) }
                     listenerToken = nil

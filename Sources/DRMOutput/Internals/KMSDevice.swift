@@ -36,26 +36,27 @@ final class KMSDevice {
                 }
             } catch {
                 throw DisplayError(
-                    code: error.errno == ENOENT ? .noDevice : .permission, path: path, errno: error.errno,
+                    code: error.errno == .noSuchFileOrDirectory ? .noDevice : .permission, path: path,
+                    errno: error.errno,
                     message: "\(error.message): \(path); \(Self.seatFix)")
             }
         } else {
             let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else {
-                let code = errno
+                let code = Errno.current
                 switch code {
-                case ENOENT, ENODEV, ENXIO:
+                case .noSuchFileOrDirectory, .noSuchDevice, .noSuchAddressOrDevice:
                     throw DisplayError(
                         code: .noDevice, path: path, errno: code,
-                        message: "no DRM device \(path) (\(Syscalls.message(code))): \(Self.driverFix)")
-                case EACCES, EPERM:
+                        message: "no DRM device \(path) (\(code)): \(Self.driverFix)")
+                case .permissionDenied, .notPermitted:
                     throw DisplayError(
                         code: .permission, path: path, errno: code,
-                        message: "no permission to open \(path) (\(Syscalls.message(code))): \(Self.seatFix)")
+                        message: "no permission to open \(path) (\(code)): \(Self.seatFix)")
                 default:
                     throw DisplayError(
                         code: .device, path: path, errno: code,
-                        message: "could not open \(path) (\(Syscalls.message(code)))")
+                        message: "could not open \(path) (\(code))")
                 }
             }
             fileDescriptor = descriptor
@@ -65,7 +66,7 @@ final class KMSDevice {
         // not master: no mode can be set. (Through a seat it is master while the seat is enabled.)
         guard drmIsMaster(fileDescriptor) != 0 else {
             release()
-            throw DisplayError.notMaster(path, errno: 0)
+            throw DisplayError.notMaster(path)
         }
         var dumb: UInt64 = 0
         guard drmGetCap(fileDescriptor, UInt64(DRM_CAP_DUMB_BUFFER), &dumb) == 0, dumb != 0 else {
@@ -97,10 +98,10 @@ final class KMSDevice {
     ///   and on a hot-plug event, yes.
     func connectors(probe: Bool) throws(DisplayError) -> [DisplayConnector] {
         guard let resources = drmModeGetResources(fileDescriptor) else {
-            let code = errno
+            let code = Errno.current
             throw DisplayError(
                 code: .unsupported, path: path, errno: code,
-                message: "\(path) has no mode-setting resources (\(Syscalls.message(code))): a render node, "
+                message: "\(path) has no mode-setting resources (\(code)): a render node, "
                     + "or a driver without KMS")
         }
         defer { drmModeFreeResources(resources) }
@@ -152,24 +153,24 @@ final class KMSDevice {
         var pitch: UInt32 = 0
         var size: UInt64 = 0
         guard cdrm_create_dumb(fileDescriptor, UInt32(width), UInt32(height), &handle, &pitch, &size) == 0 else {
-            throw failure("create a \(width)x\(height) dumb buffer", errno)
+            throw failure("create a \(width)x\(height) dumb buffer", .current)
         }
         var framebuffer: UInt32 = 0
         let added = drmModeAddFB(fileDescriptor, UInt32(width), UInt32(height), 24, 32, pitch, handle, &framebuffer)
         guard added == 0 else {
             _ = cdrm_destroy_dumb(fileDescriptor, handle)
-            throw failure("add a framebuffer", -added)
+            throw failure("add a framebuffer", Errno(rawValue: -added))
         }
         var offset: UInt64 = 0
         guard cdrm_map_dumb(fileDescriptor, handle, &offset) == 0 else {
-            let code = errno
+            let code = Errno.current
             _ = drmModeRmFB(fileDescriptor, framebuffer)
             _ = cdrm_destroy_dumb(fileDescriptor, handle)
             throw failure("map a dumb buffer", code)
         }
         let mapped = mmap(nil, Int(size), PROT_READ | PROT_WRITE, MAP_SHARED, fileDescriptor, off_t(offset))
         guard let mapped, mapped != UnsafeMutableRawPointer(bitPattern: -1) else {
-            let code = errno
+            let code = Errno.current
             _ = drmModeRmFB(fileDescriptor, framebuffer)
             _ = cdrm_destroy_dumb(fileDescriptor, handle)
             throw failure("map a dumb buffer", code)
@@ -185,18 +186,23 @@ final class KMSDevice {
         _ = cdrm_destroy_dumb(fileDescriptor, buffer.handle)
     }
 
-    /// Sets the mode and shows the buffer on the connector: 0, or the errno (`EACCES` when another
-    /// program is DRM master, or the seat went).
-    func setCrtc(_ crtc: UInt32, buffer: DumbBuffer, connector: UInt32, modeIndex: Int) -> Int32 {
+    /// Sets the mode and shows the buffer on the connector: `nil`, or the error number (`EACCES` when
+    /// another program is DRM master, or the seat went).
+    func setCrtc(_ crtc: UInt32, buffer: DumbBuffer, connector: UInt32, modeIndex: Int) -> Errno? {
         guard var mode = modeInfos[connector].flatMap({ $0.indices.contains(modeIndex) ? $0[modeIndex] : nil })
-        else { return EINVAL }
+        else { return .invalidArgument }
         var connectorID = connector
-        return -drmModeSetCrtc(fileDescriptor, crtc, buffer.framebuffer, 0, 0, &connectorID, 1, &mode)
+        return Self.failure(drmModeSetCrtc(fileDescriptor, crtc, buffer.framebuffer, 0, 0, &connectorID, 1, &mode))
     }
 
-    /// Asks for the buffer at the next vertical blank, with a flip event: 0, or the errno.
-    func pageFlip(_ crtc: UInt32, buffer: DumbBuffer) -> Int32 {
-        -drmModePageFlip(fileDescriptor, crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil)
+    /// Asks for the buffer at the next vertical blank, with a flip event: `nil`, or the error number.
+    func pageFlip(_ crtc: UInt32, buffer: DumbBuffer) -> Errno? {
+        Self.failure(drmModePageFlip(fileDescriptor, crtc, buffer.framebuffer, UInt32(DRM_MODE_PAGE_FLIP_EVENT), nil))
+    }
+
+    /// `nil` for a libdrm call's 0, else the error number of its negative result.
+    private static func failure(_ result: Int32) -> Errno? {
+        result == 0 ? nil : Errno(rawValue: -result)
     }
 
     /// The events waiting on the descriptor (non-blocking).
@@ -211,10 +217,10 @@ final class KMSDevice {
         return events
     }
 
-    private func failure(_ what: String, _ code: Int32) -> DisplayError {
+    private func failure(_ what: String, _ code: Errno) -> DisplayError {
         DisplayError(
             code: .device, path: path, errno: code,
-            message: "could not \(what) on \(path) (\(Syscalls.message(code)))")
+            message: "could not \(what) on \(path) (\(code))")
     }
 }
 
@@ -244,11 +250,4 @@ final class DumbBuffer {
     deinit {
         device.destroy(self)
     }
-}
-
-/// The errno values the output decides on, for code that does not import Glibc.
-enum DisplayErrno {
-    static let accessDenied = EACCES
-    static let notPermitted = EPERM
-    static let busy = EBUSY
 }

@@ -27,7 +27,7 @@ public final class InputDevice {
         let fd: Int32
         switch Syscalls.openForReading(path) {
         case .success(let descriptor): fd = descriptor
-        case .failure(let error): throw InputError.opening(path, errno: error.code)
+        case .failure(let error): throw InputError.opening(path, errno: error)
         }
         try self.init(path: path, descriptor: fd, release: nil)
     }
@@ -55,7 +55,7 @@ public final class InputDevice {
             release?()
             Syscalls.close(fd)
             throw InputError(
-                errno: -rc, operation: "open", path: path,
+                errno: Errno(rawValue: -rc), operation: "open", path: path,
                 message: "not an evdev input device (libevdev_new_from_fd failed with errno \(-rc)); "
                     + "give a /dev/input/event* path")
         }
@@ -151,13 +151,13 @@ public final class InputDevice {
 
     /// Takes the device exclusively: its keys stop reaching the console and other readers.
     ///
-    /// - Throws: `InputError` with `InputError.busy` when another process holds the grab. Uses `libevdev_grab`.
+    /// - Throws: `InputError` with `Errno.resourceBusy` when another process holds the grab. Uses `libevdev_grab`.
     public func grab() throws(InputError) {
         let rc = libevdev_grab(device, LIBEVDEV_GRAB)
         guard rc == 0 else {
             throw InputError(
-                errno: -rc, operation: "grab", path: path,
-                message: -rc == InputError.busy
+                errno: Errno(rawValue: -rc), operation: "grab", path: path,
+                message: Errno(rawValue: -rc) == .resourceBusy
                     ? "another process holds this keyboard exclusively (a kiosk session, `evtest --grab`, another keytrace --grab); stop it or run without --grab"
                     : "could not grab the device (errno \(-rc))")
         }
@@ -230,7 +230,7 @@ public final class InputDevice {
                     decoder.decode(type: EvdevDecoder.eventSync, code: EvdevDecoder.syncDropped, value: 0, time: time)
                     flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
                 }
-            } else if rc == -Syscalls.again {
+            } else if Errno(rawValue: -rc) == .resourceTemporarilyUnavailable {
                 if flags == LIBEVDEV_READ_FLAG_SYNC.rawValue {
                     // The sync is complete: the decoder resyncs from libevdev's state, then
                     // events are read normally again.
@@ -239,7 +239,7 @@ public final class InputDevice {
                     continue
                 }
                 return .drained
-            } else if rc == -Syscalls.noDevice {
+            } else if Errno(rawValue: -rc) == .noSuchDevice {
                 return .removed
             } else {
                 return .drained

@@ -1,5 +1,5 @@
-internal import CUdev
 public import LinuxSystem
+internal import Udev
 
 /// An input device found by discovery.
 public struct DiscoveredDevice: Hashable, Sendable {
@@ -22,42 +22,19 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var seat: String?
 }
 
-/// Finds input devices and keyboards with libudev (subsystem `input`, `/dev/input/event*`).
+/// Finds input devices and keyboards through the Udev module's enumeration (subsystem `input`,
+/// `/dev/input/event*`).
 public enum KeyboardDiscovery {
     /// Whether udevd runs: then devices carry `ID_INPUT_*` tags and hot-plug listens to udev's
     /// events; without it (containers, initramfs kiosks, the test VM) the kernel's are used.
-    public static var udevIsRunning: Bool { Syscalls.exists("/run/udev/control") }
+    public static var udevIsRunning: Bool { UdevEnumeration.udevIsRunning }
 
-    /// Every evdev input device, with its kind. Uses `udev_enumerate_scan_devices`.
+    /// Every evdev input device, with its kind. Uses the Udev module's `UdevEnumeration.inputDevices()`.
     ///
     /// - Returns: The devices, in path order.
     /// - Throws: `InputError` when libudev cannot be used at all.
     public static func inputDevices() throws(InputError) -> [DiscoveredDevice] {
-        guard let udev = udev_new() else {
-            throw InputError(
-                errno: 0, operation: "udev", path: nil, message: "libudev could not start (out of memory?)")
-        }
-        defer { udev_unref(udev) }
-        guard let enumerate = udev_enumerate_new(udev) else {
-            throw InputError(errno: 0, operation: "udev", path: nil, message: "libudev could not enumerate devices")
-        }
-        defer { udev_enumerate_unref(enumerate) }
-        udev_enumerate_add_match_subsystem(enumerate, "input")
-        udev_enumerate_scan_devices(enumerate)
-        var found: [DiscoveredDevice] = []
-        var entry = udev_enumerate_get_list_entry(enumerate)
-        while let current = entry {
-            defer { entry = udev_list_entry_get_next(current) }
-            guard let syspath = udev_list_entry_get_name(current),
-                let device = udev_device_new_from_syspath(udev, syspath)
-            else { continue }
-            defer { udev_device_unref(device) }
-            guard let node = udev_device_get_devnode(device).map({ String(cString: $0) }),
-                node.hasPrefix("/dev/input/event")
-            else { continue }
-            found.append(describe(device, path: node))
-        }
-        return found.sorted { $0.path.localizedStandardLess($1.path) }
+        try UdevEnumeration.inputDevices().compactMap { device in device.path.map { describe(device, path: $0) } }
     }
 
     /// The keyboards among the input devices: full keyboards, keypads, remote controls and gamepads.
@@ -69,7 +46,7 @@ public enum KeyboardDiscovery {
         let devices = try inputDevices()
         let keyboards = devices.filter { ($0.kind ?? KeyboardKind.none) != KeyboardKind.none }
         if keyboards.isEmpty {
-            if let denied = devices.first(where: { $0.openError?.errno == InputError.permissionDenied })?.openError {
+            if let denied = devices.first(where: { $0.openError?.errno == .permissionDenied })?.openError {
                 throw denied
             }
             throw InputError.noKeyboards(searched: devices.count)
@@ -78,56 +55,39 @@ public enum KeyboardDiscovery {
     }
 
     /// The seat a device node is on: udev's `ID_SEAT`, or `seat0` when it has none (or udev
-    /// does not know the node). Uses `udev_device_new_from_devnum`.
+    /// does not know the node). Uses the Udev module's `UdevEnumeration.device(node:)`.
     ///
     /// - Parameter path: The device node, or a link to it.
     /// - Returns: The seat's name.
     public static func seat(of path: String) -> String {
-        guard let number = Syscalls.characterDeviceNumber(path), let udev = udev_new() else { return "seat0" }
-        defer { udev_unref(udev) }
-        guard let device = udev_device_new_from_devnum(udev, Int8(UInt8(ascii: "c")), dev_t(number)) else {
-            return "seat0"
-        }
-        defer { udev_device_unref(device) }
-        guard let value = udev_device_get_property_value(device, "ID_SEAT").map({ String(cString: $0) }), !value.isEmpty
-        else { return "seat0" }
-        return value
+        UdevEnumeration.device(node: path)?.seat ?? "seat0"
     }
 
-    private static func describe(_ device: OpaquePointer, path: String) -> DiscoveredDevice {
-        func property(_ name: String) -> String? {
-            udev_device_get_property_value(device, name).map { String(cString: $0) }
-        }
-        let parentName = udev_device_get_parent(device).flatMap { parent in
-            udev_device_get_sysattr_value(parent, "name").map { String(cString: $0) }
-        }
+    /// The kind udev's tags say (`ID_INPUT_KEYBOARD`, `ID_INPUT_JOYSTICK`, an input device without
+    /// `ID_INPUT_KEY`), or `nil` when the device's declared keys must decide: no udevd, or keys
+    /// without the keyboard tag (keypads, remotes).
+    static func taggedKind(_ device: UdevDevice) -> KeyboardKind? {
+        guard device.isInitialized, device.isTaggedInput else { return nil }
+        let classes = device.inputClasses
+        if classes.contains(.keyboard) { return .keyboard }
+        // udev's input_id tags gamepads (BTN_SOUTH, also called BTN_A) and joysticks alike.
+        if classes.contains(.joystick) { return .gamepad }
+        if !classes.contains(.key) { return KeyboardKind.none }
+        return nil
+    }
+
+    /// The device as discovery reports it: the kind from udev's tags or, failing those, from opening
+    /// the device and reading its declared keys.
+    static func describe(_ device: UdevDevice, path: String) -> DiscoveredDevice {
         var result = DiscoveredDevice(
-            path: path, name: parentName ?? "", kind: nil, taggedByUdev: false, openError: nil)
-        var link = udev_device_get_devlinks_list_entry(device)
-        while let current = link {
-            if let name = udev_list_entry_get_name(current) { result.links.append(String(cString: name)) }
-            link = udev_list_entry_get_next(current)
+            path: path, name: device.name, kind: nil, taggedByUdev: device.isInitialized && device.isTaggedInput,
+            openError: nil)
+        result.links = device.links
+        result.seat = device.properties["ID_SEAT"].flatMap { $0.isEmpty ? nil : $0 }
+        if let kind = taggedKind(device) {
+            result.kind = kind
+            return result
         }
-        result.links.sort()
-        result.seat = property("ID_SEAT").flatMap { $0.isEmpty ? nil : $0 }
-        if udev_device_get_is_initialized(device) != 0, property("ID_INPUT") == "1" {
-            result.taggedByUdev = true
-            if property("ID_INPUT_KEYBOARD") == "1" {
-                result.kind = .keyboard
-                return result
-            }
-            // udev's input_id tags gamepads (BTN_SOUTH, also called BTN_A) and joysticks alike.
-            if property("ID_INPUT_JOYSTICK") == "1" {
-                result.kind = .gamepad
-                return result
-            }
-            if property("ID_INPUT_KEY") != "1" {
-                result.kind = KeyboardKind.none
-                return result
-            }
-        }
-        // Untagged (no udevd), or tagged with keys but not as a keyboard (keypads, remotes):
-        // the declared keys decide.
         do {
             let opened = try InputDevice(path: path)
             result.kind = opened.kind
@@ -137,15 +97,5 @@ public enum KeyboardDiscovery {
             result.openError = error
         }
         return result
-    }
-}
-
-extension String {
-    /// Orders `event2` before `event10`.
-    fileprivate func localizedStandardLess(_ other: String) -> Bool {
-        let a = self.split(whereSeparator: { !$0.isNumber }).last.flatMap { Int($0) }
-        let b = other.split(whereSeparator: { !$0.isNumber }).last.flatMap { Int($0) }
-        if let a, let b, self.filter({ !$0.isNumber }) == other.filter({ !$0.isNumber }) { return a < b }
-        return self < other
     }
 }

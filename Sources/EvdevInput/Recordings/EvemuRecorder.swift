@@ -34,7 +34,7 @@ public final class EvemuRecorder {
     public var writeError: InputError? {
         guard let path, let failure = writer?.failure else { return nil }
         return InputError(
-            errno: failure.code, operation: "record", path: path,
+            errno: failure, operation: "record", path: path,
             message: "cannot write the recording (\(fileErrorDescription(failure))): free space or record elsewhere")
     }
 
@@ -86,9 +86,9 @@ public final class EvemuRecorder {
             self.writer = writer
         case .failure(let error):
             throw InputError(
-                errno: error.code, operation: "record", path: path,
+                errno: error, operation: "record", path: path,
                 message:
-                    "cannot create the recording file (errno \(error.code)): check the directory exists and is writable"
+                    "cannot create the recording file (errno \(error.rawValue)): check the directory exists and is writable"
             )
         }
         recording = headerOnly

@@ -6,9 +6,9 @@ internal import LinuxSystem
 enum EventCalls {
     // MARK: epoll and eventfd
 
-    static func epollCreate() -> Result<Int32, Syscalls.Errno> {
+    static func epollCreate() -> Result<Int32, Errno> {
         let fd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        return fd >= 0 ? .success(fd) : .failure(Syscalls.Errno(code: Glibc.errno))
+        return fd >= 0 ? .success(fd) : .failure(.current)
     }
 
     /// Watches a descriptor for input; `token` comes back from ``epollWait(_:into:timeoutMilliseconds:)``.
@@ -55,9 +55,9 @@ enum EventCalls {
         }
     }
 
-    static func eventCreate() -> Result<Int32, Syscalls.Errno> {
+    static func eventCreate() -> Result<Int32, Errno> {
         let fd = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
-        return fd >= 0 ? .success(fd) : .failure(Syscalls.Errno(code: Glibc.errno))
+        return fd >= 0 ? .success(fd) : .failure(.current)
     }
 
     static func eventSignal(_ fd: Int32) {

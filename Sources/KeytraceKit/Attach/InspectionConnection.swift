@@ -65,7 +65,7 @@ public final class InspectionConnection {
         switch UnixSocket.connect(path: socket.path) {
         case .success(let fd): fileDescriptor = fd
         case .failure(let error):
-            throw Self.connectFailure(socket, error.code)
+            throw Self.connectFailure(socket, error)
         }
         // Before a byte goes out: the process at the other end must be the folder's owner's, as
         // the kernel says. A socket file swapped for a link to another service's socket, or
@@ -117,9 +117,9 @@ public final class InspectionConnection {
             + "run keytrace as the app's user, or as root"
     }
 
-    private static func connectFailure(_ socket: AppSocket, _ code: Int32) -> Failure {
-        let reason = Syscalls.message(code)
-        if code == UnixSocket.connectionRefused || code == Syscalls.noEntry {
+    private static func connectFailure(_ socket: AppSocket, _ code: Errno) -> Failure {
+        let reason = code.description
+        if code == .connectionRefused || code == .noSuchFileOrDirectory {
             var failure = Failure(
                 "\(socket) is not running: nobody listens on \(socket.printablePath) (\(reason)); "
                     + "it was left by a process that ended, and the next app of that name removes it")
@@ -127,7 +127,7 @@ public final class InspectionConnection {
             return failure
         }
         let fix =
-            code == Syscalls.accessDenied
+            code == .permissionDenied
             ? " (run keytrace as the app's user, or as root)"
             : ""
         return Failure("cannot connect to \(socket) at \(socket.printablePath): \(reason)\(fix)")
@@ -162,10 +162,10 @@ public final class InspectionConnection {
             case .success(let count?):
                 bytesReceived += count
                 lines.append(buffer[0..<count])
-            case .failure(let error) where error.code == UnixSocket.connectionReset:
+            case .failure(let error) where error == .connectionReset:
                 reachedEnd = true
             case .failure(let error):
-                throw Failure("reading \(appDescription)'s socket failed: \(Syscalls.message(error.code))")
+                throw Failure("reading \(appDescription)'s socket failed: \(error)")
             }
         }
     }

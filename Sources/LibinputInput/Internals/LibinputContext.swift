@@ -19,7 +19,7 @@ final class LibinputCallbacks {
             do {
                 return try seat.openDevice(path).descriptor
             } catch {
-                return -(error.errno == 0 ? EACCES : error.errno)
+                return -(error.errno.rawValue == 0 ? EACCES : error.errno.rawValue)
             }
         }
         let descriptor = Glibc.open(path, flags | O_CLOEXEC)

@@ -21,7 +21,7 @@ package enum FileReadFailure: Error, Equatable {
     /// The path is empty.
     case emptyPath
     /// `open`, `read` or `poll` failed.
-    case system(Int32)
+    case system(Errno)
     /// A regular file is larger than the limit.
     case tooLarge(size: Int)
     /// A FIFO, pipe or device sent more than the limit; `kind` names what it is.
@@ -43,10 +43,10 @@ package enum FileReadFailure: Error, Equatable {
         return false
     }
 
-    /// The errno of a system error; 0 for the others.
-    package var errno: Int32 {
+    /// The error number of a system error; none (`Errno(rawValue: 0)`) for the others.
+    package var errno: Errno {
         if case .system(let code) = self { return code }
-        return 0
+        return Errno(rawValue: 0)
     }
 
     /// The message, naming the problem and the fix; the caller puts the file name in front.
@@ -59,7 +59,7 @@ package enum FileReadFailure: Error, Equatable {
         case .emptyPath:
             return "an empty path; give the \(what)'s file name"
         case .system(let code):
-            return fileErrorDescription(Syscalls.Errno(code: code))
+            return fileErrorDescription(code)
         case .tooLarge(let size):
             return "the \(what) is \(size) bytes, over the limit of \(limit) bytes (\(mebibytes(limit))): "
                 + "is this the right file?"
@@ -118,12 +118,15 @@ package func readFileBytes(
     guard !path.isEmpty else { return .failure(.emptyPath) }
     let ownState = rules == .ownState
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (ownState ? O_NOFOLLOW : 0))
-    guard fd >= 0 else { return .failure(errno == ELOOP && ownState ? .symbolicLink : .system(errno)) }
+    guard fd >= 0 else {
+        let code = Errno.current
+        return .failure(code == .tooManySymbolicLinkLevels && ownState ? .symbolicLink : .system(code))
+    }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0 else { return .failure(.system(errno)) }
+    guard fstat(fd, &status) == 0 else { return .failure(.system(.current)) }
     let type = status.st_mode & S_IFMT
-    if type == S_IFDIR { return .failure(.system(EISDIR)) }
+    if type == S_IFDIR { return .failure(.system(.isDirectory)) }
     let isRegular = type == S_IFREG
     let kind =
         type == S_IFIFO
@@ -143,8 +146,9 @@ package func readFileBytes(
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, Int32(timeout * 1000))
             if ready < 0 {
-                if errno == EINTR { continue }
-                return .failure(.system(errno))
+                let code = Errno.current
+                if code == .interrupted { continue }
+                return .failure(.system(code))
             }
             if ready == 0 { return .failure(.noData(kind: kind, seconds: timeout)) }
         }
@@ -152,8 +156,9 @@ package func readFileBytes(
         let wanted = min(chunk.count, limit + 1 - bytes.count)
         let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, wanted) }
         if count < 0 {
-            if errno == EINTR || errno == EAGAIN { continue }
-            return .failure(.system(errno))
+            let code = Errno.current
+            if code == .interrupted || code == .resourceTemporarilyUnavailable { continue }
+            return .failure(.system(code))
         }
         if count == 0 { break }
         bytes.append(contentsOf: chunk[0..<count])
@@ -190,14 +195,15 @@ package func directoryEntries(_ path: String) -> [String] {
 
 /// Why a file could not be read, in the C library's words, with the fix where there is one
 /// (`No such file or directory (check the path)`).
-package func fileErrorDescription(_ error: Syscalls.Errno) -> String {
+package func fileErrorDescription(_ error: Errno) -> String {
     let fix =
-        error.code == ENOENT
-        ? " (check the path)"
-        : error.code == EACCES
-            ? " (check the file's permissions)"
-            : error.code == EISDIR ? " (give a file, not a directory)" : ""
-    return Syscalls.message(error.code) + fix
+        switch error {
+        case .noSuchFileOrDirectory: " (check the path)"
+        case .permissionDenied: " (check the file's permissions)"
+        case .isDirectory: " (give a file, not a directory)"
+        default: ""
+        }
+    return error.description + fix
 }
 
 /// A text file, gathered in memory and written on request through the module's one write path
@@ -207,9 +213,9 @@ package final class TextFileWriter {
     private var pending: [UInt8] = []
 
     /// Creates (or truncates) a file; `nil` with the errno when it cannot be. Uses `open`.
-    package static func create(_ path: String) -> Result<TextFileWriter, Syscalls.Errno> {
+    package static func create(_ path: String) -> Result<TextFileWriter, Errno> {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        guard descriptor >= 0 else { return .failure(.current) }
         return .success(TextFileWriter(descriptor: descriptor))
     }
 
@@ -223,7 +229,7 @@ package final class TextFileWriter {
     }
 
     /// The errno of the first write or flush that failed (a full disk); nothing is written after it.
-    package private(set) var failure: Syscalls.Errno?
+    package private(set) var failure: Errno?
 
     /// Appends text.
     package func write(_ text: String) {
@@ -235,7 +241,7 @@ package final class TextFileWriter {
     package func flush() {
         guard failure == nil, !pending.isEmpty else { return }
         let (written, stoppedBy) = pending.withUnsafeBytes { Syscalls.writeAll(descriptor, $0) }
-        if written < pending.count { failure = Syscalls.Errno(code: stoppedBy ?? EIO) }
+        if written < pending.count { failure = stoppedBy ?? .ioError }
         pending.removeAll(keepingCapacity: true)
     }
 }
@@ -246,13 +252,13 @@ package struct FileWriteFailure: Error, Equatable {
     package var operation: String
     /// The path it was given.
     package var path: String
-    /// Its errno.
-    package var errno: Int32
+    /// Its error number.
+    package var errno: Errno
 
     /// `rename /dir/.f.ab12Cd to /dir/f: Is a directory (give a file, not a directory)`: the call, the path
     /// and the C library's reason with the fix where there is one.
     package var message: String {
-        "\(operation) \(path): " + fileErrorDescription(Syscalls.Errno(code: errno))
+        "\(operation) \(path): " + fileErrorDescription(errno)
     }
 }
 
@@ -277,19 +283,19 @@ package func replaceFile(_ path: String, with bytes: [UInt8]) -> FileWriteFailur
     template.append(0)
     // mkstemp, not mkostemp (which Glibc's module leaves out): close-on-exec is set just after.
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard descriptor >= 0 else { return FileWriteFailure(operation: "mkstemp", path: directory, errno: errno) }
+    guard descriptor >= 0 else { return FileWriteFailure(operation: "mkstemp", path: directory, errno: .current) }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var failure: FileWriteFailure?
     let (written, stoppedBy) = bytes.withUnsafeBytes { Syscalls.writeAll(descriptor, $0) }
     if written < bytes.count {
-        failure = FileWriteFailure(operation: "write", path: temporary, errno: stoppedBy ?? EIO)
+        failure = FileWriteFailure(operation: "write", path: temporary, errno: stoppedBy ?? .ioError)
     } else if fsync(descriptor) != 0 {
-        failure = FileWriteFailure(operation: "fsync", path: temporary, errno: errno)
+        failure = FileWriteFailure(operation: "fsync", path: temporary, errno: .current)
     }
     close(descriptor)
     if failure == nil && rename(temporary, path) != 0 {
-        failure = FileWriteFailure(operation: "rename", path: "\(temporary) to \(path)", errno: errno)
+        failure = FileWriteFailure(operation: "rename", path: "\(temporary) to \(path)", errno: .current)
     }
     if let failure {
         unlink(temporary)

@@ -5,36 +5,9 @@ internal import Glibc
 /// The C calls `OutputBuffer` (AppRuntime) makes beyond the shared ones of `Syscalls`: open without
 /// blocking, check and wait.
 package enum OutputCalls {
-    /// A call that failed, with its errno.
-    package struct Failure: Error {
-        /// The errno.
-        package var code: Int32
-    }
-
-    /// `EINTR`: a signal interrupted the call; try again.
-    package static let interrupted = EINTR
-    /// `EAGAIN`: a non-blocking output cannot take more now.
-    package static let wouldBlock = EAGAIN
-    /// `EPIPE`: nobody reads the pipe or FIFO any more.
-    package static let brokenPipe = EPIPE
-    /// `EBADF`: the descriptor is not open.
-    package static let notOpen = EBADF
-    /// `ENOSPC`: the disk is full.
-    package static let noSpace = ENOSPC
-    /// `EDQUOT`: the user's disk quota is used up.
-    package static let quotaExceeded = EDQUOT
-    /// `EFBIG`: the file is larger than its file system allows.
-    package static let fileTooLarge = EFBIG
-    /// `ENOENT`: a folder on the path does not exist.
-    package static let noSuchFile = ENOENT
-    /// `EISDIR`: the path is a folder.
-    package static let isDirectory = EISDIR
-    /// `ENXIO`: a FIFO opened for writing without blocking has no reader.
-    package static let noReader = ENXIO
-
     /// Whether `code` says the output refused for lack of permission (`EACCES`, `EPERM`, `EROFS`).
-    package static func isPermissionError(_ code: Int32) -> Bool {
-        code == EACCES || code == EPERM || code == EROFS
+    package static func isPermissionError(_ code: Errno) -> Bool {
+        code == .permissionDenied || code == .notPermitted || code == .readOnlyFileSystem
     }
 
     /// Opens a file for writing without ever blocking: a FIFO without a reader fails with `ENXIO`
@@ -43,15 +16,15 @@ package enum OutputCalls {
     ///
     /// - Parameter path: The file, created when missing and emptied when it is there.
     /// - Returns: The descriptor and whether it is a stream that may not take everything at once,
-    ///   or the errno.
-    package static func openForWriting(_ path: String) -> Result<(descriptor: Int32, isStream: Bool), Failure> {
+    ///   or the error number (`ENXIO`, ``Errno/noSuchAddressOrDevice``, for a FIFO without a reader).
+    package static func openForWriting(_ path: String) -> Result<(descriptor: Int32, isStream: Bool), Errno> {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, 0o644)
-        guard descriptor >= 0 else { return .failure(Failure(code: errno)) }
+        guard descriptor >= 0 else { return .failure(.current) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            let code = errno
+            let code = Errno.current
             close(descriptor)
-            return .failure(Failure(code: code))
+            return .failure(code)
         }
         return .success((descriptor, status.st_mode & S_IFMT != S_IFREG))
     }

@@ -27,31 +27,31 @@ package enum UnixSocket {
     ///   - path: Where to bind; at most ``maximumPathLength`` bytes; must not exist.
     ///   - backlog: How many connections may wait to be accepted.
     /// - Returns: The descriptor, or the errno of the call that failed.
-    package static func listen(path: String, backlog: Int32) -> Result<Int32, Syscalls.Errno> {
-        guard var address = makeAddress(path) else { return .failure(Syscalls.Errno(code: ENAMETOOLONG)) }
+    package static func listen(path: String, backlog: Int32) -> Result<Int32, Errno> {
+        guard var address = makeAddress(path) else { return .failure(.fileNameTooLong) }
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        guard fd >= 0 else { return .failure(.current) }
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard bound == 0 else {
-            let code = errno
+            let code = Errno.current
             Glibc.close(fd)
-            return .failure(Syscalls.Errno(code: code))
+            return .failure(code)
         }
         guard chmod(path, 0o600) == 0 else {
-            let code = errno
+            let code = Errno.current
             Glibc.close(fd)
             Glibc.unlink(path)
-            return .failure(Syscalls.Errno(code: code))
+            return .failure(code)
         }
         guard Glibc.listen(fd, backlog) == 0 else {
-            let code = errno
+            let code = Errno.current
             Glibc.close(fd)
-            return .failure(Syscalls.Errno(code: code))
+            return .failure(code)
         }
         return .success(fd)
     }
@@ -60,7 +60,7 @@ package enum UnixSocket {
     ///
     /// - Parameter fd: The listening socket.
     /// - Returns: The connection, or the errno (`EAGAIN` when none is waiting).
-    package static func accept(_ fd: Int32) -> Result<Int32, Syscalls.Errno> {
+    package static func accept(_ fd: Int32) -> Result<Int32, Errno> {
         while true {
             // Glibc's module leaves out accept4 (it needs _GNU_SOURCE): the flags are set after.
             let connection = Glibc.accept(fd, nil, nil)
@@ -70,16 +70,9 @@ package enum UnixSocket {
                 return .success(connection)
             }
             if errno == EINTR { continue }
-            return .failure(Syscalls.Errno(code: errno))
+            return .failure(.current)
         }
     }
-
-    /// `ECONNREFUSED`: nobody listens on the socket (a stale one).
-    package static let connectionRefused = ECONNREFUSED
-    /// `ECONNRESET`: the peer closed with data unread (an app refusing another user's watcher).
-    package static let connectionReset = ECONNRESET
-    /// `EAGAIN`: the listener's queue of waiting connections stayed full until the deadline.
-    package static let busy = EAGAIN
 
     /// Connects to the socket at `path`, waiting at most `timeout` seconds: a Unix socket whose
     /// queue of waiting connections is full would otherwise block a connect without end. The
@@ -88,14 +81,15 @@ package enum UnixSocket {
     /// - Parameters:
     ///   - path: The socket's path.
     ///   - timeout: The longest wait for room in the listener's queue.
-    /// - Returns: The connection, or the errno (``connectionRefused`` for a socket nobody listens
-    ///   on, `ENOENT` when there is none, `EACCES` for one the user may not open, ``busy`` when
-    ///   the listener did not take it in time).
-    package static func connect(path: String, timeout: Double = 1) -> Result<Int32, Syscalls.Errno> {
-        guard var address = makeAddress(path) else { return .failure(Syscalls.Errno(code: ENAMETOOLONG)) }
+    /// - Returns: The connection, or the error number (``Errno/connectionRefused`` for a socket nobody
+    ///   listens on, ``Errno/noSuchFileOrDirectory`` when there is none, ``Errno/permissionDenied`` for one
+    ///   the user may not open, ``Errno/resourceTemporarilyUnavailable`` when the listener's queue of
+    ///   waiting connections stayed full until the deadline).
+    package static func connect(path: String, timeout: Double = 1) -> Result<Int32, Errno> {
+        guard var address = makeAddress(path) else { return .failure(.fileNameTooLong) }
         let fd = socket(
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        guard fd >= 0 else { return .failure(.current) }
         let deadline = Syscalls.monotonicNow() + max(0, timeout.isFinite ? timeout : 0)
         while true {
             let result = withUnsafePointer(to: &address) {
@@ -115,7 +109,7 @@ package enum UnixSocket {
                 continue
             }
             Glibc.close(fd)
-            return .failure(Syscalls.Errno(code: code))
+            return .failure(Errno(rawValue: code))
         }
     }
 
@@ -133,14 +127,14 @@ package enum UnixSocket {
     ///
     /// - Returns: How many bytes went (0 when the socket is full: `EAGAIN`), or the errno
     ///   (`EPIPE`, `ECONNRESET`: the peer went away).
-    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Syscalls.Errno> {
+    package static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
         guard bytes.count > 0 else { return .success(0) }
         while true {
             let sent = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
             if sent >= 0 { return .success(sent) }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return .success(0) }
-            return .failure(Syscalls.Errno(code: errno))
+            return .failure(.current)
         }
     }
 
@@ -149,14 +143,14 @@ package enum UnixSocket {
     /// - Returns: How many bytes came, `0` at the end (the peer closed), `nil` when nothing is
     ///   there yet (`EAGAIN`), or the errno.
     package static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, wait: Bool = false) -> Result<
-        Int?, Syscalls.Errno
+        Int?, Errno
     > {
         while true {
             let count = recv(fd, buffer.baseAddress, buffer.count, wait ? 0 : Int32(MSG_DONTWAIT))
             if count >= 0 { return .success(count) }
             if errno == EINTR { continue }
             if errno == EAGAIN || errno == EWOULDBLOCK { return .success(nil) }
-            return .failure(Syscalls.Errno(code: errno))
+            return .failure(.current)
         }
     }
 
@@ -213,9 +207,9 @@ package enum ProcessCalls {
     }
 
     /// The path's status, or the errno (`ENOENT` when there is nothing).
-    package static func status(_ path: String) -> Result<PathStatus, Syscalls.Errno> {
+    package static func status(_ path: String) -> Result<PathStatus, Errno> {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return .failure(Syscalls.Errno(code: errno)) }
+        guard lstat(path, &info) == 0 else { return .failure(.current) }
         let type = info.st_mode & S_IFMT
         return .success(
             PathStatus(
@@ -223,14 +217,11 @@ package enum ProcessCalls {
                 owner: info.st_uid, mode: info.st_mode & 0o7777))
     }
 
-    /// `EEXIST`: something is already at the path.
-    package static let alreadyExists = EEXIST
-
     /// Creates a directory with mode 0700.
     ///
     /// - Returns: `nil` when it was made, else the errno (`EEXIST` when something is there).
-    package static func makeDirectory(_ path: String) -> Syscalls.Errno? {
-        mkdir(path, 0o700) == 0 ? nil : Syscalls.Errno(code: errno)
+    package static func makeDirectory(_ path: String) -> Errno? {
+        mkdir(path, 0o700) == 0 ? nil : .current
     }
 
     /// Removes a file (not a directory); quietly does nothing when it is gone.

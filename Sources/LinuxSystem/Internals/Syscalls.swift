@@ -5,10 +5,6 @@
 
 /// The libc calls the Linux modules share.
 package enum Syscalls {
-    package static let again = EAGAIN
-    package static let noDevice = ENODEV
-    package static let interrupted = EINTR
-
     /// Opens a path read-write (for LEDs) or, failing that, read-only; non-blocking, close-on-exec.
     ///
     /// - Returns: The descriptor, or the errno of the read-only attempt.
@@ -16,14 +12,8 @@ package enum Syscalls {
         let readWrite = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         if readWrite >= 0 { return .success(readWrite) }
         let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        return fd >= 0 ? .success(fd) : .failure(Errno(code: Glibc.errno))
+        return fd >= 0 ? .success(fd) : .failure(.current)
     }
-
-    package static let noEntry = ENOENT
-    package static let accessDenied = EACCES
-
-    /// The calling thread's `errno`.
-    package static var lastError: Int32 { Glibc.errno }
 
     /// An environment variable, or `nil`.
     package static func environment(_ name: String) -> String? {
@@ -48,9 +38,6 @@ package enum Syscalls {
     package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
-
-    /// `ETIMEDOUT`: what a wait that ran out of time reports.
-    package static let timedOut = ETIMEDOUT
 
     /// Whether two descriptors are open on the same file (the same terminal, say): the same device and
     /// inode. Uses `fstat`.
@@ -102,11 +89,6 @@ package enum Syscalls {
         Glibc.exit(status)
     }
 
-    /// The C library's words for an errno. Uses `strerror`.
-    package static func message(_ code: Int32) -> String {
-        String(cString: strerror(code))
-    }
-
     /// Writes all of `bytes` to a descriptor: the one write path of the package (trace output,
     /// terminal output, recordings). Partial writes go on with the rest and `EINTR` is retried;
     /// it stops at the first other failure, `EAGAIN` included (a non-blocking descriptor that is
@@ -115,10 +97,10 @@ package enum Syscalls {
     /// - Parameters:
     ///   - descriptor: Where to write.
     ///   - bytes: What to write.
-    /// - Returns: How many bytes were written, and the errno of the failure that stopped it
+    /// - Returns: How many bytes were written, and the error number of the failure that stopped it
     ///   (`nil` when everything was written, or when `write` returned 0).
     package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> (
-        written: Int, failure: Int32?
+        written: Int, failure: Errno?
     ) {
         var written = 0
         while written < bytes.count {
@@ -126,25 +108,14 @@ package enum Syscalls {
             if result > 0 {
                 written += result
             } else if result < 0 {
-                let code = Glibc.errno
-                if code == EINTR { continue }
+                let code = Errno.current
+                if code == .interrupted { continue }
                 return (written, code)
             } else {
                 return (written, nil)
             }
         }
         return (written, nil)
-    }
-
-    /// A C library call's `errno`.
-    package struct Errno: Error {
-        /// The value (positive).
-        package var code: Int32
-
-        /// Wraps an `errno` value.
-        package init(code: Int32) {
-            self.code = code
-        }
     }
 
     /// The process environment, from `environ`.

@@ -9,8 +9,8 @@ internal import Synchronization
 /// A worker that did not finish in time is left waiting; if it ever gets the seat, it closes it.
 final class SeatOpening: Sendable {
     enum Result {
-        /// libseat answered: the seat, or `nil` and the errno.
-        case answered(OpaquePointer?, errno: Int32)
+        /// libseat answered: the seat, or `nil` and the error number.
+        case answered(OpaquePointer?, errno: Errno)
         /// The seat manager did not answer in time.
         case timedOut
     }
@@ -19,7 +19,7 @@ final class SeatOpening: Sendable {
         var finished = false
         var abandoned = false
         var handle: UInt?
-        var code: Int32 = 0
+        var code = Errno(rawValue: 0)
     }
 
     // The pointers as integers, so that the worker may take them (a raw pointer is not Sendable):
@@ -62,7 +62,7 @@ final class SeatOpening: Sendable {
     private func run() {
         let handle = libseat_open_seat(
             UnsafeMutablePointer(bitPattern: listener), UnsafeMutableRawPointer(bitPattern: userdata))
-        let code = Syscalls.lastError
+        let code = Errno.current
         let abandoned = state.withLock { state in
             state.finished = true
             state.handle = handle.map { UInt(bitPattern: $0) }

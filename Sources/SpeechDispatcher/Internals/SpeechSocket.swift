@@ -13,14 +13,9 @@ enum SpeechSocket {
         /// Connecting (TCP): the descriptor becomes writable when it is done; then ask
         /// ``pendingError(_:)``.
         case inProgress(Int32)
-        /// Refused, missing, or not allowed: the errno and the call.
-        case failed(errno: Int32, operation: String)
+        /// Refused, missing, or not allowed: the error number and the call.
+        case failed(errno: Errno, operation: String)
     }
-
-    static let noEntry = ENOENT
-    static let refused = ECONNREFUSED
-    static let accessDenied = EACCES
-    static let again = EAGAIN
 
     /// Connects without blocking. A Unix socket's listener with a full queue answers `EAGAIN`
     /// (the caller retries later, it never waits here); a TCP connect is left in progress.
@@ -30,7 +25,7 @@ enum SpeechSocket {
             var address = sockaddr_un()
             let bytes = Array(path.utf8)
             guard !bytes.isEmpty, bytes.count < MemoryLayout.size(ofValue: address.sun_path), !bytes.contains(0) else {
-                return .failed(errno: ENAMETOOLONG, operation: "connect")
+                return .failed(errno: .fileNameTooLong, operation: "connect")
             }
             address.sun_family = sa_family_t(AF_UNIX)
             withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -39,7 +34,7 @@ enum SpeechSocket {
             }
             return connect(family: AF_UNIX, address: address)
         case .inetSocket(let host, let port):
-            guard (1...65535).contains(port) else { return .failed(errno: EINVAL, operation: "port") }
+            guard (1...65535).contains(port) else { return .failed(errno: .invalidArgument, operation: "port") }
             let numeric = host == "localhost" ? "127.0.0.1" : host
             var v4 = sockaddr_in()
             if inet_pton(AF_INET, numeric, &v4.sin_addr) == 1 {
@@ -53,14 +48,14 @@ enum SpeechSocket {
                 v6.sin6_port = in_port_t(UInt16(port).bigEndian)
                 return connect(family: AF_INET6, address: v6)
             }
-            return .failed(errno: EINVAL, operation: "host")
+            return .failed(errno: .invalidArgument, operation: "host")
         }
     }
 
     private static func connect<Address>(family: Int32, address: Address) -> Outcome {
         let fd = socket(
             family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failed(errno: errno, operation: "socket") }
+        guard fd >= 0 else { return .failed(errno: .current, operation: "socket") }
         if family != AF_UNIX {
             var on: Int32 = 1
             _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -77,16 +72,16 @@ enum SpeechSocket {
             if code == EINTR { continue }
             if code == EINPROGRESS { return .inProgress(fd) }
             Glibc.close(fd)
-            return .failed(errno: code, operation: "connect")
+            return .failed(errno: Errno(rawValue: code), operation: "connect")
         }
     }
 
-    /// The outcome of a connect that was in progress (`SO_ERROR`): 0 when connected.
-    static func pendingError(_ fd: Int32) -> Int32 {
+    /// The outcome of a connect that was in progress (`SO_ERROR`): `nil` when connected.
+    static func pendingError(_ fd: Int32) -> Errno? {
         var code: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return errno }
-        return code
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0 else { return .current }
+        return code == 0 ? nil : Errno(rawValue: code)
     }
 
     /// The user's name for `CLIENT_NAME` (`$USER`, else the uid), as libspeechd sends it.
@@ -94,7 +89,4 @@ enum SpeechSocket {
         if let name = getenv("USER"), name.pointee != 0 { return String(cString: name) }
         return "uid\(getuid())"
     }
-
-    /// The errno's text (`strerror`).
-    static func message(_ code: Int32) -> String { Syscalls.message(code) }
 }

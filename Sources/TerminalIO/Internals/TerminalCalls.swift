@@ -74,7 +74,7 @@ enum TerminalCalls {
                 let (written, failure) = Syscalls.writeAll(fd, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
                 offset += written
                 guard let failure else { break }
-                guard failure == EAGAIN || failure == EWOULDBLOCK else { return false }
+                guard failure == .resourceTemporarilyUnavailable else { return false }
                 let left = deadline - EventLoop.monotonicNow
                 guard left > 0 else { return false }
                 var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)

@@ -73,10 +73,10 @@ final class DisplayCore {
                         + "from the compositor that hands it the socket")
             }
             guard let display = wl_display_connect_to_fd(fd) else {
-                let code = Syscalls.lastError
+                let code = Errno.current
                 throw WaylandError(
                     operation: "connect", errno: code,
-                    message: "WAYLAND_SOCKET=\(fd) is not a connected Wayland socket (\(Syscalls.message(code))): "
+                    message: "WAYLAND_SOCKET=\(fd) is not a connected Wayland socket (\(code)): "
                         + "unset it and set WAYLAND_DISPLAY instead")
             }
             self.display = display
@@ -103,8 +103,8 @@ final class DisplayCore {
                 path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             }
             guard let display = wl_display_connect(path) else {
-                let code = Syscalls.lastError
-                if code != ENOENT, let kind = Self.nonSocketKind(path) {
+                let code = Errno.current
+                if code != .noSuchFileOrDirectory, let kind = Self.nonSocketKind(path) {
                     throw WaylandError(
                         operation: "connect", errno: code,
                         message: "WAYLAND_DISPLAY=\(name) names \(path), which is \(kind), not a socket: a Wayland "
@@ -112,18 +112,18 @@ final class DisplayCore {
                             + "XDG_RUNTIME_DIR (such as wayland-0) or its absolute path")
                 }
                 let why =
-                    code == ENOENT
+                    code == .noSuchFileOrDirectory
                     ? "no socket there: is the compositor running, and are WAYLAND_DISPLAY and XDG_RUNTIME_DIR its?"
-                    : code == ECONNREFUSED
+                    : code == .connectionRefused
                         ? "the compositor refused: it is not running any more (a stale socket), start it again"
-                        : code == EACCES
+                        : code == .permissionDenied
                             ? "permission denied: run the app as the compositor's user"
                             : "check that "
                                 + "the compositor is running and WAYLAND_DISPLAY and XDG_RUNTIME_DIR name its socket"
                 throw WaylandError(
                     operation: "connect", errno: code,
                     message: "cannot connect to the Wayland compositor at \(path) (WAYLAND_DISPLAY=\(name), "
-                        + "XDG_RUNTIME_DIR=\(environment.runtimeDirectory ?? "unset")): \(Syscalls.message(code)); "
+                        + "XDG_RUNTIME_DIR=\(environment.runtimeDirectory ?? "unset")): \(code); "
                         + why)
             }
             self.display = display
@@ -146,7 +146,7 @@ final class DisplayCore {
         self.userdata = userdata
         guard let registry = wl_display_get_registry(display) else {
             throw WaylandError(
-                operation: "registry", errno: Syscalls.lastError, message: "wl_display.get_registry failed")
+                operation: "registry", errno: .current, message: "wl_display.get_registry failed")
         }
         self.registry = registry
         wl_registry_add_listener(registry, registryListener, userdata.pointer)
@@ -274,7 +274,7 @@ final class DisplayCore {
     func roundtrip(_ what: String = "a round trip (wl_display.sync)") throws(WaylandError) {
         if let disconnectError { throw disconnectError }
         guard let callback = wl_display_sync(display) else {
-            throw fail(protocolFailure(operation: "roundtrip", code: Syscalls.lastError))
+            throw fail(protocolFailure(operation: "roundtrip", code: .current))
         }
         let done = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
         done.initialize(to: false)
@@ -287,13 +287,15 @@ final class DisplayCore {
         let deadline = Syscalls.monotonicNow() + timeout
         while !done.pointee {
             guard wl_display_dispatch_pending(display) >= 0 else {
-                throw fail(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+                throw fail(protocolFailure(operation: "dispatch", code: .current))
             }
             if done.pointee { break }
             var events = Int16(POLLIN)
             if wl_display_flush(display) < 0 {
-                let code = Syscalls.lastError
-                guard code == EAGAIN else { throw fail(protocolFailure(operation: "flush", code: code)) }
+                let code = Errno.current
+                guard code == .resourceTemporarilyUnavailable else {
+                    throw fail(protocolFailure(operation: "flush", code: code))
+                }
                 events |= Int16(POLLOUT)
             }
             // Events already queued are dispatched first.
@@ -307,7 +309,7 @@ final class DisplayCore {
             let ready = poll(&descriptor, 1, Int32(min(left, 60) * 1000) + 1)
             if ready > 0, descriptor.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 guard wl_display_read_events(display) >= 0 else {
-                    throw fail(protocolFailure(operation: "read", code: Syscalls.lastError))
+                    throw fail(protocolFailure(operation: "read", code: .current))
                 }
             } else {
                 wl_display_cancel_read(display)
@@ -320,7 +322,7 @@ final class DisplayCore {
         let place = socketPath.map { " at \($0)" } ?? " on WAYLAND_SOCKET"
         let seconds = secondsText(timeout)
         return WaylandError(
-            operation: "roundtrip", errno: ETIMEDOUT,
+            operation: "roundtrip", errno: .timedOut,
             message: "the Wayland compositor\(place) accepted the connection but did not answer \(what) within "
                 + "\(seconds) s: it is stopped (SIGSTOP, a debugger) or hung, or the socket is not a compositor's; "
                 + "start the compositor again (or continue it), or set WAYLAND_DISPLAY to a running compositor's "
@@ -358,19 +360,19 @@ final class DisplayCore {
         guard readiness.readable || readiness.hangUp else { return }
         while wl_display_prepare_read(display) != 0 {
             guard wl_display_dispatch_pending(display) >= 0 else {
-                return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+                return report(protocolFailure(operation: "dispatch", code: .current))
             }
         }
         guard wl_display_read_events(display) >= 0 else {
-            return report(protocolFailure(operation: "read", code: Syscalls.lastError))
+            return report(protocolFailure(operation: "read", code: .current))
         }
         guard wl_display_dispatch_pending(display) >= 0 else {
-            return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+            return report(protocolFailure(operation: "dispatch", code: .current))
         }
         if readiness.hangUp, disconnectError == nil {
             report(
                 WaylandError(
-                    operation: "read", errno: EPIPE,
+                    operation: "read", errno: .brokenPipe,
                     message: "the Wayland compositor closed the connection\(socketPath.map { " at \($0)" } ?? "")"))
         }
     }
@@ -382,11 +384,11 @@ final class DisplayCore {
     func flush(dispatching: Bool = true) {
         guard disconnectError == nil, !closed else { return }
         if dispatching, wl_display_dispatch_pending(display) < 0 {
-            return report(protocolFailure(operation: "dispatch", code: Syscalls.lastError))
+            return report(protocolFailure(operation: "dispatch", code: .current))
         }
         let result = wl_display_flush(display)
-        let code = Syscalls.lastError
-        if result < 0 && code == EAGAIN {
+        let code = Errno.current
+        if result < 0 && code == .resourceTemporarilyUnavailable {
             if !watchingWritability, let watchToken {
                 watchingWritability = true
                 loop.setWatchesWritability(watchToken, true)
@@ -402,7 +404,7 @@ final class DisplayCore {
         }
     }
 
-    private func protocolFailure(operation: String, code: Int32) -> WaylandError {
+    private func protocolFailure(operation: String, code: Errno) -> WaylandError {
         let place = socketPath.map { " at \($0)" } ?? ""
         if wl_display_get_error(display) == EPROTO {
             var interface: UnsafePointer<wl_interface>?
@@ -410,15 +412,16 @@ final class DisplayCore {
             let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
             let name = interface.flatMap { $0.pointee.name.map { String(cString: $0) } } ?? "an object"
             return WaylandError(
-                operation: operation, errno: EPROTO,
+                operation: operation, errno: .protocolError,
                 message: "the Wayland compositor\(place) ended the connection with protocol error \(protocolCode) "
                     + "on \(name)@\(id): a bug in this client; report it with WAYLAND_DEBUG=client output")
         }
         let error = wl_display_get_error(display)
-        let reason = Syscalls.message(error != 0 ? error : code)
+        let failure = error != 0 ? Errno(rawValue: error) : code
         return WaylandError(
-            operation: operation, errno: error != 0 ? error : code,
-            message: "the Wayland compositor\(place) went away (\(reason)): the app cannot draw or read input any more")
+            operation: operation, errno: failure,
+            message: "the Wayland compositor\(place) went away (\(failure)): the app cannot draw or read input any more"
+        )
     }
 
     /// Ends the connection with `error` (reported once through ``onDisconnect``) and returns the

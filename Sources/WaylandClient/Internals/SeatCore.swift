@@ -109,13 +109,13 @@ final class SeatCore {
         }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
-            return "cannot read the compositor's keymap file: \(Syscalls.message(Syscalls.lastError))"
+            return "cannot read the compositor's keymap file: \(Errno.current)"
         }
         guard status.st_size >= off_t(size) else {
             return "the compositor announced a \(size)-byte keymap in a file of \(status.st_size) bytes"
         }
         guard let mapped = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            return "cannot map the compositor's keymap (\(size) bytes): \(Syscalls.message(Syscalls.lastError))"
+            return "cannot map the compositor's keymap (\(size) bytes): \(Errno.current)"
         }
         defer { munmap(mapped, Int(size)) }
         body(UnsafeRawBufferPointer(start: mapped, count: Int(size)))

@@ -73,24 +73,24 @@ final class ShmPool {
         size = bufferSize * 2
         let fd = cwayland_memfd("responderchain-wl_shm")
         guard fd >= 0 else {
-            let code = Syscalls.lastError
+            let code = Errno.current
             throw WaylandError(
                 operation: "memfd_create", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(Syscalls.message(code))")
+                message: "no shared memory for a \(width)x\(height) window: \(code)")
         }
         defer { Glibc.close(fd) }
         guard ftruncate(fd, off_t(size)) == 0 else {
-            let code = Syscalls.lastError
+            let code = Errno.current
             throw WaylandError(
                 operation: "ftruncate", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(Syscalls.message(code))")
+                message: "no shared memory for a \(width)x\(height) window: \(code)")
         }
         guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
         else {
-            let code = Syscalls.lastError
+            let code = Errno.current
             throw WaylandError(
                 operation: "mmap", errno: code,
-                message: "cannot map shared memory for a \(width)x\(height) window: \(Syscalls.message(code))")
+                message: "cannot map shared memory for a \(width)x\(height) window: \(code)")
         }
         self.mapping = mapping
         let pool = wl_shm_create_pool(shm, fd, Int32(size))
