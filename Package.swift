@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "AppRuntime", targets: ["AppRuntime"]),
         // The parts, for an app that wants only some of them.
         .library(name: "EventLoop", targets: ["EventLoop"]),
+        // libc for the Linux modules: Errno, InputError, the one write path (its types are in every error).
+        .library(name: "LinuxSystem", targets: ["LinuxSystem"]),
         .library(name: "XKBKeymap", targets: ["XKBKeymap"]),
         .library(name: "EvdevInput", targets: ["EvdevInput"]),
         .library(name: "TerminalIO", targets: ["TerminalIO"]),

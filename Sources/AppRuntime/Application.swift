@@ -289,6 +289,33 @@ public final class Application {
         return stream
     }
 
+    /// What a backend has registered before the app opens: the primary input, the output and the
+    /// sources added. A platform that fails half way is taken back to the snapshot before it.
+    package struct Registrations {
+        let primaryInput: (any InputSource)?
+        let fallsBackToTerminal: Bool
+        let primaryOutput: (any CanvasOutput)?
+        let addedSources: [any InputSource]
+    }
+
+    /// The registrations now.
+    package var registrations: Registrations {
+        Registrations(
+            primaryInput: primaryInput, fallsBackToTerminal: fallsBackToTerminal, primaryOutput: primaryOutput,
+            addedSources: addedSources)
+    }
+
+    /// Takes the registrations back to a snapshot (before ``openInput()`` only).
+    ///
+    /// - Parameter snapshot: What was registered before.
+    package func restoreRegistrations(_ snapshot: Registrations) {
+        precondition(!opened, "restoreRegistrations(_:) after openInput()")
+        primaryInput = snapshot.primaryInput
+        fallsBackToTerminal = snapshot.fallsBackToTerminal
+        primaryOutput = snapshot.primaryOutput
+        addedSources = snapshot.addedSources
+    }
+
     /// Sets the input tried first (the keyboards, a compositor's seat). When it cannot start
     /// and `fallsBackToTerminal` is set and standard input is a terminal, the terminal is read
     /// instead, and ``inputNote`` says why. Call it before ``openInput()``.

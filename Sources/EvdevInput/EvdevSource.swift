@@ -3,13 +3,13 @@ public import LinuxSystem
 public import ResponderChain
 public import Seat
 
-/// Reads every keyboard, keypad and remote through evdev and feeds a dispatcher: an input
-/// source on an `EventLoop`.
+/// Reads every keyboard, keypad and remote through evdev and feeds the app's input sink (its
+/// `InputContext`): an input source on an `EventLoop`.
 ///
 /// It finds the devices through udev (and follows hot-plug), opens them through libseat when a
 /// seat manager can be reached (else directly), watches each descriptor on the loop, decodes
 /// frames into `InputEvent` values (through the `SoftwareRepeater` when repeats are made in
-/// software) and keeps the lock LEDs of every keyboard in step with the dispatcher's lock state.
+/// software) and keeps the lock LEDs of every keyboard in step with the app's lock state.
 ///
 /// ```swift
 /// let loop = try EventLoop()
@@ -35,8 +35,8 @@ public final class EvdevSource {
         public var grab: Bool
         /// Where auto-repeats come from.
         public var repeatMode: RepeatMode
-        /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the dispatcher's
-        /// lock state.
+        /// Whether the Caps, Num and Scroll Lock LEDs of every keyboard follow the app's lock state
+        /// (the context's keyboard state).
         public var syncLEDs: Bool
         /// How keyboards are opened: through libseat (an ordinary user under seatd or logind,
         /// paused on a VT switch) or directly.
@@ -45,8 +45,9 @@ public final class EvdevSource {
         /// `seat0`), so that one machine can serve several kiosk stations. `nil`: the seat libseat
         /// opened, else `seat0`. Devices named by path in ``devices`` are read whatever their seat.
         public var seatName: String?
-        /// Whether the first keyboard opened gives the dispatcher its lock state from its LEDs
-        /// (Num Lock stays on when the console had it on), as a compositor starting on a VT does.
+        /// Whether the first keyboard opened gives the app its lock state from its LEDs (an
+        /// `InputEvent.locks`: Num Lock stays on when the console had it on), as a compositor
+        /// starting on a VT does.
         /// Turn it off when the app sets the locks itself (`Dispatcher.setLocks(_:)`).
         public var locksFromLEDs = true
         /// Whether ``EvdevSource/start()`` fails when no keyboard can be opened. Turn it off

@@ -87,8 +87,9 @@ public final class LibinputSource {
     /// The output the pointer and fingers land on (a `DRMCanvasOutput`): its pixel size is what
     /// touch and absolute positions are scaled to (libinput's `*_transformed`), positions map
     /// through it to the window's coordinate space, and it draws the cursor. `nil` (the default):
-    /// positions are fractions of the device's range, unmapped, and no cursor is drawn.
-    public weak var surface: (any PointerSurface)? {
+    /// positions are fractions of the device's range, unmapped, and no cursor is drawn. Held
+    /// strongly: an output holds no source, so nothing is kept in a cycle.
+    public var surface: (any PointerSurface)? {
         didSet {
             decoder.screen = { [weak self] in self?.surface?.pointerArea }
             decoder.mapPoint = { [weak self] x, y in self?.surface?.windowPoint(x: x, y: y) ?? Point(x: x, y: y) }

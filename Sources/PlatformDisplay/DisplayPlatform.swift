@@ -1,7 +1,9 @@
 public import AppRuntime
-public import DRMOutput
+// Its options and session name these modules' types (`DRMCanvasOutput.Options`,
+// `LibinputSource.Options`): an app that lists the platform names them without another product.
+@_exported public import DRMOutput
 public import EvdevInput
-public import LibinputInput
+@_exported public import LibinputInput
 public import LinuxKeyboard
 internal import PixelCanvas
 public import Seat
@@ -31,6 +33,14 @@ public final class DisplayPlatform: AppPlatform {
         /// Whether touch screens, mice, touchpads and tablets are read through libinput (taps and
         /// clicks hit-test the focus tree; a mouse draws a pointer). On by default.
         public var readsTouchAndPointer = true
+        /// Which pointing devices and how: `devices` (paths or names), `tapToClick`, `releaseGrace`.
+        /// The seat and hot-plug follow the app's configuration unless set here; the connector is
+        /// the display's.
+        public var pointer = LibinputSource.Options()
+        /// Whether the app fails to start without a keyboard. `nil` (the default): only when touch
+        /// and pointer are not read, so that a touch-only kiosk starts with none (keyboards plugged
+        /// in later are read).
+        public var requiresKeyboard: Bool?
 
         /// The defaults: the first connected display at its preferred mode, DejaVu Sans Mono at
         /// 16 px, touch and pointer read.
@@ -109,6 +119,14 @@ public final class DisplayPlatform: AppPlatform {
     /// - Parameter context: The app.
     /// - Throws: `AppError` with code ``AppRuntime/AppError/Code/display``.
     public func open(_ context: PlatformContext) throws(AppError) {
+        do { try openSession(context) } catch {
+            // The font (FreeType, cairo, fontconfig) is not kept for an app that goes on without it.
+            fonts = nil
+            throw error
+        }
+    }
+
+    private func openSession(_ context: PlatformContext) throws(AppError) {
         let application = context.application
         let configuration = context.configuration
         prepare(context.environment)
@@ -142,9 +160,9 @@ public final class DisplayPlatform: AppPlatform {
         var pointer: LibinputSource?
         if options.readsTouchAndPointer {
             if UdevEnumeration.udevIsRunning {
-                var pointerOptions = LibinputSource.Options()
-                pointerOptions.seatName = configuration.seatName
-                pointerOptions.hotPlug = configuration.hotPlug
+                var pointerOptions = options.pointer
+                pointerOptions.seatName = pointerOptions.seatName ?? configuration.seatName
+                pointerOptions.hotPlug = pointerOptions.hotPlug && configuration.hotPlug
                 pointerOptions.outputName = output.connector.name
                 let source = LibinputSource(
                     loop: application.loop, context: application.inputContext, seat: seat, options: pointerOptions)
@@ -156,9 +174,10 @@ public final class DisplayPlatform: AppPlatform {
             }
         }
         if let hotPlug = output.hotPlugNote { note = [note, hotPlug].compactMap { $0 }.joined(separator: "; ") }
+        var keyboardOptions = context.keyboardOptions(direct: seat == nil)
+        keyboardOptions.requireKeyboard = options.requiresKeyboard ?? (pointer == nil)
         let keyboards = EvdevSource(
-            loop: application.loop, context: application.inputContext,
-            options: context.keyboardOptions(direct: seat == nil), seat: seat)
+            loop: application.loop, context: application.inputContext, options: keyboardOptions, seat: seat)
         application.setOutput(output)
         application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
         if let seat {

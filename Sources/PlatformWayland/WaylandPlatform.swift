@@ -1,7 +1,9 @@
 public import AppRuntime
 public import LinuxKeyboard
 internal import PixelCanvas
-public import WaylandClient
+// Its options name WaylandClient's types (`WaylandWindow.Options`): an app that lists the platform
+// names them without another product.
+@_exported public import WaylandClient
 
 /// A window of the app's own under a Wayland compositor (cage, sway, weston): the compositor's
 /// seat for keyboard, pointer and touch, the app's canvas drawn in pixels.
@@ -16,6 +18,10 @@ public import WaylandClient
 /// ```
 @MainActor
 public final class WaylandPlatform: AppPlatform {
+    /// The window an app asks of the compositor: title and app id, full screen, the size when the
+    /// compositor leaves it to the app, the pixel format (`WaylandWindow.Options`).
+    public typealias WindowOptions = WaylandWindow.Options
+
     /// The window asked of the compositor and how the canvas is drawn in it.
     public struct Options: Sendable {
         /// The window: title and app id (`nil`: the program's name), full screen (on by default).
@@ -64,12 +70,18 @@ public final class WaylandPlatform: AppPlatform {
     /// `the compositor`.
     public var title: String { "the compositor" }
 
-    /// Runs when the environment names a compositor.
+    /// Runs when the environment names a compositor and the configuration leaves the input to the
+    /// app (``KeyboardApp/InputChoice/automatic``: the keyboards or the terminal asked for are the
+    /// console's).
     ///
     /// - Parameter environment: The app's environment.
     /// - Returns: `nil`, or why not.
     public func probe(_ environment: PlatformEnvironment) -> String? {
-        environment.namesCompositor ? nil : "no compositor: WAYLAND_DISPLAY is not set"
+        switch environment.configuration.input {
+        case .keyboards: return "the configuration asks for the keyboards"
+        case .terminal: return "the configuration asks for the terminal"
+        case .automatic: return environment.namesCompositor ? nil : "no compositor: WAYLAND_DISPLAY is not set"
+        }
     }
 
     /// Starts loading the font on a thread.
@@ -86,6 +98,14 @@ public final class WaylandPlatform: AppPlatform {
     /// - Parameter context: The app.
     /// - Throws: `AppError` with code ``AppRuntime/AppError/Code/wayland``.
     public func open(_ context: PlatformContext) throws(AppError) {
+        do { try openSession(context) } catch {
+            // The font (FreeType, cairo, fontconfig) is not kept for an app that goes on without it.
+            fonts = nil
+            throw error
+        }
+    }
+
+    private func openSession(_ context: PlatformContext) throws(AppError) {
         let application = context.application
         let variables = context.environment.variables
         prepare(context.environment)

@@ -172,8 +172,9 @@ public final class WaylandSeatDecoder {
     }
 
     /// Takes the compositor's keymap (`wl_keyboard.keymap`): compiles it and sends it through the
-    /// sink (`InputEvent.layout`) as the layout keys go through from now on. A format other than xkb v1 (1), a keymap too large or one xkbcommon
-    /// refuses is reported (``onDeviceChange`` `.failed`) and the layout in use stays.
+    /// sink (`InputEvent.layout`) as the layout keys go through from now on. A format other than
+    /// xkb v1 (1), a keymap too large or one xkbcommon refuses is reported (``onDeviceChange``
+    /// `.failed`) and the layout in use stays.
     ///
     /// - Parameters:
     ///   - format: `wl_keyboard.keymap`'s format: 1 for xkb v1 text, 0 for none.

@@ -79,7 +79,8 @@ public final class WaylandSeatSource {
 
     /// The output the pointer and fingers land on (the window's `WaylandCanvasOutput`): surface
     /// positions map through it to the window's coordinate space. `nil` (the default): unmapped.
-    public weak var surface: (any PointerSurface)? {
+    /// Held strongly: an output holds no source.
+    public var surface: (any PointerSurface)? {
         didSet {
             decoder.mapPoint = { [weak self] x, y in self?.surface?.windowPoint(x: x, y: y) ?? Point(x: x, y: y) }
         }

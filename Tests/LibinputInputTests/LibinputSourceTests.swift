@@ -82,3 +82,29 @@ import Udev
         #expect(source.devices.isEmpty)
     }
 }
+
+/// The output a pointer lands on, as a test stands it in: a 1000x600 screen of 10x20-pixel cells
+/// that records where it was asked to draw the cursor.
+@MainActor final class TestScreen: PointerSurface {
+    var cursor: [(x: Double, y: Double)?] = []
+    var pointerArea: (width: Int, height: Int)? { (1000, 600) }
+    func windowPoint(x: Double, y: Double) -> Point { Point(x: x / 10, y: y / 20) }
+    func showCursor(at position: (x: Double, y: Double)?) { cursor.append(position) }
+}
+
+@MainActor @Suite struct LibinputSurfaceTests {
+    @Test("the source's surface is what its decoder scales to, maps through and draws the cursor on; none: unmapped")
+    func surface() throws {
+        let source = try LibinputSourceTests.source()
+        #expect(source.decoder.screen() == nil, "no surface: fractions of the device's range")
+        #expect(source.decoder.mapPoint(50, 60) == Point(x: 50, y: 60))
+        // Held by the source alone: an output holds no source, and a surface made for it stays.
+        source.surface = TestScreen()
+        #expect(source.decoder.screen()?.width == 1000 && source.decoder.screen()?.height == 600)
+        #expect(source.decoder.mapPoint(50, 60) == Point(x: 5, y: 3))
+        source.decoder.onCursor?((x: 7, y: 8))
+        source.decoder.onCursor?(nil)
+        let screen = try #require(source.surface as? TestScreen)
+        #expect(screen.cursor.count == 2 && screen.cursor[0]?.x == 7 && screen.cursor[1] == nil)
+    }
+}

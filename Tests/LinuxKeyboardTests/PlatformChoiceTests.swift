@@ -2,17 +2,29 @@ import LinuxKeyboard
 import ResponderChain
 import Testing
 
-/// A platform made for these tests (a fake: what it opens is nothing but a note), standing for a
-/// fourth platform added outside this package: it conforms to `AppPlatform` and nothing else.
+/// A source made for these tests (a fake: it reads nothing), for a platform to register.
+@MainActor final class FakeSource: InputSource {
+    let inputName: String
+    var inputNote: String? { nil }
+    var onDeviceChange: ((InputDeviceChange) -> Void)?
+    init(_ name: String) { inputName = name }
+    func start() throws {}
+    func stop() {}
+}
+
+/// A platform made for these tests (a fake: what it opens is a source that reads nothing), standing
+/// for a fourth platform added outside this package: it conforms to `AppPlatform` and nothing else.
 @MainActor final class FakePlatform: AppPlatform {
     let name: String
     let reason: String?
     let failure: String?
+    let source: FakeSource
 
     init(_ name: String, reason: String? = nil, failure: String? = nil) {
         self.name = name
         self.reason = reason
         self.failure = failure
+        source = FakeSource(name)
     }
 
     var title: String { "the \(name)" }
@@ -29,6 +41,9 @@ import Testing
 
     func open(_ context: PlatformContext) throws(AppError) {
         events.append(context.hasAlternative ? "open, then others" : "open, last")
+        // Registers first, then fails (a platform half open): the app must take it back.
+        context.application.setPrimaryInput(source, fallsBackToTerminal: false)
+        context.application.add(FakeSource("\(name)'s extra"))
         if let failure { throw AppError(code: .input, message: failure) }
     }
 
@@ -73,6 +88,43 @@ import Testing
         #expect(app.platformFailures == ["the broken device is gone; going on without the broken"])
         #expect(app.platformsPassedOver.map(\.reason) == ["the broken device is gone"])
         #expect(app.inputNote == "the broken device is gone; going on without the broken; spare runs")
+    }
+
+    @Test("what a platform registered before it failed is taken back: the next one's input is the app's alone")
+    func failureTakenBack() throws {
+        let broken = FakePlatform("broken", failure: "half open")
+        let spare = FakePlatform("spare")
+        let later = FakePlatform("later", reason: "never reached")
+        let app = try KeyboardApp(
+            window: Window(), root: FocusNode(), configuration: configuration(), platforms: [broken, spare, later])
+        #expect(app.application.primaryInput === spare.source)
+        try app.openInput()
+        #expect(app.application.sources.map(\.inputName) == ["spare", "spare's extra"], "nothing of broken's")
+        #expect(
+            app.platformsPassedOver.map(\.platform) == ["broken"], "platforms after the one that runs are not named")
+        app.stop()
+    }
+
+    @Test("the console with no terminal to draw on says the app is not shown, and which platform would show it")
+    func consoleWithoutTerminal() throws {
+        var configuration = configuration()
+        configuration.input = .terminal
+        let application = try Application(window: Window(), root: FocusNode())
+        let console = ConsolePlatform()
+        func open(terminal: Bool, drawing: Bool) throws -> String? {
+            configuration.usesTerminalForOutput = drawing
+            try console.open(
+                PlatformContext(
+                    application: application,
+                    environment: PlatformEnvironment(
+                        variables: [:], configuration: configuration, hasTerminal: terminal),
+                    hasAlternative: false))
+            return console.note
+        }
+        #expect(try open(terminal: true, drawing: true) == nil)
+        #expect(try open(terminal: false, drawing: false) == nil, "a tool writing lines draws nothing anyway")
+        let note = try #require(try open(terminal: false, drawing: true))
+        #expect(note.hasPrefix("no terminal to draw on") && note.contains("DisplayPlatform"))
     }
 
     @Test("the last platform's failure is the app's: KeyboardApp throws it")

@@ -47,6 +47,22 @@ import Testing
         }
     }
 
+    @Test("the keyboards or the terminal asked for are the console's: the probe passes Wayland over")
+    func inputAskedFor() {
+        let wayland = WaylandPlatform()
+        var configuration = configuration(["WAYLAND_DISPLAY": "wayland-1"])
+        func reason() -> String? {
+            wayland.probe(
+                PlatformEnvironment(
+                    variables: ["WAYLAND_DISPLAY": "wayland-1"], configuration: configuration, hasTerminal: true))
+        }
+        #expect(reason() == nil)
+        configuration.input = .keyboards
+        #expect(reason() == "the configuration asks for the keyboards")
+        configuration.input = .terminal
+        #expect(reason() == "the configuration asks for the terminal")
+    }
+
     @Test("no compositor named: the probe passes it over with the reason, and nothing is connected")
     func probe() throws {
         let app = try KeyboardApp(

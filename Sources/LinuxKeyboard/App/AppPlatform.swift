@@ -38,8 +38,9 @@ public protocol AppPlatform: AnyObject {
     func prepare(_ environment: PlatformEnvironment)
     /// Opens what the platform reads and where it draws, on the app: the primary input
     /// (`Application.setPrimaryInput(_:fallsBackToTerminal:)`), other sources
-    /// (`Application.add(_:)`), the output (`Application.setOutput(_:)`). It registers nothing
-    /// unless everything it needs opened: when it throws, the app may go on with another platform.
+    /// (`Application.add(_:)`), the output (`Application.setOutput(_:)`). When it throws, the app
+    /// takes back whatever it registered and may go on with another platform; the platform lets
+    /// go of what it opened (its seat, its font).
     ///
     /// - Parameter context: The app, its environment and what its keyboards are asked to do.
     /// - Throws: `AppError` naming the thing that failed and the fix.
@@ -145,11 +146,15 @@ public struct PlatformContext {
 /// The console: the keyboards through evdev (``KeyboardApp/Configuration/devices`` narrows them),
 /// else the terminal, and frames drawn in the terminal. The platform a `KeyboardApp` runs on when
 /// the app lists none, and the last one a kiosk lists: it runs anywhere (a terminal, or keyboards
-/// alone). ``KeyboardApp/Configuration/input`` chooses between keyboards and terminal.
+/// alone). ``KeyboardApp/Configuration/input`` chooses between keyboards and terminal. Started
+/// with no terminal (a systemd service), it has nowhere to draw: its ``note`` says so, and which
+/// platform would show the app.
 @MainActor
 public final class ConsolePlatform: AppPlatform {
     /// The keyboards it read, once open (`nil` when the configuration asked for the terminal).
     public private(set) var keyboards: EvdevSource?
+    /// Why frames go nowhere, when the app was started with no terminal.
+    public private(set) var note: String?
 
     /// The console platform.
     public init() {}
@@ -180,6 +185,12 @@ public final class ConsolePlatform: AppPlatform {
     ///
     /// - Parameter context: The app.
     public func open(_ context: PlatformContext) throws(AppError) {
+        // An app that draws in the terminal (not a tool that writes lines) and has none is not shown.
+        if !context.environment.hasTerminal && context.configuration.usesTerminalForOutput {
+            note =
+                "no terminal to draw on: the app is not shown (a screen needs DisplayPlatform or WaylandPlatform: "
+                + "import KioskPlatforms and list KeyboardApp.kioskPlatforms())"
+        }
         let input = context.configuration.input
         guard input != .terminal else { return }
         let application = context.application

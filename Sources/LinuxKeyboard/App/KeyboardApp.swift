@@ -133,8 +133,9 @@ public final class KeyboardApp {
     public let layoutSource: KeymapNames.Source
     /// The platform the app runs on: the first of those it lists that probed well and opened.
     public let platform: any AppPlatform
-    /// The platforms the app passed over and why (`wayland: no WAYLAND_DISPLAY`), in the order
-    /// tried; empty when the first one listed runs.
+    /// The platforms listed before the one the app runs on, each with why it was passed over (its
+    /// probe's reason, or why it failed to open), in the app's order; empty when the first one
+    /// listed runs.
     public let platformsPassedOver: [(platform: String, reason: String)]
     /// Why platforms that should have run did not open (`…; going on without the compositor`), in
     /// the order tried: part of ``inputNote``; show them where the operator looks.
@@ -170,12 +171,14 @@ public final class KeyboardApp {
     ///   - root: The root of the focus tree (in the window's tree).
     ///   - configuration: What to read.
     ///   - platforms: What the app may run on, in the order it prefers (``ConsolePlatform`` by
-    ///     default). Each but the last is probed (``AppPlatform/probe(_:)``) and passed over with
-    ///     its reason when it should not run here; one that fails to open is passed over when
-    ///     another follows. A platform listed alone is opened without a probe.
+    ///     default). Each is probed (``AppPlatform/probe(_:)``) and passed over with its reason
+    ///     when it should not run here, except one listed alone and the last when every other was
+    ///     passed over: those are opened as asked. One that fails to open is passed over when
+    ///     another follows, and whatever it registered on the application is taken back.
     /// - Throws: `AppError` with code `AppError.Code.keymap` for an unknown layout, variant,
-    ///   model, option or rules (when a platform reads keys through it: ``layout``); `AppError.Code.input` when the kernel refuses the event loop; the
-    ///   platform's error when the one opened last fails.
+    ///   model, option or rules (when a platform reads keys through it: ``layout``);
+    ///   `AppError.Code.input` when the kernel refuses the event loop; the platform's error when
+    ///   the one opened last fails.
     public init(
         window: Window, root: any FocusEnvironment, configuration: Configuration = Configuration(),
         platforms: [any AppPlatform] = [ConsolePlatform()]
@@ -186,17 +189,16 @@ public final class KeyboardApp {
         let platformEnvironment = PlatformEnvironment(
             variables: environment, configuration: configuration,
             hasTerminal: terminals.contains { TerminalKeyboard.isTerminal($0) })
-        var passedOver: [(platform: String, reason: String)] = []
+        // Each platform's probe, in the app's order: nil for one to open. Only those listed before
+        // the one that opens are said to be passed over.
+        var probes: [(platform: any AppPlatform, reason: String?)] = []
         var candidates: [any AppPlatform] = []
         for (index, platform) in platforms.enumerated() {
             // Listed alone, or the last resort after every other was passed over: asked for.
-            if platforms.count == 1 || (index == platforms.count - 1 && candidates.isEmpty) {
-                candidates.append(platform)
-            } else if let reason = platform.probe(platformEnvironment) {
-                passedOver.append((platform.name, reason))
-            } else {
-                candidates.append(platform)
-            }
+            let asked = platforms.count == 1 || (index == platforms.count - 1 && candidates.isEmpty)
+            let reason = asked ? nil : platform.probe(platformEnvironment)
+            probes.append((platform, reason))
+            if reason == nil { candidates.append(platform) }
         }
         guard !candidates.isEmpty else {
             throw AppError(code: .input, message: "the app lists no platform to run on (KeyboardApp's platforms)")
@@ -224,11 +226,13 @@ public final class KeyboardApp {
         application = try Application(
             window: window, root: root, layout: layout ?? USKeyboardLayout(),
             layoutDescription: layout.map { "\($0.name) (\(source.rawValue))" } ?? "terminal", configuration: runtime)
+        var failed: [ObjectIdentifier: String] = [:]
         var failures: [String] = []
         var opened: (any AppPlatform)?
         for (index, platform) in candidates.enumerated() {
             let hasAlternative = index < candidates.count - 1
             if index > 0 { platform.prepare(platformEnvironment) }
+            let registered = application.registrations
             do {
                 try platform.open(
                     PlatformContext(
@@ -236,14 +240,20 @@ public final class KeyboardApp {
                 opened = platform
                 break
             } catch {
+                // What it registered before it failed is not the next platform's.
+                application.restoreRegistrations(registered)
                 guard hasAlternative else { throw error }
-                passedOver.append((platform.name, error.message))
+                failed[ObjectIdentifier(platform)] = error.message
                 failures.append("\(error.message); going on without \(platform.title)")
             }
         }
         // The loop above either opened one or threw on the last.
-        platform = opened ?? candidates[candidates.count - 1]
-        platformsPassedOver = passedOver
+        let chosen = opened ?? candidates[candidates.count - 1]
+        platform = chosen
+        // The platforms listed before the chosen one, each with why it was passed over.
+        platformsPassedOver = probes.prefix { $0.platform !== chosen }.map { probe in
+            (probe.platform.name, probe.reason ?? failed[ObjectIdentifier(probe.platform)] ?? "")
+        }
         platformFailures = failures
         // The listener's settings are written when run() returns (ApplicationSpeech asks the application).
         if let options = configuration.speech {
