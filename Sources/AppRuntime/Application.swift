@@ -227,7 +227,7 @@ public final class Application {
     private var failure: AppError?
 
     private var signals: SignalPipe?
-    private var signalWatch: UInt64?
+    private var signalWatch: EventLoop.Watch?
     private var frameRequested = false
     private var opened = false
     private var finished = false
@@ -506,18 +506,20 @@ public final class Application {
         } catch { throw AppError(error) }
         self.signals = signals
         let control = loop.control
-        signalWatch = loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
-            for signal in signals.drain() {
-                if signal == SignalPipe.windowChanged {
-                    if let size = self.terminal?.size {
-                        self.post(.resized(columns: size.columns, rows: size.rows))
+        do {
+            signalWatch = try loop.watch(signals.fileDescriptor) { [unowned self, unowned signals] in
+                for signal in signals.drain() {
+                    if signal == SignalPipe.windowChanged {
+                        if let size = self.terminal?.size {
+                            self.post(.resized(columns: size.columns, rows: size.rows))
+                        }
+                        self.frame()
+                    } else {
+                        control.stop()
                     }
-                    self.frame()
-                } else {
-                    control.stop()
                 }
             }
-        }
+        } catch { throw AppError(error) }
     }
 
     /// Opens the input, gives initial focus and draws the first frame. ``run()-13s0`` calls it;
@@ -615,10 +617,12 @@ public final class Application {
         let control = loop.control
         // The terminal's Ctrl-C is the terminal's quit command: none when the app set none.
         let quits = configuration.quitCommand != nil
-        var token: UInt64 = 0
-        token = loop.watch(terminal.inputDescriptor) { [unowned loop] in
+        var token: EventLoop.Watch?
+        // A descriptor epoll refuses (input redirected from a regular file) is not read for Ctrl-C:
+        // the keys come from the primary input all the same.
+        token = try? loop.watch(terminal.inputDescriptor) { [unowned loop] in
             let events = terminal.readEvents()
-            if terminal.reachedEnd { loop.unwatch(token) }
+            if terminal.reachedEnd, let token { loop.unwatch(token) }
             if quits, TerminalKeyboard.containsControlC(events) { control.stop() }
         }
     }

@@ -21,7 +21,7 @@ internal import Udev
 ///
 /// ```swift
 /// let seat = try Seat()                    // once per process, shared with the keyboards and libinput
-/// _ = loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
+/// try loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
 /// let output = try DRMCanvasOutput(loop: loop, renderer: PixelRenderer(pixelSize: 16), seat: seat)
 /// application.setOutput(output)
 /// ```
@@ -138,13 +138,13 @@ public final class DRMCanvasOutput: CanvasOutput {
     private var stale: StaleRows
     /// The flip in flight: when drawing began and the rows copied.
     private var inFlight: (started: Double, rows: Int)?
-    private var watch: UInt64?
-    private var deadline: UInt64?
+    private var watch: EventLoop.Watch?
+    private var deadline: EventLoop.Deadline?
     private var seatObservation: SeatObservation?
     private var monitor: UdevMonitor?
     /// The device's node with links resolved, as udev names it.
     private lazy var resolvedPath = Syscalls.resolvedPath(device.path) ?? device.path
-    private var monitorWatch: UInt64?
+    private var monitorWatch: EventLoop.Watch?
     /// Why displays plugged in later are not followed (no netlink in a container), when they are not.
     public private(set) var hotPlugNote: String?
     /// A flip given up after the timeout turned out to be on its way (a flip was refused `EBUSY`).
@@ -165,7 +165,8 @@ public final class DRMCanvasOutput: CanvasOutput {
     ///     switches are not followed.
     ///   - options: Which device, connector and mode.
     /// - Throws: ``DisplayError`` naming the device and the fix: no DRM device, no permission,
-    ///   no connected display, no such mode.
+    ///   no connected display, no such mode; or the loop refusing the device's descriptor (code
+    ///   ``DisplayError/Code/device``, with `epoll_ctl`'s errno).
     public init(loop: EventLoop, renderer: PixelRenderer, seat: Seat? = nil, options: Options = Options())
         throws(DisplayError)
     {
@@ -181,7 +182,11 @@ public final class DRMCanvasOutput: CanvasOutput {
         buffers = try Self.makeBuffers(device, chosen.mode)
         shadow = Self.makeShadow(chosen.mode)
         stale = StaleRows(height: chosen.mode.height)
-        watch = loop.watch(device.fileDescriptor) { [unowned self] in self.readEvents() }
+        do { watch = try loop.watch(device.fileDescriptor) { [unowned self] in self.readEvents() } } catch {
+            throw DisplayError(
+                code: .device, path: device.path, errno: error.errno,
+                message: "\(device.path)'s flip events: \(error.message)")
+        }
         deadline = loop.addDeadline({ [unowned self] in self.scheduler.deadline }) { [unowned self] _ in
             self.flipTimedOut()
         }
@@ -191,7 +196,7 @@ public final class DRMCanvasOutput: CanvasOutput {
         if options.followsHotPlug {
             do {
                 let monitor = try UdevMonitor(subsystem: "drm")
-                monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] in self.hotPlugEvents() }
+                monitorWatch = try loop.watch(monitor.fileDescriptor) { [unowned self] in self.hotPlugEvents() }
                 self.monitor = monitor
             } catch {
                 hotPlugNote = "displays plugged in later are not followed: \(error.message)"

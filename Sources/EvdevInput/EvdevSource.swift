@@ -166,13 +166,16 @@ public final class EvdevSource {
     public private(set) var monitor: DeviceMonitor?
 
     /// Device entries by their watch token on the loop.
-    private var entries: [UInt64: Entry] = [:]
-    private var monitorWatch: UInt64?
-    private var seatWatch: UInt64?
+    private var entries: [EventLoop.Watch: Entry] = [:]
+    private var monitorWatch: EventLoop.Watch?
+    private var seatWatch: EventLoop.Watch?
     private var seatObservation: SeatObservation?
     /// The app's seat, shared with its other device users; `nil`: the source opens its own.
     private let sharedSeat: Seat?
-    private var loopWork: [UInt64] = []
+    /// The software repeater's deadline on the loop, while started.
+    private var repeatDeadline: EventLoop.Deadline?
+    /// The LED sync at the end of every batch, while started.
+    private var ledSync: EventLoop.BatchHandler?
     private var shownLocks: LockState?
     private var tookLocksFromLEDs = false
     private var started = false
@@ -216,10 +219,8 @@ public final class EvdevSource {
         if let monitorWatch { loop.unwatch(monitorWatch) }
         if let seatWatch { loop.unwatch(seatWatch) }
         seatObservation?.cancel()
-        for token in loopWork {
-            loop.removeDeadline(token)
-            loop.removeBatchHandler(token)
-        }
+        if let repeatDeadline { loop.removeDeadline(repeatDeadline) }
+        if let ledSync { loop.removeBatchHandler(ledSync) }
     }
 
     /// The keyboards read now, in the order they were opened.
@@ -247,18 +248,18 @@ public final class EvdevSource {
     /// What ``start()`` does: the loop's work, the seat, the monitor, the keyboards.
     private func openKeyboards() throws(InputError) {
         if let repeater {
-            loopWork.append(
-                loop.addDeadline({ [unowned repeater] in repeater.nextDeadline }) { [unowned repeater] now in
-                    repeater.fire(now: now)
-                })
+            repeatDeadline = loop.addDeadline({ [unowned repeater] in repeater.nextDeadline }) {
+                [unowned repeater] now in
+                repeater.fire(now: now)
+            }
         }
-        loopWork.append(loop.addBatchHandler { [unowned self] in self.syncLEDs() })
+        ledSync = loop.addBatchHandler { [unowned self] in self.syncLEDs() }
         openSeat()
         if options.seatAccess == .required, seat == nil, let seatUnavailable { throw seatUnavailable }
         if options.hotPlug {
             do {
                 let monitor = try DeviceMonitor()
-                monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
+                monitorWatch = try loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
                 self.monitor = monitor
             } catch {
                 report(.hotPlugUnavailable(error))
@@ -323,11 +324,10 @@ public final class EvdevSource {
     /// twice.
     public func releaseKeyboards() {
         started = false
-        for token in loopWork {
-            loop.removeDeadline(token)
-            loop.removeBatchHandler(token)
-        }
-        loopWork.removeAll()
+        if let repeatDeadline { loop.removeDeadline(repeatDeadline) }
+        repeatDeadline = nil
+        if let ledSync { loop.removeBatchHandler(ledSync) }
+        ledSync = nil
         for token in Array(entries.keys) { remove(token: token) }
         suspendedPaths.removeAll()
         if let seatWatch { loop.unwatch(seatWatch) }
@@ -359,7 +359,7 @@ public final class EvdevSource {
     }
 
     /// Reads one device's events; a device gone (or revoked by the seat) is let go.
-    private func readDevice(token: UInt64, hangUp: Bool) {
+    private func readDevice(token: EventLoop.Watch, hangUp: Bool) {
         guard let entry = entries[token] else { return }
         if entry.device.readAvailable(into: entry.decoder) == .removed || hangUp {
             // Under a seat, a revoked device reads like an unplugged one, and libseat's
@@ -426,7 +426,7 @@ public final class EvdevSource {
                         "\(seat.backend) gives \(seat.name), not \(wanted); \(wanted)'s keyboards are opened directly")
                 return
             }
-            seatWatch = loop.watch(seat.fileDescriptor) { [unowned seat] _ in seat.dispatch() }
+            seatWatch = try loop.watch(seat.fileDescriptor) { [unowned seat] _ in seat.dispatch() }
             use(seat)
         } catch {
             seatUnavailable = error
@@ -520,18 +520,21 @@ public final class EvdevSource {
         let keyboard = Keyboard(
             id: id, path: path, name: device.name, stableID: device.stableID, kind: kind == .none ? .keyboard : kind,
             isGrabbed: device.isGrabbed, repeatSource: source)
-        var token: UInt64 = 0
-        guard
-            let watch = loop.watch(
-                device.fileDescriptor,
-                onReady: { [unowned self] ready in
-                    self.readDevice(token: token, hangUp: ready.hangUp)
-                })
-        else {
-            return .failed(InputError(operation: "epoll", path: path, message: "cannot watch the device"))
+        // Set once `watch` returns, before the loop can call the handler.
+        var token: EventLoop.Watch?
+        let watch: EventLoop.Watch
+        do {
+            watch = try loop.watch(device.fileDescriptor) { [unowned self] ready in
+                if let token { self.readDevice(token: token, hangUp: ready.hangUp) }
+            }
+        } catch {
+            // The loop's error names the descriptor and epoll's reason; the path names the device.
+            var error = error
+            error.path = path
+            return .failed(error)
         }
         token = watch
-        entries[token] = Entry(device: device, decoder: decoder, keyboard: keyboard)
+        entries[watch] = Entry(device: device, decoder: decoder, keyboard: keyboard)
         if shownLocks == nil && options.locksFromLEDs && !tookLocksFromLEDs && device.hasLEDs {
             // The first keyboard: its LEDs say what the console (or the last program) left on.
             tookLocksFromLEDs = true
@@ -561,7 +564,7 @@ public final class EvdevSource {
         return names.contains { $0 == name || lowered.contains($0.lowercased()) }
     }
 
-    private func remove(token: UInt64) {
+    private func remove(token: EventLoop.Watch) {
         guard let entry = entries.removeValue(forKey: token) else { return }
         // The kernel releases held keys in its own frames just before the device goes: those
         // presses were cancelled by the unplug too.

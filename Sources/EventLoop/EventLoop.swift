@@ -12,7 +12,7 @@ internal import Synchronization
 ///
 /// ```swift
 /// let loop = try EventLoop()
-/// loop.watch(socket) { readSocket() }
+/// try loop.watch(socket) { readSocket() }
 /// loop.afterBatch = { redraw() }
 /// try loop.run()  // until loop.control.stop() from anywhere
 /// ```
@@ -102,7 +102,8 @@ public final class EventLoop {
         let handler: (Readiness) -> Void
     }
 
-    private struct Deadline {
+    /// What a ``Deadline`` stands for.
+    private struct DeadlineWork {
         let next: () -> Double?
         let fire: (Double) -> Void
     }
@@ -123,9 +124,10 @@ public final class EventLoop {
     private let epoll: Int32
     private var watchers: [UInt64: Watcher] = [:]
     /// In the order added, so that two repeaters fire in the same order on every run.
-    private var deadlines: [(token: UInt64, deadline: Deadline)] = []
-    private var batchHandlers: [(token: UInt64, handler: () -> Void)] = []
-    private var lateBatchHandlers: [(token: UInt64, handler: () -> Void)] = []
+    private var deadlines: [(token: Deadline, work: DeadlineWork)] = []
+    private var batchHandlers: [(token: BatchHandler, handler: () -> Void)] = []
+    private var lateBatchHandlers: [(token: BatchHandler, handler: () -> Void)] = []
+    /// The next token's number, shared by the three kinds: 0 and `UInt64.max` are the loop's own.
     private var nextToken: UInt64 = 1
     private var ready: [EventCalls.Ready] = []
     private var mainQueue: Int32?
@@ -174,8 +176,8 @@ public final class EventLoop {
     /// ``fileDescriptor`` stays quiet.
     public var nextDeadline: Double? {
         var earliest: Double?
-        for (_, deadline) in deadlines {
-            if let due = deadline.next(), due < (earliest ?? .infinity) { earliest = due }
+        for (_, work) in deadlines {
+            if let due = work.next(), due < (earliest ?? .infinity) { earliest = due }
         }
         return earliest
     }
@@ -183,28 +185,62 @@ public final class EventLoop {
     /// Watches a descriptor (a device, a terminal, a signal pipe, a socket): `handler` runs on
     /// the loop's thread whenever it is readable, in order with everything else the loop serves.
     ///
+    /// Uses `epoll_ctl` (`EPOLL_CTL_ADD`).
+    ///
     /// - Parameters:
     ///   - fileDescriptor: The descriptor; the caller keeps it open until ``unwatch(_:)``.
     ///   - handler: Reads from it.
-    /// - Returns: A token for ``unwatch(_:)`` (0, which unwatches nothing, when the kernel
-    ///   refused to watch the descriptor: not one `epoll` can wait on, such as a regular file).
+    /// - Returns: The token for ``unwatch(_:)``.
+    /// - Throws: `InputError` (operation `epoll_ctl`) naming the descriptor when the kernel
+    ///   refuses to watch it, with `epoll_ctl`'s errno: `Errno.badFileDescriptor` for a
+    ///   descriptor not open, `Errno.notPermitted` for one `epoll` cannot wait on (a regular
+    ///   file), `Errno.fileExists` for one this loop watches already.
     @discardableResult
-    public func watch(_ fileDescriptor: Int32, handler: @escaping () -> Void) -> UInt64 {
-        watch(fileDescriptor, onReady: { _ in handler() }) ?? Self.wakeToken
+    public func watch(_ fileDescriptor: Int32, handler: @escaping () -> Void) throws(InputError) -> Watch {
+        try watch(fileDescriptor, onReady: { _ in handler() })
     }
 
     /// Watches a descriptor, telling `handler` whether it hung up.
     ///
+    /// Uses `epoll_ctl` (`EPOLL_CTL_ADD`).
+    ///
     /// - Parameters:
     ///   - fileDescriptor: The descriptor; the caller keeps it open until ``unwatch(_:)``.
     ///   - onReady: Reads from it; ``Readiness/hangUp`` says it hung up or failed.
-    /// - Returns: A token for ``unwatch(_:)``, or `nil` when the kernel refused to watch it.
+    /// - Returns: The token for ``unwatch(_:)`` and ``setWatchesWritability(_:_:)``.
+    /// - Throws: `InputError` (operation `epoll_ctl`) naming the descriptor when the kernel
+    ///   refuses to watch it, with `epoll_ctl`'s errno (see ``watch(_:handler:)``).
     @discardableResult
-    public func watch(_ fileDescriptor: Int32, onReady: @escaping (Readiness) -> Void) -> UInt64? {
-        let token = makeToken()
-        guard EventCalls.epollAdd(epoll, fileDescriptor, token: token) else { return nil }
-        watchers[token] = Watcher(fileDescriptor: fileDescriptor, handler: onReady)
+    public func watch(_ fileDescriptor: Int32, onReady: @escaping (Readiness) -> Void) throws(InputError) -> Watch {
+        let token = Watch(id: makeToken())
+        if case .failure(let errno) = EventCalls.epollAdd(epoll, fileDescriptor, token: token.id) {
+            throw Self.watchError(fileDescriptor, errno)
+        }
+        watchers[token.id] = Watcher(fileDescriptor: fileDescriptor, handler: onReady)
         return token
+    }
+
+    /// The error for a descriptor `epoll_ctl` would not add: the descriptor, the C library's words
+    /// for the errno and, for the usual causes, what they mean.
+    private static func watchError(_ fileDescriptor: Int32, _ errno: Errno) -> InputError {
+        let meaning: String
+        switch errno {
+        case .badFileDescriptor:
+            meaning = ": it is not an open descriptor (closed already, or never opened)"
+        case .notPermitted:
+            meaning = ": epoll cannot wait on it (a regular file or a directory, such as input redirected from a file)"
+        case .fileExists:
+            meaning = ": this loop watches it already; unwatch it first"
+        case .invalidArgument:
+            meaning = ": it is the loop's own epoll descriptor"
+        case .noSpace:
+            meaning = ": the user's limit of watched descriptors is reached (/proc/sys/fs/epoll/max_user_watches)"
+        default:
+            meaning = ""
+        }
+        return InputError(
+            errno: errno, operation: "epoll_ctl", path: nil,
+            message: "cannot watch descriptor \(fileDescriptor): \(errno) (errno \(errno.rawValue))\(meaning)")
     }
 
     /// Asks for (or stops asking for) ``Readiness/writable`` on a watched descriptor: a
@@ -212,18 +248,19 @@ public final class EventLoop {
     /// since a writable descriptor is ready on every turn.
     ///
     /// - Parameters:
-    ///   - token: What ``watch(_:onReady:)`` returned.
+    ///   - token: What ``watch(_:onReady:)`` returned; one unwatched already does nothing.
     ///   - writable: Whether to report writability.
-    public func setWatchesWritability(_ token: UInt64, _ writable: Bool) {
-        guard let watcher = watchers[token] else { return }
-        EventCalls.epollModify(epoll, watcher.fileDescriptor, token: token, writable: writable)
+    public func setWatchesWritability(_ token: Watch, _ writable: Bool) {
+        guard let watcher = watchers[token.id] else { return }
+        EventCalls.epollModify(epoll, watcher.fileDescriptor, token: token.id, writable: writable)
     }
 
     /// Stops watching a descriptor.
     ///
-    /// - Parameter token: What ``watch(_:handler:)`` returned.
-    public func unwatch(_ token: UInt64) {
-        guard let watcher = watchers.removeValue(forKey: token) else { return }
+    /// - Parameter token: What ``watch(_:handler:)`` or ``watch(_:onReady:)`` returned; one
+    ///   unwatched already does nothing.
+    public func unwatch(_ token: Watch) {
+        guard let watcher = watchers.removeValue(forKey: token.id) else { return }
         EventCalls.epollRemove(epoll, watcher.fileDescriptor)
     }
 
@@ -233,18 +270,18 @@ public final class EventLoop {
     /// - Parameters:
     ///   - next: The next due time on the monotonic clock, or `nil` for none.
     ///   - fire: Does the work that is due at the time it is given.
-    /// - Returns: A token for ``removeDeadline(_:)``.
+    /// - Returns: The token for ``removeDeadline(_:)``.
     @discardableResult
-    public func addDeadline(_ next: @escaping () -> Double?, fire: @escaping (Double) -> Void) -> UInt64 {
-        let token = makeToken()
-        deadlines.append((token, Deadline(next: next, fire: fire)))
+    public func addDeadline(_ next: @escaping () -> Double?, fire: @escaping (Double) -> Void) -> Deadline {
+        let token = Deadline(id: makeToken())
+        deadlines.append((token, DeadlineWork(next: next, fire: fire)))
         return token
     }
 
     /// Removes a deadline.
     ///
-    /// - Parameter token: What ``addDeadline(_:fire:)`` returned.
-    public func removeDeadline(_ token: UInt64) {
+    /// - Parameter token: What ``addDeadline(_:fire:)`` returned; one removed already does nothing.
+    public func removeDeadline(_ token: Deadline) {
         deadlines.removeAll { $0.token == token }
     }
 
@@ -256,10 +293,10 @@ public final class EventLoop {
     /// - Parameters:
     ///   - afterFrame: Whether the work runs after ``afterBatch`` instead of before it.
     ///   - handler: The work.
-    /// - Returns: A token for ``removeBatchHandler(_:)``.
+    /// - Returns: The token for ``removeBatchHandler(_:)``.
     @discardableResult
-    public func addBatchHandler(afterFrame: Bool = false, _ handler: @escaping () -> Void) -> UInt64 {
-        let token = makeToken()
+    public func addBatchHandler(afterFrame: Bool = false, _ handler: @escaping () -> Void) -> BatchHandler {
+        let token = BatchHandler(id: makeToken())
         if afterFrame {
             lateBatchHandlers.append((token, handler))
         } else {
@@ -270,8 +307,9 @@ public final class EventLoop {
 
     /// Removes batch work.
     ///
-    /// - Parameter token: What ``addBatchHandler(afterFrame:_:)`` returned.
-    public func removeBatchHandler(_ token: UInt64) {
+    /// - Parameter token: What ``addBatchHandler(afterFrame:_:)`` returned; one removed already
+    ///   does nothing.
+    public func removeBatchHandler(_ token: BatchHandler) {
         batchHandlers.removeAll { $0.token == token }
         lateBatchHandlers.removeAll { $0.token == token }
     }
@@ -377,7 +415,7 @@ public final class EventLoop {
     private func attachMainQueue() {
         guard mainQueue == nil, options.drainsMainQueue, EventCalls.isMainThread else { return }
         let descriptor = EventCalls.mainQueueDescriptor()
-        if descriptor >= 0, EventCalls.epollAdd(epoll, descriptor, token: Self.mainQueueToken) {
+        if descriptor >= 0, case .success = EventCalls.epollAdd(epoll, descriptor, token: Self.mainQueueToken) {
             mainQueue = descriptor
         }
     }
@@ -425,7 +463,7 @@ public final class EventLoop {
         }
         if !deadlines.isEmpty {
             let now = Syscalls.monotonicNow()
-            for (_, deadline) in deadlines { deadline.fire(now) }
+            for (_, work) in deadlines { work.fire(now) }
         }
         for (_, handler) in batchHandlers { handler() }
         afterBatch?()

@@ -23,7 +23,7 @@ internal import Udev
 ///
 /// ```swift
 /// let seat = try Seat()
-/// _ = loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
+/// try loop.watch(seat.fileDescriptor) { seat.dispatch() }   // VT switches reach the observers
 /// let output = try DRMCanvasOutput(loop: loop, renderer: renderer, seat: seat)
 /// let pointer = LibinputSource(loop: loop, context: application.inputContext, seat: seat)
 /// pointer.surface = output    // pixels → the window's cells; the display draws the cursor
@@ -100,11 +100,11 @@ public final class LibinputSource {
     /// The decoder the events go through.
     public let decoder: LibinputDecoder
     private var libinput: LibinputContext?
-    private var libinputWatch: UInt64?
+    private var libinputWatch: EventLoop.Watch?
     private var monitor: UdevMonitor?
-    private var monitorWatch: UInt64?
+    private var monitorWatch: EventLoop.Watch?
     private var seatObservation: SeatObservation?
-    private var releaseDeadline: UInt64?
+    private var releaseDeadline: EventLoop.Deadline?
     /// Whether udevd runs (a test stands in for it).
     var udevIsRunning: () -> Bool = { UdevEnumeration.udevIsRunning }
     /// What udev says of the nodes given to libinput.
@@ -147,7 +147,8 @@ public final class LibinputSource {
     /// the `input` subsystem; watches them on ``loop``.
     ///
     /// - Throws: `InputError` when udevd does not run (libinput reads only devices udev tagged),
-    ///   when libudev cannot list devices, or when libinput cannot start.
+    ///   when libudev cannot list devices, when libinput cannot start, or the loop's error when it
+    ///   cannot watch libinput's descriptor.
     public func start() throws(InputError) {
         guard libinput == nil else { return }
         guard udevIsRunning() else {
@@ -162,8 +163,9 @@ public final class LibinputSource {
                 operation: "libinput", path: nil,
                 message: "libinput could not create its context (libinput_path_create_context failed: out of memory?)")
         }
+        // Before it is kept: a start the loop refuses may be tried again.
+        libinputWatch = try loop.watch(libinput.fileDescriptor) { [unowned self] _ in self.readEvents() }
         self.libinput = libinput
-        libinputWatch = loop.watch(libinput.fileDescriptor) { [unowned self] _ in self.readEvents() }
         // Only while a release waits out its grace: an idle source never wakes the loop.
         releaseDeadline = loop.addDeadline({ [unowned decoder] in decoder.nextDeadline }) { [unowned decoder] now in
             decoder.flush(now: now)
@@ -176,7 +178,7 @@ public final class LibinputSource {
         if options.hotPlug {
             do {
                 let monitor = try UdevMonitor(subsystem: "input")
-                monitorWatch = loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
+                monitorWatch = try loop.watch(monitor.fileDescriptor) { [unowned self] _ in self.handleMonitor() }
                 self.monitor = monitor
             } catch {
                 onDeviceChange?(.hotPlugUnavailable(message: error.message))

@@ -70,7 +70,7 @@ public final class DisplayPlatform: AppPlatform {
     /// touch, no hot-plug of displays.
     public private(set) var note: String?
     private var fonts: PixelRenderer.Loading?
-    private var seatWatch: UInt64?
+    private var seatWatch: EventLoop.Watch?
     private var loop: EventLoop?
 
     /// The display platform.
@@ -174,16 +174,19 @@ public final class DisplayPlatform: AppPlatform {
             }
         }
         if let hotPlug = output.hotPlugNote { note = [note, hotPlug].compactMap { $0 }.joined(separator: "; ") }
+        if let seat {
+            // Before the app is given anything: a failure leaves it as it was.
+            do {
+                seatWatch = try application.loop.watch(seat.fileDescriptor) { [unowned seat] in seat.dispatch() }
+            } catch { throw AppError(code: .display, message: "the seat from \(seat.backend): \(error)") }
+            loop = application.loop
+        }
         var keyboardOptions = context.keyboardOptions(direct: seat == nil)
         keyboardOptions.requireKeyboard = options.requiresKeyboard ?? (pointer == nil)
         let keyboards = EvdevSource(
             loop: application.loop, context: application.inputContext, options: keyboardOptions, seat: seat)
         application.setOutput(output)
         application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
-        if let seat {
-            loop = application.loop
-            seatWatch = application.loop.watch(seat.fileDescriptor) { [unowned seat] in seat.dispatch() }
-        }
         if let pointer { application.add(pointer) }
         self.note = note
         session = Session(output: output, seat: seat, pointer: pointer, keyboards: keyboards)

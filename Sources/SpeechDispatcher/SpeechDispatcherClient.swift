@@ -123,8 +123,8 @@ public final class SpeechDispatcherClient {
     private enum State {
         case idle
         case waiting(until: Double)
-        case connecting(fd: Int32, token: UInt64, started: Double)
-        case connected(fd: Int32, token: UInt64)
+        case connecting(fd: Int32, token: EventLoop.Watch, started: Double)
+        case connected(fd: Int32, token: EventLoop.Watch)
         case closed
     }
 
@@ -163,7 +163,7 @@ public final class SpeechDispatcherClient {
     private var workingSince: Double?
     private let timeout: Double
     private let recovery: Double
-    private var deadlineToken: UInt64?
+    private var deadlineToken: EventLoop.Deadline?
     private var readBuffer = [UInt8](repeating: 0, count: 16384)
 
     /// Creates a client; nothing connects until the first ``speak(_:priority:language:)``.
@@ -346,14 +346,15 @@ public final class SpeechDispatcherClient {
         }
     }
 
-    private func watch(_ fd: Int32) -> UInt64? {
-        if let token = loop.watch(fd, onReady: { [weak self] readiness in self?.ready(readiness) }) { return token }
-        Syscalls.close(fd)
-        connectFailed(code: Errno(rawValue: 0), operation: "epoll_ctl")
-        return nil
+    private func watch(_ fd: Int32) -> EventLoop.Watch? {
+        do { return try loop.watch(fd, onReady: { [weak self] readiness in self?.ready(readiness) }) } catch {
+            Syscalls.close(fd)
+            connectFailed(code: error.errno, operation: error.operation)
+            return nil
+        }
     }
 
-    private func connected(fd: Int32, token: UInt64, started: Double) {
+    private func connected(fd: Int32, token: EventLoop.Watch, started: Double) {
         state = .connected(fd: fd, token: token)
         lastConnectDuration = EventLoop.monotonicNow - started
         // The back-off and what was said are kept: connecting is not working (see `recoverIfWorked`).

@@ -15,8 +15,8 @@ public final class TerminalSource: InputSource {
     public let context: InputContext
     /// Unused: a terminal reports no device changes (its end stops the loop).
     public var onDeviceChange: ((InputDeviceChange) -> Void)?
-    private var watch: UInt64?
-    private var deadline: UInt64?
+    private var watch: EventLoop.Watch?
+    private var deadline: EventLoop.Deadline?
 
     /// Reads a terminal on a loop into a sink, once started.
     ///
@@ -52,19 +52,21 @@ public final class TerminalSource: InputSource {
     /// (`TerminalKeyboardLayout`) through the sink: its characters arrive already typed on the
     /// terminal's own layout and must not go through the system's again.
     ///
-    /// - Throws: `InputError` when the loop cannot watch the terminal's descriptor.
+    /// - Throws: The loop's `InputError` (operation `epoll_ctl`, with its errno) when it cannot
+    ///   watch the terminal's descriptor: input redirected from a regular file, a descriptor closed.
     public func start() throws(InputError) {
         guard watch == nil else { return }
         let control = loop.control
         let terminal = terminal
         let sink = context.sink
-        watch = loop.watch(terminal.inputDescriptor) { _ in
-            if !terminal.read(into: sink, time: EventLoop.monotonicNow) { control.stop() }
-        }
-        guard watch != nil else {
-            throw InputError(
-                operation: "epoll", path: nil,
-                message: "cannot watch the terminal's input (descriptor \(terminal.inputDescriptor))")
+        do {
+            watch = try loop.watch(terminal.inputDescriptor) { _ in
+                if !terminal.read(into: sink, time: EventLoop.monotonicNow) { control.stop() }
+            }
+        } catch {
+            var error = error
+            error.message = "the terminal's input: " + error.message
+            throw error
         }
         // A paste whose end never comes is delivered when its time is up, not with the next key.
         deadline = loop.addDeadline({ terminal.inputDeadline }) { now in

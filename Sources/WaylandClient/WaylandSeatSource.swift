@@ -51,7 +51,7 @@ public final class WaylandSeatSource {
 
     private let loop: EventLoop
     private let core: SeatCore
-    private var deadline: UInt64?
+    private var deadline: EventLoop.Deadline?
 
     /// Makes the source; nothing is bound until ``start()``.
     ///

@@ -61,7 +61,7 @@ var seat: Seat?
 if environment["VM_CHECK_SEAT"] == "1" {
     do { seat = try Seat() } catch { fail("no seat: \(error)") }
     if let seat {
-        _ = loop.watch(seat.fileDescriptor) { _ in seat.dispatch() }
+        do { try loop.watch(seat.fileDescriptor) { _ in seat.dispatch() } } catch { fail("the seat: \(error)") }
         print("seat: \(seat.name) through \(seat.backend) as uid \(getuid())")
     }
 }

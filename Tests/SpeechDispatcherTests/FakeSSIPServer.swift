@@ -20,7 +20,7 @@ final class FakeSSIPServer {
     private let loop: EventLoop
     private let listener: Int32
     private var connection: Int32 = -1
-    private var tokens: [UInt64] = []
+    private var tokens: [EventLoop.Watch] = []
     private var buffer: [UInt8] = []
     private var inData = false
     private var nextMessage = 1
@@ -62,7 +62,7 @@ final class FakeSSIPServer {
         }
         listener = fd
         guard Glibc.listen(listener, 4) == 0 else { throw PrivateDaemon.Failure(description: "listen failed") }
-        tokens.append(loop.watch(listener) { [weak self] in self?.accept() })
+        tokens.append(try loop.watch(listener) { [weak self] in self?.accept() })
     }
 
     /// Closes the listener and the connection (the client sees the end of its connection).
@@ -95,7 +95,7 @@ final class FakeSSIPServer {
 
     /// How many connections the server accepted (a client that connects again adds one).
     private(set) var connections = 0
-    private var connectionToken: UInt64?
+    private var connectionToken: EventLoop.Watch?
 
     private func accept() {
         let fd = Glibc.accept(listener, nil, nil)
@@ -109,7 +109,7 @@ final class FakeSSIPServer {
         connections += 1
         connection = fd
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        connectionToken = loop.watch(fd) { [weak self] in self?.read() }
+        connectionToken = try? loop.watch(fd) { [weak self] in self?.read() }
     }
 
     private func read() {

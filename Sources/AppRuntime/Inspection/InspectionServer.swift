@@ -44,8 +44,8 @@ final class InspectionServer {
     private let userID = ProcessCalls.userID
 
     private var listener: Int32 = -1
-    private var listenerToken: UInt64?
-    private var deadlineToken: UInt64?
+    private var listenerToken: EventLoop.Watch?
+    private var deadlineToken: EventLoop.Deadline?
     private var acceptPausedUntil: Double?
     private var pending: [Peer] = []
     private var watchers: [Watcher] = []
@@ -61,7 +61,7 @@ final class InspectionServer {
     /// A connection that has not sent its request yet.
     private struct Peer {
         let fd: Int32
-        let token: UInt64
+        let token: EventLoop.Watch
         let deadline: Double
         var reader = InspectionRequestReader()
     }
@@ -69,7 +69,7 @@ final class InspectionServer {
     /// A connection that watches: its buffer, and what it lost.
     private final class Watcher {
         let fd: Int32
-        let token: UInt64
+        let token: EventLoop.Watch
         let capacity: Int
         var buffer: [UInt8]
         var sent = 0
@@ -79,7 +79,7 @@ final class InspectionServer {
         /// Its peer went away during dispatch; closed at the frame.
         var failed = false
 
-        init(fd: Int32, token: UInt64, capacity: Int) {
+        init(fd: Int32, token: EventLoop.Watch, capacity: Int) {
             self.fd = fd
             self.token = token
             self.capacity = capacity
@@ -152,8 +152,15 @@ final class InspectionServer {
         case .failure(let error):
             throw SetupError(message: "cannot listen on \(path): \(error)")
         }
+        do {
+            listenerToken = try loop.watch(listener) { [unowned self] _ in self.acceptAll() }
+        } catch {
+            Syscalls.close(listener)
+            listener = -1
+            ProcessCalls.unlink(path)
+            throw SetupError(message: "the socket \(path): \(error.message)")
+        }
         Self.pathsInUse.insert(path)
-        listenerToken = loop.watch(listener) { [unowned self] _ in self.acceptAll() }
         deadlineToken = loop.addDeadline(
             { [unowned self] in self.nextDeadline() }, fire: { [unowned self] now in self.expire(now) })
     }
@@ -257,7 +264,7 @@ final class InspectionServer {
             refuse(fd, "\(Self.maximumPending) connections are already waiting to send their request; try again")
             return
         }
-        guard let token = loop.watch(fd, onReady: { [unowned self] readiness in self.pendingReady(fd, readiness) })
+        guard let token = try? loop.watch(fd, onReady: { [unowned self] readiness in self.pendingReady(fd, readiness) })
         else {
             Syscalls.close(fd)
             return
@@ -323,8 +330,7 @@ final class InspectionServer {
                         + "stop one (keytrace --list-apps shows how many)")
                 return
             }
-            guard let token = loop.watch(fd, onReady: { [unowned self] readiness in self.watcherReady(fd, readiness) })
-            else {
+            guard let token = try? loop.watch(fd, onReady: { [unowned self] in self.watcherReady(fd, $0) }) else {
                 Syscalls.close(fd)
                 return
             }
@@ -516,8 +522,9 @@ final class InspectionServer {
             refuse(peer.fd, "no request within \(options.requestTimeout) s")
         }
         if let paused = acceptPausedUntil, paused <= now, listenerToken == nil, listener >= 0 {
-            acceptPausedUntil = nil
-            listenerToken = loop.watch(listener) { [unowned self] _ in self.acceptAll() }
+            // Refused again (the user's epoll watches used up): try later, as when out of descriptors.
+            listenerToken = try? loop.watch(listener) { [unowned self] _ in self.acceptAll() }
+            acceptPausedUntil = listenerToken == nil ? now + Self.acceptBackoff : nil
         }
     }
 

@@ -12,11 +12,11 @@ enum EventCalls {
     }
 
     /// Watches a descriptor for input; `token` comes back from ``epollWait(_:into:timeoutMilliseconds:)``.
-    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64) -> Bool {
+    static func epollAdd(_ epoll: Int32, _ fd: Int32, token: UInt64) -> Result<Void, Errno> {
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = token
-        return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
+        return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0 ? .success(()) : .failure(.current)
     }
 
     /// Watches a descriptor for input, and for output too when `writable` is set.

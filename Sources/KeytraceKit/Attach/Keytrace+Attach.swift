@@ -243,15 +243,17 @@ extension Keytrace {
         }
         var end = AttachEnd.interrupted
         var failure: KeytraceError?
-        loop.watch(signals.fileDescriptor) { [unowned signals] in
-            _ = signals.drain()
-            control.stop()
-        }
+        do {
+            try loop.watch(signals.fileDescriptor) { [unowned signals] in
+                _ = signals.drain()
+                control.stop()
+            }
+        } catch { throw KeytraceError("\(error)") }
         let silence = SilenceWatch(connection, loop: loop) { line in
             diagnostics.line("keytrace: \(line)")
             diagnostics.flush()
         }
-        let watched = loop.watch(connection.fileDescriptor) { _ in
+        let readConnection: (EventLoop.Readiness) -> Void = { _ in
             do throws(KeytraceError) {
                 let ended = try pump(connection, budget: 1 << 22) { (line, message) throws(KeytraceError) in
                     if case .trace(let event) = message { voice?.speak(event) }
@@ -274,8 +276,8 @@ extension Keytrace {
                 control.stop()
             }
         }
-        guard watched != nil else {
-            throw KeytraceError("cannot watch the connection to \(connection.appDescription) on keytrace's event loop")
+        do { try loop.watch(connection.fileDescriptor, onReady: readConnection) } catch {
+            throw KeytraceError("the connection to \(connection.appDescription): \(error)")
         }
         loop.afterBatch = {
             output.flush()
@@ -303,7 +305,7 @@ extension Keytrace {
         let started = EventLoop.monotonicNow
         private(set) var said = false
         private let loop: EventLoop
-        private var token: UInt64?
+        private var token: EventLoop.Deadline?
 
         /// Watches on `loop`; `say` gets the line (without `keytrace: `).
         init(_ connection: InspectionConnection, loop: EventLoop, say: @escaping (String) -> Void) {

@@ -34,7 +34,7 @@ extension Keytrace {
         }
         // A batch reads at most 1 MiB from the socket, so that F2 and Ctrl-C stay quick under a
         // flood; the loop comes back for the rest.
-        let watched = app.loop.watch(connection.fileDescriptor) { [unowned app] _ in
+        let readConnection: (EventLoop.Readiness) -> Void = { [unowned app] _ in
             do throws(KeytraceError) {
                 let ended = try pump(connection, budget: 1 << 20) { (_, message) throws(KeytraceError) in
                     if case .trace(let event) = message { voice?.speak(event) }
@@ -53,8 +53,9 @@ extension Keytrace {
                 app.stop()
             }
         }
-        guard let token = watched else {
-            throw KeytraceError("cannot watch the connection to \(connection.appDescription) on keytrace's event loop")
+        let token: EventLoop.Watch
+        do { token = try app.loop.watch(connection.fileDescriptor, onReady: readConnection) } catch {
+            throw KeytraceError("the connection to \(connection.appDescription): \(error)")
         }
         var drawn = -1
         var shown: Canvas?

@@ -31,8 +31,8 @@ final class DisplayCore {
     /// The `wl_display.sync` after a seat's bind: when it is done, a name that did not come is not waited for.
     private var seatSync: OpaquePointer?
     private var userdata: CallbackUserdata<DisplayCore>?
-    private var watchToken: UInt64?
-    private var batchToken: UInt64?
+    private var watchToken: EventLoop.Watch?
+    private var batchToken: EventLoop.BatchHandler?
     private(set) var watchingWritability = false
     private var closed = false
 
@@ -131,12 +131,12 @@ final class DisplayCore {
         }
         do throws(WaylandError) {
             try bindGlobals()
+            try attach()
         } catch {
             destroyProxies()
             wl_display_disconnect(display)
             throw error
         }
-        attach()
     }
 
     // MARK: - Globals
@@ -346,9 +346,13 @@ final class DisplayCore {
 
     // MARK: - The loop
 
-    private func attach() {
+    private func attach() throws(WaylandError) {
         let fd = wl_display_get_fd(display)
-        watchToken = loop.watch(fd) { [unowned self] readiness in ready(readiness) }
+        do { watchToken = try loop.watch(fd) { [unowned self] readiness in ready(readiness) } } catch {
+            throw WaylandError(
+                operation: error.operation, errno: error.errno,
+                message: "the connection to the compositor (\(socketPath ?? "WAYLAND_SOCKET")): \(error.message)")
+        }
         // After the app's frame: a frame committed in `afterBatch` is sent in the same batch.
         batchToken = loop.addBatchHandler(afterFrame: true) { [unowned self] in flush(dispatching: false) }
     }

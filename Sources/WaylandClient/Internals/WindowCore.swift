@@ -1,5 +1,6 @@
 internal import CWayland
 internal import CWaylandProtocols
+internal import EventLoop
 internal import Glibc
 internal import LinuxSystem
 
@@ -18,7 +19,7 @@ final class WindowCore {
     private var pendingSize: (Int, Int) = (0, 0)
     private var closed = false
     /// The loop's deadline for the first configure, until it comes.
-    private var configureDeadline: UInt64?
+    private var configureDeadline: EventLoop.Deadline?
 
     private(set) var width: Int
     /// The largest width or height drawn; a larger configure is clamped to it.
