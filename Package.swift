@@ -213,7 +213,7 @@ let package = Package(
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         // ResponderChain only to check that InputError escapes as the core's escaper does.
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "ResponderChain"]),
-        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "ResponderChain"]),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "LinuxSystem", "ResponderChain"]),
         .testTarget(
             name: "XKBKeymapTests",
             dependencies: ["XKBKeymap", "ResponderChain", "ResponderChainTesting", "CXKBCommon"]),

@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import LinuxSystem
 import ResponderChain
 import Synchronization
 import Testing
@@ -202,5 +203,111 @@ import Testing
         _ = [UInt8(1)].withUnsafeBytes { send(pair[1], $0.baseAddress, 1, 0) }
         loop.runOnce(timeout: 1)
         #expect(seen.last?.readable == true && seen.last?.writable == false)
+    }
+
+    /// The two overloads of `watch`, so that each is checked to throw.
+    enum WatchOverload: String, CaseIterable, CustomTestStringConvertible {
+        case handler, onReady
+        var testDescription: String { rawValue }
+
+        @MainActor func watch(_ fileDescriptor: Int32, on loop: EventLoop) throws(InputError) -> EventLoop.Watch {
+            switch self {
+            case .handler: try loop.watch(fileDescriptor) {}
+            case .onReady: try loop.watch(fileDescriptor, onReady: { _ in })
+            }
+        }
+    }
+
+    @Test(
+        "watching a descriptor that is not open throws the loop's InputError: epoll_ctl, EBADF, and the descriptor named",
+        arguments: WatchOverload.allCases, [Int32(-1), Int32.max])
+    func watchNotOpenThrows(overload: WatchOverload, fileDescriptor: Int32) throws {
+        // Int32.max is above any process's descriptor limit: never open, whatever other tests open meanwhile.
+        let loop = try EventLoop()
+        let error = #expect(throws: InputError.self) { try overload.watch(fileDescriptor, on: loop) }
+        #expect(error?.errno == .badFileDescriptor)
+        #expect(error?.operation == "epoll_ctl")
+        #expect(error?.path == nil)
+        #expect(error?.message.contains("cannot watch descriptor \(fileDescriptor): ") == true)
+        #expect(error?.message.contains("not an open descriptor") == true, "the reason in words")
+    }
+
+    @Test("a descriptor epoll cannot wait on (/dev/null) throws EPERM with the reason; one watched twice, EEXIST")
+    func watchRefusedThrows() throws {
+        var options = EventLoop.Options()
+        options.drainsMainQueue = false
+        let loop = try EventLoop(options: options)
+        let null = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        try #require(null >= 0)
+        defer { close(null) }
+        let refused = #expect(throws: InputError.self) { try loop.watch(null) {} }
+        #expect(refused?.errno == .notPermitted)
+        #expect(refused?.message.contains("descriptor \(null)") == true)
+        #expect(refused?.message.contains("epoll cannot wait on it") == true)
+
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { fds.forEach { close($0) } }
+        var reads = 0
+        let token = try loop.watch(fds[0]) {
+            var byte: UInt8 = 0
+            reads += read(fds[0], &byte, 1)
+        }
+        let twice = #expect(throws: InputError.self) { try loop.watch(fds[0]) {} }
+        #expect(twice?.errno == .fileExists)
+        #expect(twice?.message.contains("descriptor \(fds[0])") == true)
+        var byte: UInt8 = 1
+        _ = write(fds[1], &byte, 1)
+        loop.runOnce(timeout: 1)
+        #expect(reads == 1, "the first watch is untouched by the refused second")
+        loop.unwatch(token)
+    }
+
+    @Test(
+        "tokens given back twice, or after their descriptor is watched again, do nothing; each call gets a new token"
+    )
+    func staleTokens() throws {
+        var options = EventLoop.Options()
+        options.drainsMainQueue = false
+        let loop = try EventLoop(options: options)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { fds.forEach { close($0) } }
+        var reads = 0
+        let stale = try loop.watch(fds[0]) {}
+        loop.unwatch(stale)
+        let current = try loop.watch(fds[0]) {
+            var byte: UInt8 = 0
+            reads += read(fds[0], &byte, 1)
+        }
+        #expect(current != stale)
+        // Stale: the descriptor is watched again under a new token, which these leave alone.
+        loop.unwatch(stale)
+        loop.setWatchesWritability(stale, true)
+        var byte: UInt8 = 1
+        _ = write(fds[1], &byte, 1)
+        loop.runOnce(timeout: 1)
+        #expect(reads == 1)
+
+        var fired: [String] = []
+        let gone = loop.addDeadline({ nil }) { _ in fired.append("gone") }
+        let kept = loop.addDeadline({ nil }) { _ in fired.append("kept") }
+        let goneBatch = loop.addBatchHandler { fired.append("gone batch") }
+        let keptBatch = loop.addBatchHandler(afterFrame: true) { fired.append("kept batch") }
+        #expect(gone != kept && goneBatch != keptBatch)
+        for _ in 0..<2 {
+            loop.removeDeadline(gone)
+            loop.removeBatchHandler(goneBatch)
+        }
+        loop.dispatchPending()
+        #expect(fired == ["kept", "kept batch"])
+        loop.unwatch(current)
+        loop.unwatch(current)
+        loop.removeDeadline(kept)
+        loop.removeBatchHandler(keptBatch)
+        fired = []
+        _ = write(fds[1], &byte, 1)
+        loop.runOnce(timeout: 0.01)
+        #expect(fired.isEmpty && reads == 1, "nothing left on the loop")
     }
 }
