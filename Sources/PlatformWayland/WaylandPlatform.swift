@@ -71,7 +71,7 @@ public final class WaylandPlatform: AppPlatform {
     public var title: String { "the compositor" }
 
     /// Runs when the environment names a compositor and the configuration leaves the input to the
-    /// app (``KeyboardApp/InputChoice/automatic``: the keyboards or the terminal asked for are the
+    /// app (`KeyboardApp.InputChoice.automatic`: the keyboards or the terminal asked for are the
     /// console's).
     ///
     /// - Parameter environment: The app's environment.
