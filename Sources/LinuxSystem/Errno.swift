@@ -1,5 +1,3 @@
-@preconcurrency internal import Glibc  // errno and strerror carry no concurrency annotations; both are read on the calling thread.
-
 /// An error number, as the C library's calls set `errno`: the one errno type of the package.
 ///
 /// Every error that carries an errno (``InputError``, and the display, Wayland and output errors
@@ -27,7 +25,7 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     ///
     /// The corresponding C function is `strerror`.
     public var description: String {
-        String(cString: strerror(rawValue))
+        ErrnoCalls.message(rawValue)
     }
 
     /// The calling thread's error number, as the last failed C call left it.
@@ -36,6 +34,6 @@ public struct Errno: RawRepresentable, Error, Hashable, Sendable, CustomStringCo
     ///
     /// The corresponding C variable is `errno`.
     public static var current: Errno {
-        Errno(rawValue: Glibc.errno)
+        Errno(rawValue: ErrnoCalls.current)
     }
 }
