@@ -46,6 +46,18 @@ open class FocusNode: Responder, FocusItem {
             focusPropertiesDidChange(.focusability)
         }
     }
+    /// Whether the node can be used: a disabled node cannot be focused or tapped, draws itself
+    /// disabled (``DrawingState/isEnabled``) and is spoken as dimmed. `true` by default (UIKit's
+    /// `UIControl.isEnabled`).
+    public var isEnabled: Bool {
+        get { focusProperties.isEnabled }
+        set {
+            guard newValue != focusProperties.isEnabled else { return }
+            focusProperties.isEnabled = newValue
+            focusPropertiesDidChange(.focusability)
+            setNeedsDisplay()
+        }
+    }
     /// How keyboard focus may reach the node. ``FocusInteractions/automatic`` by default.
     public var focusInteractions: FocusInteractions {
         get { focusProperties.interactions }
@@ -162,8 +174,15 @@ open class FocusNode: Responder, FocusItem {
     /// What kind of element the node is and its state. Until set: ``AccessibilityTraits/button``
     /// when the node has a ``primaryAction``, and ``AccessibilityTraits/textField`` for a
     /// ``TextInputNode``; setting replaces them (add to them with `node.accessibilityTraits.insert(…)`).
+    /// ``AccessibilityTraits/notEnabled`` is added while ``isEnabled`` is `false`, and
+    /// ``AccessibilityTraits/selected`` while ``isSelected`` is `true`.
     open var accessibilityTraits: AccessibilityTraits {
-        get { accessibility?.traits ?? defaultAccessibilityTraits }
+        get {
+            let traits = accessibility?.traits ?? defaultAccessibilityTraits
+            var state: AccessibilityTraits = focusProperties.isEnabled ? [] : .notEnabled
+            if display?.isSelected == true { state.insert(.selected) }
+            return state.isEmpty ? traits : traits.union(state)
+        }
         set { accessibilityStorage.traits = newValue }
     }
     /// The traits until ``accessibilityTraits`` is set.
@@ -192,6 +211,43 @@ open class FocusNode: Responder, FocusItem {
     public var isFocused: Bool {
         guard let focusSystem = window?.focusSystem else { return false }
         return focusSystem.isFocused(self)
+    }
+
+    /// What the node draws and how it shows its states, made when the first is set.
+    @exclusivity(unchecked) final var display: DisplayStorage?
+    final var displayStorage: DisplayStorage {
+        if let display { return display }
+        let made = DisplayStorage()
+        display = made
+        return made
+    }
+
+    /// Draws the node on a screen (UIKit's `draw(_:)`, Qt's `paintEvent`), in its ``frame`` (the
+    /// window's coordinate space, in points), from its state. Called whenever the part of the
+    /// screen it covers is redrawn: after ``setNeedsDisplay()``, a change of its frame, its
+    /// visibility or its state, or of something drawn under or over it. Drawing is clipped to what
+    /// is being redrawn.
+    ///
+    /// The default fills the frame with ``backgroundColor`` (rounded by ``cornerRadius``), if
+    /// any. The system draws the ``focusEffect`` afterwards; the node's children are drawn after
+    /// it, over it.
+    ///
+    /// - Parameters:
+    ///   - context: Where to draw.
+    ///   - state: Focused, pressed, disabled, selected and the rest.
+    open func draw(in context: any GraphicsContext, state: DrawingState) {
+        guard let background = display?.backgroundColor else { return }
+        context.fill(.roundedRect(frame, cornerRadius: display?.cornerRadius ?? 0), background)
+    }
+
+    /// How the system shows that this node has focus: ``FocusEffect/automatic`` (the window's
+    /// ring) by default; ``FocusEffect/none`` when the node draws focus itself.
+    open var focusEffect: FocusEffect {
+        get { display?.focusEffect ?? .automatic }
+        set {
+            displayStorage.focusEffect = newValue
+            setNeedsDisplay()
+        }
     }
 
     /// Creates a node.
@@ -270,8 +326,8 @@ open class FocusNode: Responder, FocusItem {
 
     // MARK: FocusItem
 
-    /// ``isFocusable``.
-    public var canBecomeFocused: Bool { isFocusable }
+    /// ``isFocusable`` and ``isEnabled``.
+    public var canBecomeFocused: Bool { focusProperties.isFocusable && focusProperties.isEnabled }
 
     // MARK: Responder
 
@@ -312,6 +368,7 @@ struct FocusProperties {
     var direction: LayoutDirection?
     var selectionFollowsFocus: Bool?
     var acceptsFirstResponder = false
+    var isEnabled = true
 
     init(frame: Rect, isFocusable: Bool) {
         self.frame = frame

@@ -230,7 +230,7 @@ struct FocusSnapshot {
                 groupKind = properties.groupKind
                 role = properties.role
                 direction = properties.direction
-                canBecomeFocused = properties.isFocusable
+                canBecomeFocused = properties.isFocusable && properties.isEnabled
                 interactions = properties.interactions
                 return
             }

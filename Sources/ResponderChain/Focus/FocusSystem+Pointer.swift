@@ -120,6 +120,9 @@ public final class PointerActivationTracker {
     private var contacts: [Int: ObjectIdentifier?] = [:]
     /// Whether the current gesture has had two contacts at once: it activates nothing.
     private var isMultiTouch = false
+    /// The node each contact presses now (``FocusNode/isPressed``): from its down until it lifts,
+    /// slides off or is cancelled.
+    private var pressed: [Int: FocusNode] = [:]
 
     /// The contact id a mouse button uses.
     public nonisolated static let pointerID = -1
@@ -144,6 +147,11 @@ public final class PointerActivationTracker {
     func down(_ id: Int, hit: (any FocusItem)?) {
         if !contacts.isEmpty { isMultiTouch = true }
         contacts[id] = hit.map(ObjectIdentifier.init)
+        release(id)
+        if let node = hit as? FocusNode {
+            pressed[id] = node
+            node.pointerPressChanged(true)
+        }
     }
 
     /// A contact moved: when it leaves the item it went down on, lifting it activates nothing.
@@ -153,7 +161,10 @@ public final class PointerActivationTracker {
     ///   - point: Where it is now.
     public func move(_ id: Int, to point: Point) {
         guard let start = contacts[id], let start else { return }
-        if focusSystem.item(at: point).map(ObjectIdentifier.init) != start { contacts[id] = .some(nil) }
+        if focusSystem.item(at: point).map(ObjectIdentifier.init) != start {
+            contacts[id] = .some(nil)
+            release(id)
+        }
     }
 
     /// A contact lifted at `point`: the item it went down on is activated when it lifts there,
@@ -173,6 +184,7 @@ public final class PointerActivationTracker {
         guard let entry = contacts.removeValue(forKey: id) else {
             return .nothing(reason: "the contact never went down in this window")
         }
+        release(id)
         defer { if contacts.isEmpty { isMultiTouch = false } }
         if isMultiTouch { return .nothing(reason: "more than one finger touched") }
         guard let start = entry else { return .nothing(reason: "it went down on no item, or moved off it") }
@@ -187,5 +199,11 @@ public final class PointerActivationTracker {
     public func cancelAll() {
         contacts.removeAll()
         isMultiTouch = false
+        for id in Array(pressed.keys) { release(id) }
+    }
+
+    /// The contact no longer presses its node.
+    private func release(_ id: Int) {
+        pressed.removeValue(forKey: id)?.pointerPressChanged(false)
     }
 }

@@ -59,7 +59,8 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         "(\(Self.format(x)), \(Self.format(y)), \(Self.format(width))×\(Self.format(height)))"
     }
 
-    private static func format(_ value: Double) -> String {
+    /// A number as `description` writes it: whole numbers without a fraction.
+    static func format(_ value: Double) -> String {
         // No libm: the core links without Foundation or Glibc, so no `rounded()` here.
         abs(value) < 1e15 && Double(Int(value)) == value ? String(Int(value)) : String(value)
     }

@@ -145,6 +145,38 @@ open class Window: Responder {
         layoutGeneration &+= 1
     }
 
+    /// Whether a painter shows the window (`Graphics`' `WindowPainter`): only then do nodes record
+    /// what they need redrawn.
+    package var isDisplayObserved = false {
+        didSet { if !isDisplayObserved { displayInvalidations.removeAll() } }
+    }
+    /// The nodes that asked to be drawn again since the painter last took them, each with the part
+    /// (`nil`: the whole node), in order.
+    package private(set) var displayInvalidations: [(node: FocusNode, rect: Rect?)] = []
+    /// Set when more than ``displayInvalidationLimit`` were recorded: the painter redraws everything.
+    package private(set) var displayInvalidationsOverflowed = false
+    /// The most invalidations kept between two frames.
+    package static let displayInvalidationLimit = 4096
+
+    package func noteNeedsDisplay(_ node: FocusNode, in rect: Rect?) {
+        guard !displayInvalidationsOverflowed else { return }
+        guard displayInvalidations.count < Self.displayInvalidationLimit else {
+            displayInvalidations.removeAll()
+            displayInvalidationsOverflowed = true
+            return
+        }
+        displayInvalidations.append((node, rect))
+    }
+
+    /// Hands the recorded invalidations to the painter and forgets them.
+    ///
+    /// - Parameter body: Called with the invalidations, and whether they overflowed.
+    package func takeDisplayInvalidations(_ body: ([(node: FocusNode, rect: Rect?)], Bool) -> Void) {
+        body(displayInvalidations, displayInvalidationsOverflowed)
+        displayInvalidations.removeAll(keepingCapacity: true)
+        displayInvalidationsOverflowed = false
+    }
+
     package func subtreeDidLeave(_ root: Responder) {
         responderChainDidChange()
         focusLayoutDidChange()
