@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LinuxKeyboard", targets: ["LinuxKeyboard"]),
         // A kiosk that runs anywhere: LinuxKeyboard with every platform (a Wayland window, the display).
         .library(name: "KioskPlatforms", targets: ["KioskPlatforms"]),
+        .library(name: "Graphics", targets: ["Graphics"]),
         // One platform each, for an app that lists only some.
         .library(name: "PlatformWayland", targets: ["PlatformWayland"]),
         .library(name: "PlatformDisplay", targets: ["PlatformDisplay"]),
@@ -159,6 +160,10 @@ let package = Package(
                 "LinuxKeyboard", "AppRuntime", "DRMOutput", "LibinputInput", "EvdevInput", "PixelCanvas", "Seat",
                 "TerminalIO", "Udev",
             ]),
+        // Pure Swift on the core alone: the painter that works out what to draw again (damage by
+        // rectangle) and draws a window's nodes on any GraphicsContext; the standard nodes (labels,
+        // images, buttons, panels, text fields) and a theme.
+        .target(name: "Graphics", dependencies: ["ResponderChain"]),
         // Every platform, for a kiosk: `KeyboardApp.kioskPlatforms()`.
         .target(name: "KioskPlatforms", dependencies: ["LinuxKeyboard", "PlatformWayland", "PlatformDisplay"]),
         // Pure Swift, no dependency: styled cells, boxes, and the bytes that update a terminal.
@@ -211,6 +216,7 @@ let package = Package(
         .executableTarget(
             name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        .testTarget(name: "GraphicsTests", dependencies: ["Graphics", "ResponderChain", "ResponderChainTesting"]),
         // ResponderChain only to check that InputError escapes as the core's escaper does.
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "ResponderChain"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "LinuxSystem", "ResponderChain"]),

@@ -9,6 +9,7 @@ final class DisplayStorage {
     /// Contacts down on the node now (two fingers on one key count twice).
     var pressCount = 0
     var containmentRedraw: FocusContainmentRedraw = .none
+    var drawingOutset: Double = 0
 }
 
 /// What of a node is redrawn when focus enters or leaves it (a group's outline that turns
@@ -67,6 +68,17 @@ extension FocusNode {
         set {
             guard newValue != focusContainmentRedraw else { return }
             displayStorage.containmentRedraw = newValue
+            setNeedsDisplay()
+        }
+    }
+
+    /// How far the node's drawing reaches beyond its frame, in points, on every side (a card's
+    /// shadow): what a redraw of the node covers. 0 by default.
+    public var drawingOutset: Double {
+        get { display?.drawingOutset ?? 0 }
+        set {
+            guard newValue != drawingOutset else { return }
+            displayStorage.drawingOutset = max(0, newValue)
             setNeedsDisplay()
         }
     }

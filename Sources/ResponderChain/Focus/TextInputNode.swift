@@ -66,6 +66,7 @@ open class TextInputNode: FocusNode, TextInputResponder {
     /// undo steps.
     public var text = "" {
         didSet {
+            setNeedsDisplay()
             if isEditing {
                 clampSelection()
             } else {
@@ -78,12 +79,15 @@ open class TextInputNode: FocusNode, TextInputResponder {
     /// The selection as character offsets into ``text``; empty for a plain cursor.
     public var selectedRange: Range<Int> = 0..<0 {
         didSet {
+            if selectedRange != oldValue { setNeedsDisplay() }
             clampSelection()
             if !isEditing { history.endRun() }
         }
     }
     /// Where the cursor is: the selection's moving end (a character offset).
-    public private(set) var cursorPosition = 0
+    public private(set) var cursorPosition = 0 {
+        didSet { if cursorPosition != oldValue { setNeedsDisplay() } }
+    }
     /// The most characters the field holds; `nil` for no limit. Typing and pasting stop there.
     public var maximumLength: Int?
     /// Whether the text is secret (a password or PIN): traces show `•` for its keys,
