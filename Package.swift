@@ -237,8 +237,8 @@ let package = Package(
         .testTarget(
             name: "AppRuntimeTests",
             dependencies: [
-                "AppRuntime", "DispatchTrace", "Inspection", "LinuxSystem", "ResponderChain", "TerminalCanvas",
-                "TerminalIO", "TestSupport",
+                "AppRuntime", "DispatchTrace", "Graphics", "Inspection", "LinuxSystem", "ResponderChain",
+                "ResponderChainTesting", "TerminalCanvas", "TerminalIO", "TestSupport",
             ]),
         .testTarget(
             name: "LinuxKeyboardTests",

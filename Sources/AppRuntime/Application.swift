@@ -141,6 +141,8 @@ public final class Application {
         case hotPlugUnavailable(message: String)
         /// The terminal changed size.
         case resized(columns: Int, rows: Int)
+        /// The screen the nodes are drawn on changed size, in points (``NodeOutput/pointSize``).
+        case screenResized(width: Double, height: Double)
         /// The seat was taken away (a switch to another VT or session): every press was
         /// cancelled, nothing is read until it comes back.
         case seatDisabled(cancelledKeys: [KeyCode])
@@ -224,6 +226,10 @@ public final class Application {
     public var inspectionWatchers: Int { inspection?.watcherCount ?? 0 }
     private var inspection: InspectionServer?
     private var primaryOutput: (any CanvasOutput)?
+    /// Where the window's nodes are drawn as pixels, when set with ``setNodeOutput(_:)``.
+    public private(set) var nodeOutput: (any NodeOutput)?
+    /// Whether the app draws on a screen (a window, a display), not in the terminal.
+    private var drawsOnScreen: Bool { primaryOutput != nil || nodeOutput != nil }
     private var failure: AppError?
 
     private var signals: SignalPipe?
@@ -295,6 +301,7 @@ public final class Application {
         let primaryInput: (any InputSource)?
         let fallsBackToTerminal: Bool
         let primaryOutput: (any CanvasOutput)?
+        let nodeOutput: (any NodeOutput)?
         let addedSources: [any InputSource]
     }
 
@@ -302,7 +309,7 @@ public final class Application {
     package var registrations: Registrations {
         Registrations(
             primaryInput: primaryInput, fallsBackToTerminal: fallsBackToTerminal, primaryOutput: primaryOutput,
-            addedSources: addedSources)
+            nodeOutput: nodeOutput, addedSources: addedSources)
     }
 
     /// Takes the registrations back to a snapshot (before ``openInput()`` only).
@@ -313,6 +320,7 @@ public final class Application {
         primaryInput = snapshot.primaryInput
         fallsBackToTerminal = snapshot.fallsBackToTerminal
         primaryOutput = snapshot.primaryOutput
+        nodeOutput = snapshot.nodeOutput
         addedSources = snapshot.addedSources
     }
 
@@ -357,6 +365,25 @@ public final class Application {
         }
     }
 
+    /// Sets where the window is shown by drawing its nodes as pixels (a Wayland window, a
+    /// display): after every batch the output draws what changed (``NodeOutput/update()``). The
+    /// terminal is then not opened for drawing and ``output`` stays `nil`, so an app that draws a
+    /// `Canvas` from ``onFrame`` for the terminal (`app.output?.show(…)`) draws nothing there.
+    /// Its resizes are posted as ``Change/screenResized(width:height:)`` and draw a frame. Call it
+    /// before ``openInput()``.
+    ///
+    /// - Parameter output: The output.
+    public func setNodeOutput(_ output: any NodeOutput) {
+        precondition(!opened, "setNodeOutput(_:) after openInput(): set it before the app starts")
+        nodeOutput = output
+        output.onResize = { [unowned self] in
+            if let size = self.nodeOutput?.pointSize {
+                self.post(.screenResized(width: size.width, height: size.height))
+            }
+            self.frame()
+        }
+    }
+
     /// Chooses and opens the input (and the terminal for drawing), the sources added with
     /// ``add(_:)``, and the signal handling. Idempotent; ``start()`` calls it. After it,
     /// ``input`` and ``inputNote`` say what was chosen.
@@ -373,7 +400,7 @@ public final class Application {
         var chosen = primary.source
         let useTerminal = chosen == nil
         self.output = primaryOutput
-        if useTerminal || (configuration.usesTerminalForOutput && primaryOutput == nil) {
+        if useTerminal || (configuration.usesTerminalForOutput && !drawsOnScreen) {
             let input = configuration.terminalInput
             let output =
                 configuration.terminalOutput
@@ -381,7 +408,7 @@ public final class Application {
             do {
                 let terminal = try TerminalKeyboard(input: input, output: output, negotiate: useTerminal)
                 self.terminal = terminal
-                if primaryOutput == nil { self.output = TerminalOutput(terminal: terminal) }
+                if !drawsOnScreen { self.output = TerminalOutput(terminal: terminal) }
             } catch {
                 if useTerminal { throw AppError(error) }
             }
@@ -427,7 +454,7 @@ public final class Application {
 
     /// Reserves the quit command for the output chosen: a terminal's, or a screen's (none by default).
     private func reserveQuitCommand() {
-        activeQuitCommand = primaryOutput == nil ? configuration.quitCommand : configuration.screenQuitCommand
+        activeQuitCommand = drawsOnScreen ? configuration.screenQuitCommand : configuration.quitCommand
         guard let quitCommand = activeQuitCommand else { return }
         let control = loop.control
         // First, before the shortcuts the app reserved since init, as an app's key help lists it.
@@ -653,6 +680,7 @@ public final class Application {
         window.updateFocusAfterInput()
         checkFirstResponder()
         onFrame?()
+        nodeOutput?.update()
         inspection?.frameEnded()
     }
 
@@ -711,7 +739,7 @@ public final class Application {
     /// Whether standard error is the terminal the app draws on now (from ``openInput()`` until the
     /// terminal is given back): messages are then kept for later.
     var stderrIsDrawnTerminal: Bool {
-        guard let terminal, !finished, primaryOutput == nil, output != nil else { return false }
+        guard let terminal, !finished, !drawsOnScreen, output != nil else { return false }
         return Syscalls.sameFile(2, terminal.outputDescriptor)
     }
 

@@ -26,7 +26,7 @@ extension TraceSession {
             emit(TraceEvent(t: t, .device(.seatDisabled, name: "seat", path: nil, detail: detail)))
         case .seatEnabled:
             emit(TraceEvent(t: t, .device(.seatEnabled, name: "seat", path: nil, detail: nil)))
-        case .deviceRemoved, .focusMoved, .firstResponderChanged, .resized:
+        case .deviceRemoved, .focusMoved, .firstResponderChanged, .resized, .screenResized:
             break
         }
     }

@@ -297,7 +297,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             app.output?.invalidate()  // the console may have been redrawn by someone else: draw it all
         case .resized:
             app.output?.invalidate()
-        case .focusMoved, .firstResponderChanged:
+        case .screenResized, .focusMoved, .firstResponderChanged:
             break
         }
     }
