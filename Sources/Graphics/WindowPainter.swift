@@ -76,7 +76,12 @@ public final class WindowPainter {
         self.backgroundColor = backgroundColor
         self.focusColor = focusColor
         window.isDisplayObserved = true
+        if window.minimumTargetSize == nil { window.minimumTargetSize = Self.minimumTargetSize }
     }
+
+    /// The smallest target a finger can hit, in points (WCAG 2.5.5): a painted window's
+    /// ``ResponderChain/Window/minimumTargetSize`` unless the app set one.
+    public static let minimumTargetSize = 44.0
 
     /// Stops following the window (its nodes stop recording what they need drawn).
     public func detach() {

@@ -364,3 +364,29 @@ struct DamageRegionTests {
         #expect(region.rects.count == 2)
     }
 }
+
+@MainActor
+@Suite("Touch target sizes")
+struct TouchTargetSizeTests {
+    @Test("a painted window flags targets under 44x44 points; an app may ask for more; cells are not checked")
+    func minimumSize() {
+        let window = Window()
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 800, height: 600))
+        window.addChild(root)
+        root.addChild(ButtonNode("OK", identifier: "small", frame: Rect(x: 10, y: 10, width: 40, height: 60)))
+        root.addChild(ButtonNode("Pay", identifier: "large", frame: Rect(x: 100, y: 10, width: 60, height: 60)))
+        let app = AppHarness(window: window, root: root)
+        #expect(app.pointerTargets.tooSmall.isEmpty, "frames in cells: no size is checked")
+        let painter = WindowPainter(window: window, size: Size(width: 800, height: 600))
+        #expect(window.minimumTargetSize == 44)
+        let report = app.pointerTargets
+        #expect(report.tooSmall.map(\.item) == ["small"])
+        #expect(report.description.contains("1 smaller than 44×44"))
+        #expect(report.entry("small")?.description.contains("too small for a finger") == true)
+        window.minimumTargetSize = 60
+        #expect(app.pointerTargets.tooSmall.map(\.item) == ["small"])
+        window.minimumTargetSize = 61
+        #expect(app.pointerTargets.tooSmall.map(\.item) == ["small", "large"])
+        painter.detach()
+    }
+}

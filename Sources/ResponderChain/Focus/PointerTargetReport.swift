@@ -65,6 +65,9 @@ public struct PointerTargetReport: CustomStringConvertible, Sendable {
         public var tapPoint: Point?
         /// What a tap does.
         public var outcome: Outcome
+        /// Whether its frame is narrower or shorter than the window's
+        /// ``Window/minimumTargetSize`` (a finger misses it); `false` when the window sets none.
+        public var isTooSmall = false
 
         /// Whether the item can never be tapped: a conflict between the items' frames.
         public var isConflict: Bool {
@@ -80,12 +83,16 @@ public struct PointerTargetReport: CustomStringConvertible, Sendable {
             } else {
                 line = "\(item) \(frame): \(reach); a tap: \(outcome)"
             }
+            if isTooSmall { return (line + "; too small for a finger").escapingControlCharacters() }
             return line.escapingControlCharacters()
         }
     }
 
     /// Every item a tap can be aimed at (focusable, or activated only), in document order.
     public var entries: [Entry]
+    /// The smallest width and height a target should have (``Window/minimumTargetSize``), or
+    /// `nil` when sizes are not checked.
+    public var minimumTargetSize: Double?
 
     /// Makes the report for the focus system's window now: the items of the current modal scope.
     ///
@@ -100,12 +107,16 @@ public struct PointerTargetReport: CustomStringConvertible, Sendable {
             default: return false
             }
         }
+        let minimum = focusSystem.window.minimumTargetSize
+        minimumTargetSize = minimum
         entries = items.enumerated().map { index, item in
             let above = items[(index + 1)...].filter { $0.frame.overlaps(item.frame) }
             let (reach, point) = Self.reach(of: item.frame, under: above.map { ($0.item.focusDebugName, $0.frame) })
-            return Entry(
+            var entry = Entry(
                 item: item.item.focusDebugName, frame: item.frame, reach: reach, tapPoint: point,
                 outcome: Self.outcome(of: item.item, in: focusSystem))
+            if let minimum { entry.isTooSmall = item.frame.width < minimum || item.frame.height < minimum }
+            return entry
         }
     }
 
@@ -120,9 +131,16 @@ public struct PointerTargetReport: CustomStringConvertible, Sendable {
     /// The items that can never be tapped.
     public var conflicts: [Entry] { entries.filter(\.isConflict) }
 
+    /// The items smaller than ``minimumTargetSize`` in width or height.
+    public var tooSmall: [Entry] { entries.filter(\.isTooSmall) }
+
     /// The report as text: a heading, then one line per item.
     public var description: String {
-        var text = "Touch and pointer targets: \(entries.count) items, \(conflicts.count) conflicts\n"
+        var text = "Touch and pointer targets: \(entries.count) items, \(conflicts.count) conflicts"
+        if let minimumTargetSize {
+            text += ", \(tooSmall.count) smaller than \(Size(width: minimumTargetSize, height: minimumTargetSize))"
+        }
+        text += "\n"
         for entry in entries { text += "  " + entry.description + "\n" }
         return text
     }

@@ -145,6 +145,12 @@ open class Window: Responder {
         layoutGeneration &+= 1
     }
 
+    /// The smallest width and height, in the frames' units, an item a finger taps should have:
+    /// ``PointerTargetReport`` and `keytrace --conflicts` flag smaller ones. `nil` (no check) by
+    /// default, for frames in terminal cells; 44 (points, WCAG 2.5.5's target size) once a
+    /// painter draws the window in points, unless set.
+    public var minimumTargetSize: Double?
+
     /// Whether a painter shows the window (`Graphics`' `WindowPainter`): only then do nodes record
     /// what they need redrawn.
     package var isDisplayObserved = false {
