@@ -252,4 +252,39 @@ struct CheckoutScreen {
         var focusChildren: [any FocusEnvironment] = []
         override var childFocusEnvironments: [any FocusEnvironment] { focusChildren }
     }
+
+    @Test("the focus debugger numbers the app's loop, shows each order and what reading order alone would give")
+    func debugger() {
+        let screen = CheckoutScreen(plate: 1, pay: 2, keyboard: 3)
+        screen.focus.requestFocus(on: screen.payButtons[0])
+        #expect(
+            screen.focus.debugTabLoop == """
+                tab loop (3 stops, Tab):
+                  1. plate  (group "plate (automatic)")  order 1
+                  2. card  (group "pay")  order 2  <- focus is here
+                  3. q  (group "keyboard")  order 3
+                the loop follows the app's order (focusTraversalOrder), not geometry: blocks with an order first, smaller first; ties and the rest in reading order
+                reading order alone would give: 1. plate, 2. q, 3. card
+                """)
+        let tree = screen.focus.debugGroupTree
+        #expect(tree.contains("group \"pay\" [focusGroupIdentifier on pay] order 2 primary: card"), "\(tree)")
+        #expect(tree.contains("group \"plate (automatic)\" [automatic: text input plate] order 1 primary: plate"))
+        #expect(!tree.contains("orders with no effect"))
+        // An order where it means nothing (a plain container) is listed, not silently dropped.
+        let wrapper = screen.harness.node("wrapper", 0, 600, 100, 40, focusable: false)
+        wrapper.focusTraversalOrder = 1.5
+        #expect(
+            screen.focus.debugGroupTree.hasSuffix(
+                """
+                orders with no effect (on neither a group's declarer nor an item that can be focused):
+                  - wrapper: order 1.5
+                """))
+        // Orders that agree with reading order say so.
+        let agreeing = CheckoutScreen(plate: 1, pay: 3, keyboard: 2)
+        #expect(agreeing.focus.debugTabLoop.hasSuffix("\nreading order alone gives the same loop"))
+        // No order anywhere: the loop reads as before.
+        let plain = CheckoutScreen()
+        #expect(!plain.focus.debugTabLoop.contains("order"))
+        #expect(!plain.focus.debugGroupTree.contains("order"))
+    }
 }
