@@ -287,4 +287,31 @@ struct CheckoutScreen {
         #expect(!plain.focus.debugTabLoop.contains("order"))
         #expect(!plain.focus.debugGroupTree.contains("order"))
     }
+
+    @Test("a scene gives orders with \"order\", and the debugger that keytrace --focus-debug prints shows them")
+    func scene() throws {
+        let json = """
+            {"name": "checkout", "root": {"id": "root", "frame": [0, 0, 1000, 700], "children": [
+              {"id": "plate", "kind": "textInput", "frame": [40, 40, 400, 60], "order": 1},
+              {"id": "keyboard", "group": "keyboard", "frame": [40, 120, 600, 300], "order": 3, "children": [
+                {"id": "q", "frame": [40, 120, 56, 56], "focusable": true}]},
+              {"id": "pay", "group": "pay", "frame": [700, 160, 250, 200], "order": 2.5, "children": [
+                {"id": "card", "frame": [700, 160, 250, 60], "focusable": true}]}
+            ]}}
+            """
+        let scene = try Scene(json: json, file: "checkout.json")
+        #expect(scene.nodes["pay"]?.focusTraversalOrder == 2.5)
+        #expect(scene.nodes["q"]?.focusTraversalOrder == nil)
+        let (_, focus) = scene.makeDispatcher()
+        #expect(focus.tabLoop.map(\.focusDebugName) == ["plate", "card", "q"])
+        #expect(focus.debugTabLoop.contains("  2. card  (group \"pay\")  order 2.5\n"))
+        #expect(throws: SceneError.self) {
+            try Scene(json: #"{"root": {"id": "a", "order": "first"}}"#, file: "bad.json")
+        }
+        do {
+            _ = try Scene(json: #"{"root": {"id": "a", "order": "first"}}"#, file: "bad.json")
+        } catch {
+            #expect(error.description == "bad.json:1:31: root.order: expected a number, got a string")
+        }
+    }
 }
