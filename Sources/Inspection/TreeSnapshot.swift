@@ -250,6 +250,10 @@ struct SceneWriter {
             out.append(",\"groupKind\":")
             out.appendJSONString(environment.focusGroupKind.rawValue)
         }
+        if let order = environment.focusTraversalOrder, order.isFinite {
+            out.append(",\"order\":")
+            Self.writeNumber(order, to: &out)
+        }
         if let direction = environment.layoutDirection {
             out.append(",\"layoutDirection\":")
             out.appendJSONString(direction.rawValue)

@@ -50,6 +50,22 @@ import Testing
         #expect(mirrorDispatcher.globalKeyCommands == dispatcher.globalKeyCommands)
     }
 
+    @Test("the app's traversal order reaches the mirror: an attached keytrace shows the same loop")
+    func traversalOrder() throws {
+        let (scene, dispatcher, focus) = try demo()
+        try #require(scene.nodes["reminders"]).focusTraversalOrder = 1
+        try #require(scene.nodes["search"]).focusTraversalOrder = 2.5
+        let snapshot = TreeSnapshot(
+            name: "demo", window: scene.window, root: scene.root, focusSystem: focus, dispatcher: dispatcher, t: 0)
+        let mirror = try roundTrip(snapshot).makeScene()
+        #expect(mirror.nodes["reminders"]?.focusTraversalOrder == 1)
+        #expect(mirror.nodes["search"]?.focusTraversalOrder == 2.5)
+        #expect(mirror.nodes["lists"]?.focusTraversalOrder == nil)
+        let (_, mirrorFocus) = mirror.makeDispatcher()
+        #expect(mirrorFocus.debugTabLoop == focus.debugTabLoop)
+        #expect(focus.debugTabLoop.contains("order 2.5"))
+    }
+
     @Test("every key command a scene can hold comes back the same", arguments: KeyCommand.SpecialKey.allCases)
     func commandsRoundTrip(key: KeyCommand.SpecialKey) throws {
         let window = Window(identifier: "w")

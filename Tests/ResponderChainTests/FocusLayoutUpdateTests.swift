@@ -16,7 +16,8 @@ import Testing
         var freshItems: [FocusNode] = []
         let liveFocus: FocusSystem
 
-        init(generator: inout SeededGenerator, groups: Int, itemsPerGroup: Int, loose: Int) {
+        /// With `orders`, some items and groups carry an app's order (``FocusEnvironment/focusTraversalOrder``).
+        init(generator: inout SeededGenerator, groups: Int, itemsPerGroup: Int, loose: Int, orders: Bool = false) {
             live.addChild(liveRoot)
             fresh.addChild(freshRoot)
             func add(_ make: () -> (FocusNode, FocusNode), under parents: (FocusNode, FocusNode)) -> (
@@ -28,14 +29,23 @@ import Testing
                 return pair
             }
             var serial = 0
+            /// A few orders, so that ties happen; `nil` half the time.
+            func order() -> Double? {
+                guard orders, Bool.random(using: &generator) else { return nil }
+                return Double(Int.random(in: 0..<4, using: &generator))
+            }
             func item(in area: Rect) -> (FocusNode, FocusNode) {
                 serial += 1
                 let frame = Self.randomFrame(in: area, using: &generator)
                 let focusable = Int.random(in: 0..<10, using: &generator) > 0
-                return (
+                let pair = (
                     FocusNode(identifier: "item\(serial)", frame: frame, isFocusable: focusable),
                     FocusNode(identifier: "item\(serial)", frame: frame, isFocusable: focusable)
                 )
+                let order = order()
+                pair.0.focusTraversalOrder = order
+                pair.1.focusTraversalOrder = order
+                return pair
             }
             for group in 0..<groups {
                 let area = Rect(x: Double(group % 3) * 600, y: Double(group / 3) * 600, width: 560, height: 560)
@@ -45,6 +55,9 @@ import Testing
                         let b = FocusNode(identifier: "group\(group)", frame: area)
                         a.focusGroupIdentifier = "g\(group)"
                         b.focusGroupIdentifier = "g\(group)"
+                        let order = order()
+                        a.focusTraversalOrder = order
+                        b.focusTraversalOrder = order
                         return (a, b)
                     }, under: (liveRoot, freshRoot))
                 for _ in 0..<itemsPerGroup {
@@ -101,10 +114,11 @@ import Testing
     @MainActor static func names(_ items: [any FocusItem]) -> [String] { items.map(\.focusDebugName) }
 
     @Test(
-        "frame, visibility and focusability changes applied in place give what a rebuild gives", arguments: [1, 2, 3])
-    func inPlaceMatchesRebuild(seed: UInt64) {
+        "frame, visibility and focusability changes applied in place give what a rebuild gives, app's order or not",
+        arguments: [1, 2, 3], [false, true])
+    func inPlaceMatchesRebuild(seed: UInt64, orders: Bool) {
         var generator = SeededGenerator(seed: seed)
-        let mirror = Mirror(generator: &generator, groups: 4, itemsPerGroup: 60, loose: 30)
+        let mirror = Mirror(generator: &generator, groups: 4, itemsPerGroup: 60, loose: 30, orders: orders)
         _ = mirror.liveFocus.tabLoop  // the first snapshot; every later one is updated in place
         for round in 0..<40 {
             for _ in 0..<Int.random(in: 1...3, using: &generator) { mirror.change(using: &generator) }

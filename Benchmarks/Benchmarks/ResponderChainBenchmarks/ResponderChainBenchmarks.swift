@@ -222,6 +222,49 @@ let focusBenchmarks: @Sendable () -> Void = {
         blackHole(scene.focus.focusedItem)
     }
 
+    // The app's order (focusTraversalOrder) against reading order: every item of the grid has
+    // one, backwards and in pairs (ties go to reading order), so the loop is read off ordered
+    // blocks; gated as the plain Tab and the in-place move are.
+    @MainActor func orderedGrid() -> GridScene {
+        let scene = GridScene(count: 100, columns: 10, oneGroup: false)
+        for (index, item) in scene.items.enumerated() { item.focusTraversalOrder = Double((100 - index) / 2) }
+        return scene
+    }
+    Benchmark(
+        "Focus: Tab key through the dispatcher, grid of 100 with an app's order (press + release)",
+        configuration: growthConfiguration(100, perSample: true)
+    ) {
+        @MainActor benchmark async in
+        let scene = orderedGrid()
+        let dispatcher = Dispatcher(window: scene.window)
+        dispatcher.systemKeyHandler = scene.focus
+        measureTaps(benchmark, dispatcher, .tab)
+        blackHole(scene.focus.focusedItem)
+    }
+    Benchmark(
+        "Focus: one item's frame changes, then Tab, grid of 100 with an app's order",
+        configuration: growthConfiguration(100, perSample: true)
+    ) {
+        @MainActor benchmark async in
+        let scene = orderedGrid()
+        let dispatcher = Dispatcher(window: scene.window)
+        dispatcher.systemKeyHandler = scene.focus
+        let moved = scene.items[50]
+        let home = moved.frame.y
+        var flip = false
+        dispatcher.handle(KeyEvent(.tab, .down))
+        dispatcher.handle(KeyEvent(.tab, .up))
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            flip.toggle()
+            moved.frame.y = flip ? 220 : home
+            dispatcher.handle(KeyEvent(.tab, .down))
+            dispatcher.handle(KeyEvent(.tab, .up))
+        }
+        benchmark.stopMeasurement()
+        blackHole(scene.focus.focusedItem)
+    }
+
     // Growth series: the same four operations at 100, 1,000, 10,000 and 100,000 items, so that
     // the growth of each cost shows. The first three are gated at 0 mallocs.
     for (count, columns) in growthSizes {

@@ -164,6 +164,22 @@ public protocol FocusEnvironment: AccessibilityElement {
     var focusGroupIdentifier: String? { get }
     /// The automatic group this environment forms (a scrolling container, a text input).
     var focusGroupKind: FocusGroupKind { get }
+    /// The app's place for this environment in the tab loop, where reading order is not what the
+    /// screen means: Flutter's `NumericFocusOrder`, Qt's `setTabOrder`. `nil` by default: reading order.
+    ///
+    /// It orders the blocks of one group, the group this environment sits in: blocks with an order
+    /// come first, smaller first; ties and blocks without one follow in reading order. An
+    /// environment that declares a group (``focusGroupIdentifier``, an automatic group) orders that
+    /// group among its siblings; a focusable item in no group orders its own single-item group. An
+    /// item inside a group also orders its group's own stop among the group's child groups (the
+    /// smallest order of the members counts) and breaks priority ties when the group picks its
+    /// primary item. On other environments it has no effect (the focus debugger lists them).
+    /// NaN counts as no order. Arrows stay geometric.
+    ///
+    /// Give the order to the groups: for plate field, pay buttons, keyboard, `1` on the plate
+    /// field, `2` on the pay buttons' group, `3` on the keyboard's group. An adopter that changes
+    /// it calls ``FocusSystem/invalidateLayout(of:changes:)`` with ``FocusLayoutChanges/structure``.
+    var focusTraversalOrder: Double? { get }
     /// Guide, section or plain.
     var focusRole: FocusRole { get }
     /// The reading direction of this subtree, or `nil` to inherit.
@@ -208,6 +224,8 @@ extension FocusEnvironment {
     public var focusGroupIdentifier: String? { nil }
     /// ``FocusGroupKind/none``.
     public var focusGroupKind: FocusGroupKind { .none }
+    /// `nil`: reading order.
+    public var focusTraversalOrder: Double? { nil }
     /// ``FocusRole/plain``.
     public var focusRole: FocusRole { .plain }
     /// `nil`: inherit.

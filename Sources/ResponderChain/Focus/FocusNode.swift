@@ -90,6 +90,15 @@ open class FocusNode: Responder, FocusItem {
             focusPropertiesDidChange([])
         }
     }
+    /// The node's place in its group's tab loop before reading order; `nil` (the default) for
+    /// reading order. See ``FocusEnvironment/focusTraversalOrder``.
+    public var focusTraversalOrder: Double? {
+        get { focusProperties.traversalOrder }
+        set {
+            focusProperties.traversalOrder = newValue
+            focusPropertiesDidChange(.structure)
+        }
+    }
     /// Guide, section or plain.
     public var focusRole: FocusRole {
         get { focusProperties.role }
@@ -364,6 +373,7 @@ struct FocusProperties {
     var groupIdentifier: String?
     var groupKind: FocusGroupKind = .none
     var priority: FocusGroupPriority = .ignored
+    var traversalOrder: Double?
     var role: FocusRole = .plain
     var direction: LayoutDirection?
     var selectionFollowsFocus: Bool?

@@ -109,6 +109,8 @@ struct FocusSnapshot {
         var isFocusable: Bool
         /// The reading direction at the item.
         let direction: LayoutDirection
+        /// The app's order (``FocusEnvironment/focusTraversalOrder``), or `nil`.
+        let traversalOrder: Double?
     }
 
     struct Group {
@@ -135,9 +137,13 @@ struct FocusSnapshot {
         var declarers = 1
         /// Focusable members here and in every group inside.
         var subtreeMembers = 0
-        /// The blocks the group's tab stops sort as, in reading order: the group itself (its own
-        /// members, as one stop) and each child group. Empty for a group without children.
+        /// The blocks the group's tab stops sort as, in the app's order, then reading order: the
+        /// group itself (its own members, as one stop) and each child group. Empty for a group
+        /// without children.
         var blocks: [Int] = []
+        /// The app's order for the group as a block of its parent: the smallest
+        /// ``FocusEnvironment/focusTraversalOrder`` of its declarers, or its single item's.
+        var traversalOrder: Double?
     }
 
     struct Target {
@@ -168,6 +174,9 @@ struct FocusSnapshot {
     var tabStops: [Int] = []
     /// Each group's position in `tabStops`, or -1.
     var stopOfGroup: [Int] = []
+    /// Whether any environment gives an order (``FocusEnvironment/focusTraversalOrder``), for the
+    /// debugger; orders change only with a rebuild (a ``FocusLayoutChanges/structure`` change).
+    var hasTraversalOrders = false
     var generation: UInt64 = .max
     /// Changes whenever item frames or memberships change; the arrow index is rebuilt then.
     var geometryEpoch: UInt64 = 0
@@ -218,6 +227,8 @@ struct FocusSnapshot {
         var direction: LayoutDirection?
         var canBecomeFocused: Bool
         var interactions: FocusInteractions
+        /// The app's order; NaN reads as `nil`, so that sorting stays a strict order.
+        var traversalOrder: Double?
 
         @MainActor init(_ environment: any FocusEnvironment) {
             // A class cast first: a protocol cast looks the conformance up (and checks the executor).
@@ -232,6 +243,7 @@ struct FocusSnapshot {
                 direction = properties.direction
                 canBecomeFocused = properties.isFocusable && properties.isEnabled
                 interactions = properties.interactions
+                traversalOrder = properties.traversalOrder.flatMap { $0.isNaN ? nil : $0 }
                 return
             }
             item = environment as? any FocusItem
@@ -243,6 +255,7 @@ struct FocusSnapshot {
             direction = environment.layoutDirection
             canBecomeFocused = item?.canBecomeFocused ?? false
             interactions = item?.focusInteractions ?? .automatic
+            traversalOrder = environment.focusTraversalOrder.flatMap { $0.isNaN ? nil : $0 }
         }
     }
 
@@ -271,6 +284,8 @@ struct FocusSnapshot {
             if let existing = declaredGroups[identifier] {
                 groups[existing].frame = groups[existing].frame.union(frame)
                 groups[existing].declarers += 1
+                groups[existing].traversalOrder = TraversalOrder.smaller(
+                    groups[existing].traversalOrder, reading.traversalOrder)
                 group = existing
             } else {
                 let name = environment.focusDebugName
@@ -280,7 +295,7 @@ struct FocusSnapshot {
                     : "automatic: " + (reading.groupKind == .textInput ? "text input" : "container") + " " + name
                 group = openGroup(
                     identifier, singleItem: -1, declarer: environment, in: inherited, frame: frame,
-                    direction: direction, treeOrder: treeOrder, origin: origin)
+                    direction: direction, treeOrder: treeOrder, traversalOrder: reading.traversalOrder, origin: origin)
                 declaredGroups[identifier] = group
             }
         }
@@ -307,7 +322,8 @@ struct FocusSnapshot {
                     Item(
                         item: item, frame: frame, group: group, inheritedGroup: group, treeOrder: treeOrder,
                         focusability: focusability, environment: environmentPosition,
-                        isFocusable: focusability == .focusable, direction: direction))
+                        isFocusable: focusability == .focusable, direction: direction,
+                        traversalOrder: reading.traversalOrder))
                 itemIndex[ObjectIdentifier(environment)] = index
                 if focusability == .focusable { join(index) }
             }
@@ -318,6 +334,7 @@ struct FocusSnapshot {
         if itemIndex[ObjectIdentifier(environment)] == nil {
             environmentIndex[ObjectIdentifier(environment)] = environmentPosition
         }
+        if reading.traversalOrder != nil { hasTraversalOrders = true }
 
         for child in environment.childFocusEnvironments {
             visit(
@@ -348,13 +365,13 @@ struct FocusSnapshot {
 
     private mutating func openGroup(
         _ name: String, singleItem: Int, declarer: (any FocusEnvironment)?, in parent: Int, frame: Rect,
-        direction: LayoutDirection, treeOrder: Int, origin: String
+        direction: LayoutDirection, treeOrder: Int, traversalOrder: Double?, origin: String
     ) -> Int {
         let index = groups.count
         groups.append(
             Group(
                 name: name, singleItem: singleItem, declarer: declarer, parent: parent, frame: frame,
-                direction: direction, treeOrder: treeOrder, origin: origin))
+                direction: direction, treeOrder: treeOrder, origin: origin, traversalOrder: traversalOrder))
         groups[parent].children.append(index)
         return index
     }
@@ -366,7 +383,8 @@ struct FocusSnapshot {
         if group == 0 {
             group = openGroup(
                 "", singleItem: index, declarer: nil, in: 0, frame: items[index].frame,
-                direction: items[index].direction, treeOrder: items[index].treeOrder, origin: "single item")
+                direction: items[index].direction, treeOrder: items[index].treeOrder,
+                traversalOrder: items[index].traversalOrder, origin: "single item")
             items[index].group = group
             groups[group].singleMember = index
         } else {
@@ -393,30 +411,37 @@ struct FocusSnapshot {
 
     // MARK: Tab stops
 
-    /// The frame and tree order a block sorts by in its parent's list.
-    private func sortKey(of block: Int, in group: Int) -> (frame: Rect, treeOrder: Int) {
+    /// The frame, tree order and app's order a block sorts by in its parent's list. The group's own
+    /// members take the smallest order among them.
+    func sortKey(of block: Int, in group: Int) -> ReadingOrder.Key {
         if block == group {
             let members = self.members(of: group)
-            guard let first = members.first else { return (.zero, groups[group].treeOrder) }
+            guard let first = members.first else {
+                return ReadingOrder.Key(frame: .zero, treeOrder: groups[group].treeOrder, traversalOrder: nil)
+            }
             var frame = items[first].frame
-            for member in members.dropFirst() { frame = frame.union(items[member].frame) }
-            return (frame, items[first].treeOrder)
+            var order = items[first].traversalOrder
+            for member in members.dropFirst() {
+                frame = frame.union(items[member].frame)
+                order = TraversalOrder.smaller(order, items[member].traversalOrder)
+            }
+            return ReadingOrder.Key(frame: frame, treeOrder: items[first].treeOrder, traversalOrder: order)
         }
         let frame = groups[block].frame.isEmpty ? memberFrame(of: block) : groups[block].frame
-        return (frame, groups[block].treeOrder)
+        return ReadingOrder.Key(
+            frame: frame, treeOrder: groups[block].treeOrder, traversalOrder: groups[block].traversalOrder)
     }
 
-    /// Sorts a group's blocks (its own members, each child group) in reading order.
-    private mutating func sortBlocks(of group: Int) {
-        var keyed: [(block: Int, frame: Rect, treeOrder: Int)] = []
+    /// Sorts a group's blocks (its own members, each child group): the app's order first, then
+    /// reading order; reading order alone when `followingAppOrder` is `false` (the debugger's
+    /// comparison).
+    private mutating func sortBlocks(of group: Int, followingAppOrder: Bool = true) {
+        var keyed: [(block: Int, key: ReadingOrder.Key)] = []
         keyed.reserveCapacity(groups[group].children.count + 1)
-        if group != 0 {
-            let key = sortKey(of: group, in: group)
-            keyed.append((group, key.frame, key.treeOrder))
-        }
-        for child in groups[group].children {
-            let key = sortKey(of: child, in: group)
-            keyed.append((child, key.frame, key.treeOrder))
+        if group != 0 { keyed.append((group, sortKey(of: group, in: group))) }
+        for child in groups[group].children { keyed.append((child, sortKey(of: child, in: group))) }
+        if !followingAppOrder {
+            for index in keyed.indices { keyed[index].key.traversalOrder = nil }
         }
         ReadingOrder.sort(&keyed, direction: groups[group].direction)
         var blocks: [Int] = []
@@ -425,7 +450,8 @@ struct FocusSnapshot {
         groups[group].blocks = blocks
     }
 
-    /// Takes a block out of its parent's list and puts it back where reading order places it now.
+    /// Takes a block out of its parent's list and puts it back where the app's order and reading
+    /// order place it now.
     private mutating func reposition(_ block: Int, in group: Int) {
         var blocks = groups[group].blocks
         groups[group].blocks = []
@@ -436,8 +462,7 @@ struct FocusSnapshot {
         var high = blocks.count
         while low < high {
             let middle = (low + high) / 2
-            let other = sortKey(of: blocks[middle], in: group)
-            if ReadingOrder.precedes(other.frame, other.treeOrder, key.frame, key.treeOrder, direction: direction) {
+            if ReadingOrder.precedes(sortKey(of: blocks[middle], in: group), key, direction: direction) {
                 low = middle + 1
             } else {
                 high = middle
@@ -462,8 +487,26 @@ struct FocusSnapshot {
         tabStops = stops
     }
 
-    /// The tab stops inside a group, in reading order: the group's own members form one stop, each
-    /// child group sorts as one block at its frame, and blocks expand in place.
+    /// The tab loop reading order alone would give, without the app's order: the focus debugger's
+    /// comparison (a copy of the snapshot; never on a key's path).
+    func readingOrderStops() -> [Int] {
+        var plain = self
+        for index in plain.groups.indices where !plain.groups[index].children.isEmpty {
+            plain.sortBlocks(of: index, followingAppOrder: false)
+        }
+        var stops: [Int] = []
+        plain.appendStops(of: 0, to: &stops)
+        return stops
+    }
+
+    /// The app's order a stop sorts by in its parent's list: a group without child groups sorts
+    /// with its own order, a group's own members with the smallest of theirs.
+    func traversalOrder(ofStop stop: Int) -> Double? {
+        groups[stop].blocks.isEmpty ? groups[stop].traversalOrder : sortKey(of: stop, in: stop).traversalOrder
+    }
+
+    /// The tab stops inside a group, in the app's order and reading order: the group's own members
+    /// form one stop, each child group sorts as one block at its frame, and blocks expand in place.
     private func appendStops(of group: Int, to stops: inout [Int]) {
         // Fields read one by one: copying a `Group` retains its arrays and strings.
         if groups[group].blocks.isEmpty {
@@ -556,7 +599,8 @@ struct FocusSnapshot {
             if group == 0 {
                 group = openGroup(
                     "", singleItem: index, declarer: nil, in: 0, frame: frame, direction: items[index].direction,
-                    treeOrder: items[index].treeOrder, origin: "single item")
+                    treeOrder: items[index].treeOrder, traversalOrder: items[index].traversalOrder,
+                    origin: "single item")
                 var children = groups[0].children
                 groups[0].children = []
                 children.removeLast()
@@ -635,11 +679,24 @@ struct GroupMembers: RandomAccessCollection {
 enum ReadingOrder {
     static let tolerance = 0.5
 
-    /// Sorts blocks in reading order. Nonisolated, so the comparison closure carries no executor
-    /// check (a closure formed on the main actor checks at every call).
-    nonisolated static func sort(_ keyed: inout [(block: Int, frame: Rect, treeOrder: Int)], direction: LayoutDirection)
-    {
-        keyed.sort { precedes($0.frame, $0.treeOrder, $1.frame, $1.treeOrder, direction: direction) }
+    /// What a block of the tab loop sorts by.
+    struct Key {
+        var frame: Rect
+        var treeOrder: Int
+        /// The app's order, which comes before reading order (``TraversalOrder``).
+        var traversalOrder: Double?
+    }
+
+    /// Sorts blocks by the app's order, then reading order. Nonisolated, so the comparison closure
+    /// carries no executor check (a closure formed on the main actor checks at every call).
+    nonisolated static func sort(_ keyed: inout [(block: Int, key: Key)], direction: LayoutDirection) {
+        keyed.sort { precedes($0.key, $1.key, direction: direction) }
+    }
+
+    /// Whether a block comes before another: by the app's order when it decides, else in reading order.
+    nonisolated static func precedes(_ a: Key, _ b: Key, direction: LayoutDirection) -> Bool {
+        if let decided = TraversalOrder.precedes(a.traversalOrder, b.traversalOrder) { return decided }
+        return precedes(a.frame, a.treeOrder, b.frame, b.treeOrder, direction: direction)
     }
 
     nonisolated static func precedes(_ a: Rect, _ aOrder: Int, _ b: Rect, _ bOrder: Int, direction: LayoutDirection)
@@ -653,5 +710,33 @@ enum ReadingOrder {
             if abs(a.maxX - b.maxX) > tolerance { return a.maxX > b.maxX }
         }
         return aOrder < bOrder
+    }
+}
+
+/// The app's order (``FocusEnvironment/focusTraversalOrder``), as Flutter's `OrderedTraversalPolicy`
+/// applies `NumericFocusOrder`: what has an order comes before what has none, the smaller first.
+enum TraversalOrder {
+    /// Whether `a` comes first, or `nil` when the orders do not decide (equal, or neither given).
+    nonisolated static func precedes(_ a: Double?, _ b: Double?) -> Bool? {
+        switch (a, b) {
+        case (let a?, let b?): return a == b ? nil : a < b
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): return nil
+        }
+    }
+
+    /// The smaller of two orders, where one given beats none.
+    nonisolated static func smaller(_ a: Double?, _ b: Double?) -> Double? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return Swift.min(a, b)
+    }
+
+    /// An order as the focus debugger writes it: `2`, `1.5`.
+    nonisolated static func describe(_ order: Double) -> String {
+        // Not `rounded()`: the core does not link libm.
+        if order.magnitude < 9.2e18, Double(Int(order)) == order { return String(Int(order)) }
+        return String(order)
     }
 }

@@ -56,7 +56,8 @@ extension FocusSystem {
                 lines.append("root")
             } else {
                 lines.append(
-                    "\(prefix)group \(quote(snapshot.identifier(of: group))) [\(info.origin)] primary: \(primary ?? "none")"
+                    "\(prefix)group \(quote(snapshot.identifier(of: group))) [\(info.origin)]"
+                        + orderDescription(info.traversalOrder, prefix: " ") + " primary: \(primary ?? "none")"
                 )
             }
             let inner = group == 0 ? "  " : prefix + "    "
@@ -64,7 +65,8 @@ extension FocusSystem {
                 let item = snapshot.items[member].item
                 let marker = focusedItem.map { $0 === item } == true ? "  <- focused" : ""
                 lines.append(
-                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member))\(marker)")
+                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member))"
+                        + orderDescription(snapshot.items[member].traversalOrder, prefix: ", ") + marker)
             }
             for child in info.children { describe(child, prefix: inner) }
         }
@@ -75,21 +77,60 @@ extension FocusSystem {
             lines.append("not focusable:")
             for item in unfocusable { lines.append("  - \(item.item.focusDebugName): \(item.focusability)") }
         }
+        // Orders on environments that neither declare a group nor can be focused (a plain
+        // container): the app meant something the loop cannot show.
+        var unused: [String] = []
+        for environment in snapshot.hasTraversalOrders ? snapshot.environments : [] {
+            guard let order = environment.focusTraversalOrder, !order.isNaN,
+                environment.focusGroupIdentifier == nil, environment.focusGroupKind == .none,
+                (environment as? any FocusItem)?.canBecomeFocused != true
+            else { continue }
+            unused.append("  - \(environment.focusDebugName):" + orderDescription(order, prefix: " "))
+        }
+        if !unused.isEmpty {
+            lines.append("orders with no effect (on neither a group's declarer nor an item that can be focused):")
+            lines += unused
+        }
         return text(lines)
     }
 
-    /// The tab loop, numbered in the order Tab visits it, with each stop's group.
+    /// `" order 2"` (after `prefix`), or nothing without an order.
+    private func orderDescription(_ order: Double?, prefix: String) -> String {
+        order.map { prefix + "order " + TraversalOrder.describe($0) } ?? ""
+    }
+
+    /// The tab loop, numbered in the order Tab visits it, with each stop's group and the app's
+    /// order (``FocusEnvironment/focusTraversalOrder``) where one is given; then, when the app
+    /// gives orders, the loop reading order alone would make.
     public var debugTabLoop: String {
         let snapshot = currentSnapshot()
         var lines = [
             "tab loop (\(snapshot.tabStops.count) stops, \(navigationStyle == .keyboard ? "Tab" : "not used in directional style")):"
         ]
+        func name(of stop: Int) -> String {
+            primaryItem(of: stop).map { snapshot.items[$0].item.focusDebugName } ?? "none"
+        }
         for (position, stop) in snapshot.tabStops.enumerated() {
-            let primary = primaryItem(of: stop).map { snapshot.items[$0].item.focusDebugName } ?? "none"
             let marker =
                 focusedItem.map { focusGroup(of: $0) == snapshot.identifier(of: stop) } == true
                 ? "  <- focus is here" : ""
-            lines.append("  \(position + 1). \(primary)  (group \(quote(snapshot.identifier(of: stop))))\(marker)")
+            lines.append(
+                "  \(position + 1). \(name(of: stop))  (group \(quote(snapshot.identifier(of: stop))))"
+                    + orderDescription(snapshot.traversalOrder(ofStop: stop), prefix: "  ") + marker)
+        }
+        if snapshot.hasTraversalOrders {
+            lines.append(
+                "the loop follows the app's order (focusTraversalOrder), not geometry: blocks with an order first, "
+                    + "smaller first; ties and the rest in reading order")
+            let plain = snapshot.readingOrderStops()
+            if plain == snapshot.tabStops {
+                lines.append("reading order alone gives the same loop")
+            } else {
+                lines.append(
+                    "reading order alone would give: "
+                        + plain.enumerated().map { "\($0.offset + 1). \(name(of: $0.element))" }.joined(separator: ", ")
+                )
+            }
         }
         return text(lines)
     }

@@ -453,7 +453,7 @@ public final class FocusSystem {
     }
 
     /// The primary item of a group: the focusable member with the highest effective priority, ties
-    /// going to reading order.
+    /// going to the app's order (``FocusEnvironment/focusTraversalOrder``), then reading order.
     func primaryItem(of group: Int) -> Int? {
         let members = snapshot.members(of: group)
         guard var best = members.first else { return nil }
@@ -462,9 +462,12 @@ public final class FocusSystem {
             let priority = effectivePriority(of: member)
             if priority > bestPriority
                 || (priority == bestPriority
-                    && ReadingOrder.precedes(
-                        snapshot.items[member].frame, snapshot.items[member].treeOrder, snapshot.items[best].frame,
-                        snapshot.items[best].treeOrder, direction: snapshot.groups[group].direction))
+                    && (TraversalOrder.precedes(
+                        snapshot.items[member].traversalOrder, snapshot.items[best].traversalOrder)
+                        ?? ReadingOrder.precedes(
+                            snapshot.items[member].frame, snapshot.items[member].treeOrder,
+                            snapshot.items[best].frame, snapshot.items[best].treeOrder,
+                            direction: snapshot.groups[group].direction)))
             {
                 best = member
                 bestPriority = priority

@@ -30,7 +30,7 @@ public final class Scene {
         "name", "layoutDirection", "navigationStyle", "fullKeyboardAccess", "selectKeys", "globalKeyCommands", "root",
     ]
     static let nodeFields = [
-        "id", "kind", "frame", "focusable", "interactions", "hidden", "group", "groupKind", "priority",
+        "id", "kind", "frame", "focusable", "interactions", "hidden", "group", "groupKind", "priority", "order",
         "layoutDirection", "firstResponder", "preferredFocus", "primaryAction", "selectionFollowsFocus", "handlesKeys",
         "actions", "keyCommands", "secure", "enabled", "children",
     ]
@@ -201,6 +201,8 @@ public final class Scene {
                     v, "\(path).groupKind", [("none", .none), ("container", .container), ("textInput", .textInput)])
             }
             if let v = fields["priority"] { node.focusGroupPriority = try Scene.priority(v, "\(path).priority", d) }
+            // Finite: the JSON parser refuses a number out of Double's range (1e400).
+            if let v = fields["order"] { node.focusTraversalOrder = try d.number(v, "\(path).order") }
             if let v = fields["layoutDirection"] {
                 node.layoutDirection = try d.oneOf(
                     v, "\(path).layoutDirection", [("leftToRight", .leftToRight), ("rightToLeft", .rightToLeft)])
