@@ -25,7 +25,11 @@ extension Dispatcher {
         // A repeat or key-up is as secure as its press; a new key as the input it goes to.
         // (No closures on this path: a closure formed on the main actor checks the executor at
         // every call, about 220 instructions.)
-        if let slot { secureContext = active[slot].press.isSecureEntry } else { secureContext = chainIsSecure }
+        if let slot {
+            secureContext = active[slot].press.isSecureEntry
+        } else {
+            secureContext = chainIsSecure || (inputViewTarget(for: event.device)?.isSecureTextEntry ?? false)
+        }
         trace(.input(event, makeKey(event.code, typed: typed), transition))
         switch transition {
         case .pressed:
@@ -69,7 +73,9 @@ extension Dispatcher {
             let index = currentIndex()
             let candidates = index.lookup(key)
             if runKeyCommandStage(priority: true, candidates, press, record, from: start) {
-            } else if runTextInputStage(press, record, textInput: index.textInput) {
+            } else if runTextInputStage(
+                press, record, textInput: index.hasTextInput ? index.textInput : inputViewTarget(for: press.device))
+            {
             } else if runSystemBehaviorStage(press, record, candidates) {
             } else if runKeyCommandStage(priority: false, candidates, press, record, from: start) {
             } else {
@@ -180,6 +186,13 @@ extension Dispatcher {
     // MARK: Stage 3
 
     /// Stage 3: the first responder's text input.
+    /// The text field an input view's key goes to: the first responder's text input, when the key
+    /// comes from an input view's device (an on-screen keyboard typing while focus is on its keys).
+    func inputViewTarget(for device: DeviceID) -> (any TextInputResponder)? {
+        guard !window.inputViewDevices.isEmpty, window.inputViewDevices.contains(device) else { return nil }
+        return window.firstResponder?.asTextInputResponder
+    }
+
     func runTextInputStage(_ press: Press, _ record: ActivePress, textInput: (any TextInputResponder)?) -> Bool {
         guard let textInput else {
             trace(.stage(.textInput, .declined, reason: "the first responder is not a text input"))

@@ -443,8 +443,17 @@ public final class Dispatcher {
     /// Whether the chain start is a secure text input.
     var chainIsSecure: Bool {
         validateIndex()
-        guard index.hasTextInput else { return false }
+        guard index.hasTextInput else { return inputViewIsSecure }
         return index.textInput?.isSecureTextEntry ?? false
+    }
+
+    /// Whether focus is on an input view (an on-screen PIN pad) typing into a secure first
+    /// responder: the keys it sends and the taps on it are the secret.
+    var inputViewIsSecure: Bool {
+        guard !window.inputViewDevices.isEmpty, let field = window.firstResponder?.asTextInputResponder,
+            field.isSecureTextEntry, let start = window.focusedResponder?.asFocusEnvironment
+        else { return false }
+        return FocusNode.isInsideInputView(start)
     }
 
     /// The key as a trace reason names it: `•` for a key typed into a secure text input.

@@ -10,6 +10,7 @@ final class DisplayStorage {
     var pressCount = 0
     var containmentRedraw: FocusContainmentRedraw = .none
     var drawingOutset: Double = 0
+    var isInputView = false
 }
 
 /// What of a node is redrawn when focus enters or leaves it (a group's outline that turns
@@ -81,6 +82,26 @@ extension FocusNode {
             displayStorage.drawingOutset = max(0, newValue)
             setNeedsDisplay()
         }
+    }
+
+    /// Whether the node is an input view: an on-screen keyboard, a keypad, a palette that types
+    /// into the text field that is first responder (UIKit's `inputView`). Focus on an item inside
+    /// it leaves the first responder where it is, and the keys its device sends
+    /// (``Window/inputViewDevices``) go to that field; other keys (a remote's arrows) walk its
+    /// items. `false` by default.
+    public var isInputView: Bool {
+        get { display?.isInputView ?? false }
+        set { displayStorage.isInputView = newValue }
+    }
+
+    /// Whether an environment is inside an input view (or is one).
+    static func isInsideInputView(_ environment: any FocusEnvironment) -> Bool {
+        var current: (any FocusEnvironment)? = environment
+        while let node = current {
+            if let focusNode = node as? FocusNode, focusNode.display?.isInputView == true { return true }
+            current = node.parentFocusEnvironment
+        }
+        return false
     }
 
     /// The state the node is drawn in now.

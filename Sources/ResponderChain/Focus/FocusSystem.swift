@@ -713,6 +713,8 @@ public final class FocusSystem {
             if let item, let environment = current.asFocusEnvironment {
                 keeps = isAncestor(environment, of: item)
             }
+            // Walking an on-screen keyboard leaves the field it types into first responder.
+            if !keeps, let item, current.asTextInputResponder != nil { keeps = FocusNode.isInsideInputView(item) }
             if !keeps { current.resignFirstResponder() }
         }
     }

@@ -93,6 +93,9 @@ open class TextInputNode: FocusNode, TextInputResponder {
     /// Whether the text is secret (a password or PIN): traces show `•` for its keys,
     /// ``displayText`` shows `•` for its characters, and the field never copies or cuts.
     public var isSecureTextEntry = false
+    /// The on-screen keyboard the field asks for: ``KeyboardType/numberPad`` for a PIN.
+    /// ``KeyboardType/default`` by default.
+    public var keyboardType: KeyboardType = .default
     /// Called after every change to ``text`` made by typing, deleting, cutting, pasting, undoing
     /// or redoing.
     public var onTextChange: ((String) -> Void)?

@@ -145,6 +145,11 @@ open class Window: Responder {
         layoutGeneration &+= 1
     }
 
+    /// The devices of the input views shown in the window (an on-screen keyboard's own device):
+    /// their keys go to the first responder's text input even while focus is on the input view's
+    /// items. Set by the input view (``FocusNode/isInputView``).
+    public var inputViewDevices: Set<DeviceID> = []
+
     /// The smallest width and height, in the frames' units, an item a finger taps should have:
     /// ``PointerTargetReport`` and `keytrace --conflicts` flag smaller ones. `nil` (no check) by
     /// default, for frames in terminal cells; 44 (points, WCAG 2.5.5's target size) once a
