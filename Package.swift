@@ -173,6 +173,11 @@ let package = Package(
             ]),
         // A canvas rendered into ARGB8888 pixels with a real font; only changed rows are drawn.
         .target(name: "PixelCanvas", dependencies: ["TerminalCanvas", "CFontRendering"]),
+        // Pango, pangocairo, GObject and librsvg declared by hand over cairo's own header (<cairo/cairo.h>, no
+        // include path): their headers need glib's pkg-config flags, whose -pthread SwiftPM warns about on every
+        // build. Tools/check-shims (run by Tools/test) compiles the declarations against the real headers.
+        .systemLibrary(
+            name: "CCairoGraphics", providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev"])]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),
