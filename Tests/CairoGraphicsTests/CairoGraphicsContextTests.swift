@@ -167,7 +167,7 @@ import Testing
     }
 
     @Test("text and images cast shadows too")
-    func otherShadows() {
+    func otherShadows() throws {
         let image = renderer.image(size: Size(width: 200, height: 80)) { context in
             context.setShadow(Shadow(color: Color(hex: 0xFF0000), offset: Point(x: 4, y: 4), radius: 2))
             context.draw(
@@ -175,5 +175,20 @@ import Testing
                 style: TextStyle(font: Font(family: "DejaVu Sans", size: 40, weight: .bold), color: .black))
         }
         #expect(image.count { $0.red > 150 && $0.green < 120 } > 100)
+        // An opaque 2x2 PNG drawn 20 points square casts a square shadow 6 points lower.
+        var square = PixelImage(width: 2, height: 2)
+        for offset in stride(from: 0, to: square.pixels.count, by: 4) {
+            square.pixels[offset..<(offset + 4)] = [0, 0, 0, 255]
+        }
+        let file = TemporaryFile("shadowed.png")
+        defer { file.remove() }
+        try square.writePNG(to: file.path)
+        let shadowed = renderer.image(size: Size(width: 60, height: 60)) { context in
+            context.setShadow(Shadow(color: Color(hex: 0xFF0000), offset: Point(x: 0, y: 6), radius: 1))
+            context.draw(ImageSource(file: file.path), in: Rect(x: 20, y: 20, width: 20, height: 20), mode: .stretch)
+        }
+        #expect(shadowed.color(30, 30) == PixelColor(red: 0, green: 0, blue: 0))
+        #expect(shadowed.color(30, 43) == PixelColor(red: 255, green: 0, blue: 0))
+        #expect(shadowed.color(30, 50) == .white)
     }
 }
