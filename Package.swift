@@ -28,6 +28,8 @@ let package = Package(
         .library(name: "TerminalCanvas", targets: ["TerminalCanvas"]),
         // The same canvas as pixels (FreeType, HarfBuzz and Cairo): for a Wayland window and, later, a DRM display.
         .library(name: "PixelCanvas", targets: ["PixelCanvas"]),
+        // Views that draw in points: a GraphicsContext on Cairo, text through Pango, PNG and SVG (librsvg) images.
+        .library(name: "CairoGraphics", targets: ["CairoGraphics"]),
         // keytrace's trace (events, JSON lines, text) for any window: `--trace FILE` in an app.
         .library(name: "DispatchTrace", targets: ["DispatchTrace"]),
         // The inspection protocol: what an app's socket sends and keytrace --attach reads.
@@ -178,6 +180,16 @@ let package = Package(
             ]),
         // A canvas rendered into ARGB8888 pixels with a real font; only changed rows are drawn.
         .target(name: "PixelCanvas", dependencies: ["TerminalCanvas", "CFontRendering"]),
+        // Pango, pangocairo, GObject and librsvg declared by hand over cairo's own header (<cairo/cairo.h>, no
+        // include path): their headers need glib's pkg-config flags, whose -pthread SwiftPM warns about on every
+        // build. Tools/check-shims (run by Tools/test) compiles the declarations against the real headers.
+        .systemLibrary(
+            name: "CCairoGraphics", providers: [.apt(["libcairo2-dev", "libpango1.0-dev", "librsvg2-dev"])]),
+        // A GraphicsContext drawn with Cairo into ARGB8888 pixels: paths, gradients, shadows, text laid out by
+        // Pango (shaping, bidi, fallback fonts, ellipsis), PNG and SVG images cached per device size.
+        .target(name: "CairoGraphics", dependencies: ["ResponderChain", "PixelCanvas", "CCairoGraphics"]),
+        // On real pixels: shapes, scale, text (sizes, right to left, Arabic, CJK, emoji), clipping, images, caches.
+        .testTarget(name: "CairoGraphicsTests", dependencies: ["CairoGraphics", "PixelCanvas", "ResponderChain"]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),

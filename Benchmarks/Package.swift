@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "LinuxKeyboard", package: "ResponderChain"),
                 .product(name: "TerminalCanvas", package: "ResponderChain"),
                 .product(name: "PixelCanvas", package: "ResponderChain"),
+                .product(name: "CairoGraphics", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

@@ -32,4 +32,4 @@ ensure_swift() {
 # pkg-config; libseat for seat access as an ordinary user), the XKB data its keymaps compile
 # from, and libX11's compose tables (dead keys).
 # The core needs none of them.
-build_packages=(pkg-config libevdev-dev libudev-dev libdrm-dev libinput-dev libxkbcommon-dev xkb-data libx11-data libseat-dev libcairo2-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core libwayland-dev)
+build_packages=(pkg-config libevdev-dev libudev-dev libdrm-dev libinput-dev libxkbcommon-dev xkb-data libx11-data libseat-dev libcairo2-dev libfreetype-dev libharfbuzz-dev libfontconfig-dev fonts-dejavu-core libwayland-dev libpango1.0-dev librsvg2-dev)

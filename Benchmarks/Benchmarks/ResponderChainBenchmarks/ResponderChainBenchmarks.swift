@@ -148,6 +148,7 @@ let benchmarks: @Sendable () -> Void = {
     keytraceBenchmarks()
     inspectionBenchmarks()
     canvasBenchmarks()
+    graphicsBenchmarks()
     narratorBenchmarks()
     qtSceneBenchmarks()
 

@@ -1,0 +1,190 @@
+internal import CCairoGraphics
+internal import ResponderChain
+
+/// An image file decoded once: a PNG's pixels, or an SVG document parsed by librsvg.
+final class DecodedImage {
+    enum Content {
+        case bitmap(CairoSurface)
+        case vector(GObjectReference)
+    }
+
+    let content: Content
+    /// Its own size in points: a PNG's pixels, an SVG's width and height in CSS pixels; `nil` for an
+    /// SVG that gives none (a viewBox alone).
+    let size: Size?
+
+    init(_ content: Content, size: Size?) {
+        self.content = content
+        self.size = size
+    }
+
+    /// A rough count of the bytes it holds, for the cache's bound.
+    var cost: Int {
+        switch content {
+        case .bitmap(let surface): return surface.byteCount
+        case .vector: return 64 << 10
+        }
+    }
+}
+
+/// The images: each file decoded once, and kept at each device size it is drawn at (scaled once with
+/// Cairo's good filter, an SVG rendered sharp at that size), so that drawing it again is a copy of
+/// pixels. One bounded cache holds both, and the files that failed (so that a missing file is looked
+/// at once, not every frame).
+final class ImageStore {
+    private enum Key: Hashable {
+        case decoded(ImageSource)
+        case scaled(ImageSource, width: Int, height: Int)
+    }
+
+    private enum Entry {
+        case decoded(DecodedImage)
+        case scaled(CairoSurface)
+        case failed
+    }
+
+    /// The largest side kept at a device size; larger is drawn straight from the decoded image.
+    static let largestCachedSide = 8192
+
+    private var cache: LRUCache<Key, Entry>
+    /// Called when a file fails (each time it is decoded again after the cache let it go; the
+    /// renderer reports each path once).
+    var onFailure: (CairoGraphicsError) -> Void = { _ in }
+    /// How many files were decoded and how many device sizes made, for tests and benchmarks.
+    private(set) var decodes = 0
+    private(set) var scalings = 0
+
+    init(byteLimit: Int) {
+        cache = LRUCache(costLimit: byteLimit)
+    }
+
+    /// How many entries are kept, and their bytes.
+    var count: Int { cache.count }
+    var bytes: Int { cache.totalCost }
+
+    func removeAll() { cache.removeAll() }
+
+    /// The decoded image, or `nil` when the file cannot be decoded (reported through ``onFailure``).
+    func decoded(_ image: ImageSource) -> DecodedImage? {
+        switch cache.value(for: .decoded(image)) {
+        case .decoded(let decoded): return decoded
+        case .failed: return nil
+        case .scaled, nil: break
+        }
+        decodes += 1
+        switch decode(image) {
+        case .success(let decoded):
+            cache.insert(.decoded(decoded), for: .decoded(image), cost: decoded.cost)
+            return decoded
+        case .failure(let error):
+            cache.insert(.failed, for: .decoded(image), cost: 256)
+            onFailure(error)
+            return nil
+        }
+    }
+
+    /// The image at a device size: made once and kept while the cache allows; `nil` when it cannot be
+    /// made (too large for Cairo, or librsvg failed, which is reported).
+    func scaled(_ image: ImageSource, _ decoded: DecodedImage, width: Int, height: Int) -> CairoSurface? {
+        if case .bitmap(let surface) = decoded.content, surface.width == width, surface.height == height {
+            return surface
+        }
+        let key = Key.scaled(image, width: width, height: height)
+        if case .scaled(let surface) = cache.value(for: key) { return surface }
+        guard let surface = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height) else { return nil }
+        scalings += 1
+        var failure: String?
+        surface.draw { cairo in
+            failure = Self.draw(decoded, on: cairo, width: Double(width), height: Double(height))
+        }
+        if let failure {
+            failImage(image, message: failure)
+            return nil
+        }
+        cache.insert(.scaled(surface), for: key, cost: surface.byteCount)
+        return surface
+    }
+
+    /// Draws the decoded image into a rectangle of user space at the origin, `width` by `height`
+    /// (scaled from the PNG's pixels with Cairo's good filter, the SVG rendered by librsvg); what failed
+    /// when librsvg fails.
+    ///
+    /// Uses `cairo_set_source_surface` and `cairo_paint`, or `rsvg_handle_render_document`.
+    static func draw(_ decoded: DecodedImage, on cairo: OpaquePointer, width: Double, height: Double) -> String? {
+        cairo_save(cairo)
+        defer { cairo_restore(cairo) }
+        switch decoded.content {
+        case .bitmap(let surface):
+            cairo_rectangle(cairo, 0, 0, width, height)
+            cairo_clip(cairo)
+            cairo_scale(cairo, width / Double(surface.width), height / Double(surface.height))
+            cairo_set_source_surface(cairo, surface.pointer, 0, 0)
+            let pattern = cairo_get_source(cairo)
+            cairo_pattern_set_filter(pattern, CAIRO_FILTER_GOOD)
+            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            cairo_paint(cairo)
+            return nil
+        case .vector(let handle):
+            var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
+            if let size = decoded.size {
+                // Stretched to the rectangle (the content mode chose its proportions).
+                cairo_scale(cairo, width / size.width, height / size.height)
+                viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
+            }
+            var error: OpaquePointer?
+            guard rsvg_handle_render_document(handle.pointer, cairo, &viewport, &error) != 0 else {
+                defer { if let error { g_error_free(error) } }
+                return error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "failed"
+            }
+            return nil
+        }
+    }
+
+    private func failImage(_ image: ImageSource, message: String) {
+        cache.insert(.failed, for: .decoded(image), cost: 256)
+        onFailure(
+            CairoGraphicsError(
+                code: .imageNotDecodable, path: image.path,
+                message: "\(image.path): librsvg cannot draw it (\(message)); fix or re-export the SVG"))
+    }
+
+    /// Uses `cairo_image_surface_create_from_png`, or `rsvg_handle_new_from_file` and
+    /// `rsvg_handle_get_intrinsic_size_in_pixels`.
+    private func decode(_ image: ImageSource) -> Result<DecodedImage, CairoGraphicsError> {
+        let path = image.path
+        if let problem = ImageFiles.problem(path) { return .failure(problem) }
+        switch image.format {
+        case .png:
+            if let problem = ImageFiles.pngProblem(path) { return .failure(problem) }
+            let made = cairo_image_surface_create_from_png(path)
+            let status = made.map { cairo_surface_status($0) } ?? CAIRO_STATUS_NO_MEMORY
+            guard let surface = CairoSurface(adopting: made) else {
+                let reason = String(cString: cairo_status_to_string(status))
+                return .failure(
+                    CairoGraphicsError(
+                        code: .imageNotDecodable, path: path,
+                        message: "\(path): a damaged PNG (cairo: \(reason)); export it again"))
+            }
+            return .success(
+                DecodedImage(.bitmap(surface), size: Size(width: Double(surface.width), height: Double(surface.height)))
+            )
+        case .svg:
+            var error: OpaquePointer?
+            guard let handle = rsvg_handle_new_from_file(path, &error) else {
+                defer { if let error { g_error_free(error) } }
+                let reason = error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "unknown"
+                return .failure(
+                    CairoGraphicsError(
+                        code: .imageNotDecodable, path: path,
+                        message: "\(path): not an SVG librsvg can read (\(reason)); fix or re-export the file"))
+            }
+            var width = 0.0
+            var height = 0.0
+            let sized = rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0
+            let size =
+                sized && width > 0 && height > 0 && width.isFinite && height.isFinite
+                ? Size(width: width, height: height) : nil
+            return .success(DecodedImage(.vector(GObjectReference(handle)), size: size))
+        }
+    }
+}
