@@ -189,7 +189,8 @@ let package = Package(
         // Pango (shaping, bidi, fallback fonts, ellipsis), PNG and SVG images cached per device size.
         .target(name: "CairoGraphics", dependencies: ["ResponderChain", "PixelCanvas", "CCairoGraphics"]),
         // On real pixels: shapes, scale, text (sizes, right to left, Arabic, CJK, emoji), clipping, images, caches.
-        .testTarget(name: "CairoGraphicsTests", dependencies: ["CairoGraphics", "PixelCanvas", "ResponderChain"]),
+        .testTarget(
+            name: "CairoGraphicsTests", dependencies: ["CairoGraphics", "Graphics", "PixelCanvas", "ResponderChain"]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),

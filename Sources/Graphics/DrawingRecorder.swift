@@ -109,13 +109,10 @@ public final class DrawingRecorder: GraphicsContext {
     }
 
     func beginNode(name: String, state: DrawingState) {
-        directions.append(layoutDirection)
-        layoutDirection = state.layoutDirection
         operations.append(.beginNode(name, state))
     }
 
     func endNode() {
-        layoutDirection = directions.popLast() ?? .leftToRight
         operations.append(.endNode)
     }
 
@@ -144,10 +141,16 @@ public final class DrawingRecorder: GraphicsContext {
         if style.lineLimit > 0 { lines = min(lines, style.lineLimit) }
         return Size(width: width, height: Double(lines) * lineHeight)
     }
-    /// Records it.
-    public func saveState() { operations.append(.save) }
-    /// Records it.
-    public func restoreState() { operations.append(.restore) }
+    /// Records it; the direction is saved too.
+    public func saveState() {
+        directions.append(layoutDirection)
+        operations.append(.save)
+    }
+    /// Records it; the direction is restored too.
+    public func restoreState() {
+        layoutDirection = directions.popLast() ?? .leftToRight
+        operations.append(.restore)
+    }
     /// Records it.
     public func clip(to rect: Rect) { operations.append(.clip(rect)) }
     /// Records it.

@@ -327,13 +327,13 @@ public final class WindowPainter {
             isSelected: node.isSelected, containsFocus: focusChain.contains(ObjectIdentifier(node)),
             isFirstResponder: window.firstResponder === node, layoutDirection: direction)
         nodesDrawn += 1
-        if let recorder = context as? DrawingRecorder {
-            recorder.beginNode(name: node.traceName, state: state)
-            defer { recorder.endNode() }
-            context.withSavedState { node.draw(in: context, state: state) }
-        } else {
-            context.withSavedState { node.draw(in: context, state: state) }
+        let recorder = context as? DrawingRecorder
+        recorder?.beginNode(name: node.traceName, state: state)
+        context.withSavedState {
+            context.layoutDirection = direction
+            node.draw(in: context, state: state)
         }
+        recorder?.endNode()
     }
 
     /// The focused item's effect, over everything: a ring, or the item lifted over its shadow.

@@ -17,7 +17,9 @@ public protocol GraphicsContext: AnyObject {
     /// Device pixels per point (2 on a HiDPI screen): for drawing that snaps to pixels.
     var scale: Double { get }
     /// The reading direction of the node being drawn: ``TextStyle/Alignment/leading`` follows it.
-    var layoutDirection: LayoutDirection { get }
+    /// A painter sets it for each node (its ``FocusNode/effectiveLayoutDirection``); it is saved
+    /// and restored with the state.
+    var layoutDirection: LayoutDirection { get set }
 
     /// Fills a shape.
     ///
