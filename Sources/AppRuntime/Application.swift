@@ -119,10 +119,24 @@ public final class Application {
         public var terminalOutput: Int32?
         /// The inspection socket (`keytrace --attach`): on by default.
         public var inspection = InspectionOptions()
+        /// What a platform that shows pixels (a Wayland window, a display) draws:
+        /// ``ScreenDrawing/canvas`` (the `Canvas` the app shows from ``Application/onFrame``, in
+        /// cells; the default) or ``ScreenDrawing/nodes`` (the window's nodes drawing themselves in
+        /// points, through ``Application/setNodeOutput(_:)``). A terminal always shows the canvas.
+        public var screenDrawing = ScreenDrawing.canvas
 
         /// A configuration with the defaults: the primary input (else the terminal), the terminal
         /// for drawing, Ctrl-C quits in a terminal and no key quits on a screen.
         public init() {}
+    }
+
+    /// What an app draws on a screen that shows pixels.
+    public enum ScreenDrawing: String, Sendable, Hashable, CaseIterable {
+        /// A `Canvas` of cells, as in a terminal, rendered with a monospace font.
+        case canvas
+        /// The window's nodes, each drawing itself in points (`FocusNode.draw(in:state:)`):
+        /// images, text at any size, shapes, the system's focus effect.
+        case nodes
     }
 
     /// Something an app may want to follow: focus, the first responder, devices, the terminal.

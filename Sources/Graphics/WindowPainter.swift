@@ -32,14 +32,11 @@ public final class WindowPainter {
     public var size: Size {
         didSet { if size != oldValue { invalidateAll() } }
     }
-    /// What is under every node. Changing it draws everything.
-    public var backgroundColor: Color {
-        didSet { if backgroundColor != oldValue { invalidateAll() } }
-    }
-    /// The colour of the ``FocusEffect/automatic`` ring and of rings without their own.
-    public var focusColor: Color {
-        didSet { if focusColor != oldValue { invalidateAll() } }
-    }
+    /// What is under every node: the window's ``ResponderChain/Window/backgroundColor``.
+    public var backgroundColor: Color { window.backgroundColor }
+    /// The colour of the ``FocusEffect/automatic`` ring and of rings without their own: the
+    /// window's ``ResponderChain/Window/tintColor``.
+    public var focusColor: Color { window.tintColor }
 
     /// What each node drawn last covered (its frame, its drawing outset and focus effect), by node.
     private var painted: [ObjectIdentifier: Rect] = [:]
@@ -64,17 +61,12 @@ public final class WindowPainter {
     /// Starts drawing a window: from now on its nodes record what they need drawn again.
     ///
     /// - Parameters:
-    ///   - window: The window.
+    ///   - window: The window (its ``ResponderChain/Window/backgroundColor`` and
+    ///     ``ResponderChain/Window/tintColor`` are the background and the focus ring's colour).
     ///   - size: Its size in points.
-    ///   - backgroundColor: What is under every node; white by default.
-    ///   - focusColor: The automatic focus ring's colour; a blue that reads on light and dark.
-    public init(
-        window: Window, size: Size, backgroundColor: Color = .white, focusColor: Color = Color(hex: 0x0A6CFF)
-    ) {
+    public init(window: Window, size: Size) {
         self.window = window
         self.size = size
-        self.backgroundColor = backgroundColor
-        self.focusColor = focusColor
         window.isDisplayObserved = true
         if window.minimumTargetSize == nil { window.minimumTargetSize = Self.minimumTargetSize }
     }

@@ -36,8 +36,8 @@ struct PainterPixelsTests {
     @Test("a focus move redraws the two tiles' rectangles: the rest of the buffer keeps its pixels")
     func focusMovePixels() throws {
         let (window, focusSystem, tiles) = Self.screen()
-        let painter = WindowPainter(
-            window: window, size: Size(width: 640, height: 400), backgroundColor: Theme.standard.background)
+        window.backgroundColor = Theme.standard.background
+        let painter = WindowPainter(window: window, size: Size(width: 640, height: 400))
         let renderer = CairoRenderer()
         let (width, height) = (640, 400)
         var buffer = [UInt8](repeating: 0, count: width * height * 4)

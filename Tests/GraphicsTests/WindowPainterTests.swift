@@ -322,6 +322,26 @@ struct WindowPainterTests {
         #expect(screen.title.drawingState.layoutDirection == .rightToLeft)
     }
 
+    @Test("the window's background and tint colours are the painter's, and changing one draws everything")
+    func windowColors() {
+        let screen = KioskScreen()
+        let first = screen.frame().recorder.operations
+        #expect(first.contains(.fill(.rect(screen.bounds), .color(.white))))
+        screen.window.backgroundColor = Color(hex: 0x102030)
+        let (damage, recorder) = screen.frame()
+        #expect(damage.rects == [screen.bounds])
+        #expect(recorder.operations.contains(.fill(.rect(screen.bounds), .color(Color(hex: 0x102030)))))
+        screen.window.tintColor = Color(hex: 0x00704A)
+        let tinted = screen.frame()
+        #expect(tinted.damage.rects == [screen.bounds])
+        #expect(
+            tinted.recorder.operations.contains {
+                if case .stroke(_, .color(let color), _) = $0 { color == Color(hex: 0x00704A) } else { false }
+            })
+        screen.window.tintColor = Color(hex: 0x00704A)
+        #expect(screen.frame().damage.isEmpty, "the same colour again draws nothing")
+    }
+
     @Test("many invalidations between two frames draw everything once")
     func overflow() {
         let screen = KioskScreen()

@@ -145,6 +145,25 @@ open class Window: Responder {
         layoutGeneration &+= 1
     }
 
+    /// What is under every node when the window is drawn on a screen (UIKit's
+    /// `UIWindow.backgroundColor`). White by default. Changing it redraws everything.
+    public var backgroundColor: Color = .white {
+        didSet { if backgroundColor != oldValue { setNeedsDisplayEverywhere() } }
+    }
+
+    /// The colour of the system's focus ring and of what a brand tints (UIKit's `tintColor`). A blue
+    /// that reads on light and dark backgrounds by default. Changing it redraws everything.
+    public var tintColor: Color = Color(red: 0.039, green: 0.424, blue: 1) {
+        didSet { if tintColor != oldValue { setNeedsDisplayEverywhere() } }
+    }
+
+    /// Asks for the whole window to be drawn again at the next frame.
+    public func setNeedsDisplayEverywhere() {
+        guard isDisplayObserved else { return }
+        displayInvalidations.removeAll()
+        displayInvalidationsOverflowed = true
+    }
+
     /// The devices of the input views shown in the window (an on-screen keyboard's own device):
     /// their keys go to the first responder's text input even while focus is on the input view's
     /// items. Set by the input view (``FocusNode/isInputView``).
