@@ -190,7 +190,8 @@ let package = Package(
         .target(name: "CairoGraphics", dependencies: ["ResponderChain", "PixelCanvas", "CCairoGraphics"]),
         // On real pixels: shapes, scale, text (sizes, right to left, Arabic, CJK, emoji), clipping, images, caches.
         .testTarget(
-            name: "CairoGraphicsTests", dependencies: ["CairoGraphics", "Graphics", "PixelCanvas", "ResponderChain"]),
+            name: "CairoGraphicsTests",
+            dependencies: ["CairoGraphics", "Graphics", "PixelCanvas", "ResponderChain", "ResponderChainTesting"]),
         // Pure Swift on the core alone: the typed trace, its JSON lines (written and read) and text.
         .target(name: "DispatchTrace", dependencies: ["ResponderChain"]),
         // Pure Swift: the inspection socket's lines (hello, tree snapshots, trace events, drops),

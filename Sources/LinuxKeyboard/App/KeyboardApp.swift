@@ -116,6 +116,9 @@ public final class KeyboardApp {
         /// Speech for a listener who cannot see the screen (a narrator through speech-dispatcher and
         /// the listener's key commands); `nil`, the default, for none.
         public var speech: SpeechOptions?
+        /// What a platform that shows pixels draws: the app's `Canvas` of cells (the default) or
+        /// the window's nodes drawing themselves in points (`.nodes`). A terminal shows the canvas.
+        public var screenDrawing = Application.ScreenDrawing.canvas
 
         /// A configuration with the defaults: automatic input, no grab, the system's layout.
         public init() {}
@@ -223,6 +226,7 @@ public final class KeyboardApp {
         runtime.terminalInput = configuration.terminalInput
         runtime.terminalOutput = configuration.terminalOutput
         runtime.inspection = configuration.inspection
+        runtime.screenDrawing = configuration.screenDrawing
         application = try Application(
             window: window, root: root, layout: layout ?? USKeyboardLayout(),
             layoutDescription: layout.map { "\($0.name) (\(source.rawValue))" } ?? "terminal", configuration: runtime)
