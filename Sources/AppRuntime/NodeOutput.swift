@@ -1,4 +1,4 @@
-/// Where an app's window is shown by drawing its nodes (``ResponderChain/FocusNode/draw(in:state:)``)
+/// Where an app's window is shown by drawing its nodes (`FocusNode.draw(in:state:)`)
 /// as pixels, instead of a `Canvas` of cells: a Wayland window or a display with `Graphics`'
 /// painter behind it (`WaylandNodeOutput`, `DRMNodeOutput`).
 ///

@@ -1,6 +1,6 @@
 public import ResponderChain
 
-/// A ``GraphicsContext`` that keeps what is drawn as values instead of pixels: what tests read
+/// A `GraphicsContext` that keeps what is drawn as values instead of pixels: what tests read
 /// ("the focused tile drew its title in bold, here"), and what an output that is not pixels can
 /// replay.
 ///
@@ -15,27 +15,27 @@ public import ResponderChain
 public final class DrawingRecorder: GraphicsContext {
     /// One call, as it was made.
     public enum Operation: Hashable, Sendable {
-        /// ``GraphicsContext/fill(_:with:)``.
+        /// `GraphicsContext.fill(_:with:)`.
         case fill(Path, Paint)
-        /// ``GraphicsContext/stroke(_:with:lineWidth:)``.
+        /// `GraphicsContext.stroke(_:with:lineWidth:)`.
         case stroke(Path, Paint, lineWidth: Double)
-        /// ``GraphicsContext/draw(_:in:mode:)``.
+        /// `GraphicsContext.draw(_:in:mode:)`.
         case image(ImageSource, Rect, ImageContentMode)
-        /// ``GraphicsContext/draw(_:in:style:)``.
+        /// `GraphicsContext.draw(_:in:style:)`.
         case text(String, Rect, TextStyle)
-        /// ``GraphicsContext/saveState()``.
+        /// `GraphicsContext.saveState()`.
         case save
-        /// ``GraphicsContext/restoreState()``.
+        /// `GraphicsContext.restoreState()`.
         case restore
-        /// ``GraphicsContext/clip(to:)``.
+        /// `GraphicsContext.clip(to:)`.
         case clip(Rect)
-        /// ``GraphicsContext/translate(x:y:)``.
+        /// `GraphicsContext.translate(x:y:)`.
         case translate(x: Double, y: Double)
-        /// ``GraphicsContext/scale(by:)``.
+        /// `GraphicsContext.scale(by:)`.
         case scale(Double)
-        /// ``GraphicsContext/setShadow(_:)``.
+        /// `GraphicsContext.setShadow(_:)`.
         case shadow(Shadow?)
-        /// ``GraphicsContext/setOpacity(_:)``.
+        /// `GraphicsContext.setOpacity(_:)`.
         case opacity(Double)
         /// A ``WindowPainter`` started drawing a node (its trace name) in a state.
         case beginNode(String, DrawingState)

@@ -7,17 +7,17 @@ public import ResponderChain
 /// frame, and when there are any, has them drawn with ``paint(_:in:)`` into its buffer. What
 /// changed is followed without the app's help:
 ///
-/// - a node's ``FocusNode/setNeedsDisplay()`` (a label's text, a field's cursor, a pressed or
+/// - a node's `FocusNode.setNeedsDisplay()` (a label's text, a field's cursor, a pressed or
 ///   selected state): that node;
 /// - a focus move: the two items, with their focus effects, and the outlines of the groups focus
-///   entered or left (``FocusNode/focusContainmentRedraw``);
+///   entered or left (`FocusNode.focusContainmentRedraw`);
 /// - a node added, removed, moved, resized, shown or hidden: where it was and where it is.
 ///
 /// So a focus move costs the two items, whatever the size of the screen, and an app that changes
 /// nothing costs nothing: ``takeDamage()`` is empty and the output shows no new frame.
 ///
-/// Nodes draw themselves (``FocusNode/draw(in:state:)``) in tree order, parents under children;
-/// the focused item's ``FocusEffect`` is drawn last, over everything.
+/// Nodes draw themselves (`FocusNode.draw(in:state:)`) in tree order, parents under children;
+/// the focused item's `FocusEffect` is drawn last, over everything.
 ///
 /// ```swift
 /// let painter = WindowPainter(window: window, size: Size(width: 1280, height: 800))
@@ -32,10 +32,10 @@ public final class WindowPainter {
     public var size: Size {
         didSet { if size != oldValue { invalidateAll() } }
     }
-    /// What is under every node: the window's ``ResponderChain/Window/backgroundColor``.
+    /// What is under every node: the window's `Window.backgroundColor`.
     public var backgroundColor: Color { window.backgroundColor }
-    /// The colour of the ``FocusEffect/automatic`` ring and of rings without their own: the
-    /// window's ``ResponderChain/Window/tintColor``.
+    /// The colour of the `FocusEffect.automatic` ring and of rings without their own: the
+    /// window's `Window.tintColor`.
     public var focusColor: Color { window.tintColor }
 
     /// What each node drawn last covered (its frame, its drawing outset and focus effect), by node.
@@ -55,14 +55,14 @@ public final class WindowPainter {
     /// How many frames were painted, and how many nodes were drawn in all: for tests and the
     /// frame log.
     public private(set) var framesPainted = 0
-    /// How many times a node's ``FocusNode/draw(in:state:)`` was called.
+    /// How many times a node's `FocusNode.draw(in:state:)` was called.
     public private(set) var nodesDrawn = 0
 
     /// Starts drawing a window: from now on its nodes record what they need drawn again.
     ///
     /// - Parameters:
-    ///   - window: The window (its ``ResponderChain/Window/backgroundColor`` and
-    ///     ``ResponderChain/Window/tintColor`` are the background and the focus ring's colour).
+    ///   - window: The window (its `Window.backgroundColor` and
+    ///     `Window.tintColor` are the background and the focus ring's colour).
     ///   - size: Its size in points.
     public init(window: Window, size: Size) {
         self.window = window
@@ -72,7 +72,7 @@ public final class WindowPainter {
     }
 
     /// The smallest target a finger can hit, in points (WCAG 2.5.5): a painted window's
-    /// ``ResponderChain/Window/minimumTargetSize`` unless the app set one.
+    /// `Window.minimumTargetSize` unless the app set one.
     public static let minimumTargetSize = 44.0
 
     /// Stops following the window (its nodes stop recording what they need drawn).

@@ -4,7 +4,7 @@ public import ResponderChain
 /// or plain text. Pressed shows at once on touch-down (darker), disabled is faded and cannot be
 /// focused or tapped, selected is outlined; focus is the system's effect (a ring by default).
 ///
-/// Select, Return, a tap or a click send its ``FocusNode/primaryAction`` up the responder chain.
+/// Select, Return, a tap or a click send its `FocusNode.primaryAction` up the responder chain.
 ///
 /// ```swift
 /// let pay = ButtonNode("Pay by card", icon: ImageSource(file: "card.svg"), look: .tile,

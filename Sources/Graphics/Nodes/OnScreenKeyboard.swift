@@ -96,10 +96,10 @@ open class KeyNode: ButtonNode {
 /// tvOS's): shown when a text field becomes first responder and no keyboard is attached (or when
 /// the app asks), on the active layout's letters (`de` gives QWERTZ with ü, ö, ä and ß), with
 /// shift, a page of digits and symbols, backspace, return and hide; a number pad for fields
-/// whose ``KeyboardType`` asks for one.
+/// whose `KeyboardType` asks for one.
 ///
 /// It is a focus group of ``KeyNode``s: a finger taps them, and arrows, a remote or a gamepad walk
-/// them and select. It is an input view (``FocusNode/isInputView``): walking it leaves the field
+/// them and select. It is an input view (`FocusNode.isInputView`): walking it leaves the field
 /// first responder. Every key it types goes through the app's one input sink as a key of its own
 /// device, so traces, key-command reports, input filters and tests see it as typing (a secure
 /// field's keys are `•` in traces), and a narrator speaks each key as focus reaches it.

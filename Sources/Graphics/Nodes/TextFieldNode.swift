@@ -2,7 +2,7 @@ public import ResponderChain
 
 /// A text field drawn as kiosks draw them: a rounded box on the theme's surface, its label above
 /// it, the text (dots when secure) or a placeholder, and a cursor while it takes the keys. A
-/// ``TextInputNode``: typing, editing, undo, filters and the narrator work as there.
+/// `TextInputNode`: typing, editing, undo, filters and the narrator work as there.
 ///
 /// ```swift
 /// let name = TextFieldNode(label: "Your name", placeholder: "As on your card", identifier: "name",
