@@ -231,7 +231,8 @@ let package = Package(
             name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
-            name: "GraphicsTests", dependencies: ["Graphics", "ResponderChain", "ResponderChainTesting", "XKBKeymap"]),
+            name: "GraphicsTests",
+            dependencies: ["Accessibility", "Graphics", "ResponderChain", "ResponderChainTesting", "XKBKeymap"]),
         // ResponderChain only to check that InputError escapes as the core's escaper does.
         .testTarget(name: "LinuxSystemTests", dependencies: ["LinuxSystem", "ResponderChain"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop", "LinuxSystem", "ResponderChain"]),

@@ -1,3 +1,4 @@
+import Accessibility
 import Graphics
 import ResponderChain
 import ResponderChainTesting
@@ -193,5 +194,32 @@ struct OnScreenKeyboardTests {
         #expect(form.window.firstResponder !== form.pin)
         #expect(form.keyboard.isHidden)
         #expect(shown == [true, false, true, false])
+    }
+}
+
+@MainActor
+@Suite("OnScreenKeyboard with a narrator")
+struct OnScreenKeyboardNarrationTests {
+    @Test("keys are spoken as focus reaches them; a PIN typed on the pad is spoken only as dots")
+    func narration() {
+        let form = CheckInForm()
+        let narrator = Narrator(window: form.window, focusSystem: form.app.focusSystem, dispatcher: form.app.dispatcher)
+        var spoken: [String] = []
+        narrator.onUtterance = { spoken.append($0.text) }
+        form.app.pointer.tap(at: Point(x: 300, y: 100))
+        form.app.focusSystem.setNeedsFocusUpdate(on: form.key("q")!)
+        form.app.focusSystem.updateFocusIfNeeded()
+        #expect(spoken.last?.hasPrefix("q") == true, "\(spoken)")
+        form.app.pointer.tap(at: Point(x: 800, y: 100))
+        #expect(form.window.firstResponder === form.pin)
+        spoken.removeAll()
+        for digit in ["3", "1", "4", "1"] { form.tap(digit) }
+        #expect(form.pin.text == "3141")
+        #expect(!spoken.isEmpty)
+        for text in spoken {
+            #expect(text == "dot" || !text.contains(where: \.isNumber), "\(text)")
+        }
+        #expect(spoken.filter { $0 == "dot" }.count == 4, "\(spoken)")
+        withExtendedLifetime(narrator) {}
     }
 }
