@@ -133,8 +133,8 @@ let package = Package(
         .target(
             name: "AppRuntime",
             dependencies: [
-                "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "DispatchTrace",
-                "Inspection",
+                "ResponderChain", "LinuxSystem", "EventLoop", "TerminalIO", "TerminalCanvas", "Graphics",
+                "DispatchTrace", "Inspection",
             ]),
         // Speech for any Application: a Narrator speaking through speech-dispatcher, the listener's key
         // commands and settings file. On the runtime alone, so a terminal app speaks without LinuxKeyboard.

@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "TerminalCanvas", package: "ResponderChain"),
                 .product(name: "PixelCanvas", package: "ResponderChain"),
                 .product(name: "CairoGraphics", package: "ResponderChain"),
+                .product(name: "Graphics", package: "ResponderChain"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ResponderChainBenchmarks",

@@ -1,4 +1,5 @@
 public import EventLoop
+public import Graphics
 internal import Inspection
 internal import LinuxSystem
 public import ResponderChain
@@ -155,7 +156,7 @@ public final class Application {
         case hotPlugUnavailable(message: String)
         /// The terminal changed size.
         case resized(columns: Int, rows: Int)
-        /// The screen the nodes are drawn on changed size, in points (``NodeOutput/pointSize``).
+        /// The screen the nodes are drawn on changed size, in points (`NodeOutput.pointSize`).
         case screenResized(width: Double, height: Double)
         /// The seat was taken away (a switch to another VT or session): every press was
         /// cancelled, nothing is read until it comes back.
@@ -380,7 +381,7 @@ public final class Application {
     }
 
     /// Sets where the window is shown by drawing its nodes as pixels (a Wayland window, a
-    /// display): after every batch the output draws what changed (``NodeOutput/update()``). The
+    /// display): after every batch the output draws what changed (`NodeOutput.update()`). The
     /// terminal is then not opened for drawing and ``output`` stays `nil`, so an app that draws a
     /// `Canvas` from ``onFrame`` for the terminal (`app.output?.show(…)`) draws nothing there.
     /// Its resizes are posted as ``Change/screenResized(width:height:)`` and draw a frame. Call it

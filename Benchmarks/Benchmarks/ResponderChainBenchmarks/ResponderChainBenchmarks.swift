@@ -149,6 +149,7 @@ let benchmarks: @Sendable () -> Void = {
     inspectionBenchmarks()
     canvasBenchmarks()
     graphicsBenchmarks()
+    focusRedrawBenchmarks()
     narratorBenchmarks()
     qtSceneBenchmarks()
 

@@ -1,6 +1,8 @@
 /// Where an app's window is shown by drawing its nodes (`FocusNode.draw(in:state:)`)
 /// as pixels, instead of a `Canvas` of cells: a Wayland window or a display with `Graphics`'
-/// painter behind it (`WaylandNodeOutput`, `DRMNodeOutput`).
+/// painter behind it (`WaylandNodeOutput`, `DRMNodeOutput`). AppRuntime's
+/// `Application.setNodeOutput(_:)` takes one, as TerminalCanvas' `CanvasOutput` is the output of a
+/// `Canvas`.
 ///
 /// The app does not draw each frame: after every batch of input and work the runtime calls
 /// ``update()``, and the output draws only what changed, when it may show a frame (paced by the
