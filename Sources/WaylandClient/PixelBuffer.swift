@@ -1,8 +1,13 @@
 /// A free `wl_shm` buffer's pixels, handed to ``WaylandWindow/present(draw:)``'s closure to draw into.
 ///
-/// Rows are ``stride`` bytes apart, each pixel 4 bytes in ``format`` (little-endian `0xAARRGGBB`).
-/// Unless ``needsFullRedraw`` is set the buffer already shows the last frame, so only changed rows
-/// need drawing; the closure returns those rows, and only they are damaged.
+/// Rows are ``stride`` bytes apart, each pixel 4 bytes in ``format`` (little-endian `0xAARRGGBB`,
+/// premultiplied: Cairo's `CAIRO_FORMAT_RGB24` for ``WaylandWindow/PixelFormat/xrgb8888`` and
+/// `CAIRO_FORMAT_ARGB32` for ``WaylandWindow/PixelFormat/argb8888``, so a Cairo image surface can
+/// be made on ``pixels``).
+///
+/// Unless ``needsFullRedraw`` is set the buffer already shows the last frame, so only what changed
+/// needs drawing; the closure returns the rectangles it changed (``PixelRect``, in device pixels),
+/// and only they are damaged.
 public struct PixelBuffer {
     /// The pixel memory (``stride`` × ``height`` bytes), valid only during the closure.
     public let pixels: UnsafeMutableRawBufferPointer
@@ -14,8 +19,36 @@ public struct PixelBuffer {
     public let stride: Int
     /// How a pixel is stored.
     public let format: WaylandWindow.PixelFormat
-    /// Whether the buffer's contents are undefined (a new size): draw every row and return `0..<height`.
+    /// Whether the buffer's contents are undefined (a new size): draw everything and return ``bounds``.
     public let needsFullRedraw: Bool
+
+    /// Describes a buffer's memory (the window makes these; tests and outputs may too).
+    ///
+    /// - Parameters:
+    ///   - pixels: At least `stride` × `height` bytes.
+    ///   - width: The width in pixels.
+    ///   - height: The height in pixels.
+    ///   - stride: The bytes from one row to the next, at least `width` × 4.
+    ///   - format: How a pixel is stored.
+    ///   - needsFullRedraw: Whether the contents are undefined.
+    public init(
+        pixels: UnsafeMutableRawBufferPointer, width: Int, height: Int, stride: Int,
+        format: WaylandWindow.PixelFormat, needsFullRedraw: Bool
+    ) {
+        precondition(
+            width >= 0 && height >= 0 && stride >= width * 4, "a \(width)x\(height) buffer of stride \(stride)")
+        precondition(
+            pixels.count >= stride * height, "a \(pixels.count)-byte buffer is smaller than \(stride) x \(height)")
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.stride = stride
+        self.format = format
+        self.needsFullRedraw = needsFullRedraw
+    }
+
+    /// The whole buffer: (0, 0, ``width``×``height``).
+    public var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Fills rows with one colour.
     ///
@@ -23,10 +56,20 @@ public struct PixelBuffer {
     ///   - rows: The rows, clamped to the buffer.
     ///   - color: The pixel value, `0xAARRGGBB` (alpha ignored for ``WaylandWindow/PixelFormat/xrgb8888``).
     public func fill(rows: Range<Int>, color: UInt32) {
-        let rows = rows.clamped(to: 0..<height)
-        for row in rows {
-            let start = pixels.baseAddress! + row * stride
-            start.initializeMemory(as: UInt32.self, repeating: color.littleEndian, count: width)
+        fill(PixelRect(rows: rows, width: width), color: color)
+    }
+
+    /// Fills a rectangle with one colour.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle in device pixels, clamped to the buffer.
+    ///   - color: The pixel value, `0xAARRGGBB` (alpha ignored for ``WaylandWindow/PixelFormat/xrgb8888``).
+    public func fill(_ rect: PixelRect, color: UInt32) {
+        let rect = rect.intersection(bounds)
+        guard !rect.isEmpty else { return }
+        for row in rect.y..<rect.maxY {
+            let start = pixels.baseAddress! + row * stride + rect.x * 4
+            start.initializeMemory(as: UInt32.self, repeating: color.littleEndian, count: rect.width)
         }
     }
 }

@@ -4,7 +4,7 @@ public import TerminalCanvas
 
 /// Shows the app's `Canvas` in a Wayland window: cells rendered with a real font
 /// (`PixelRenderer`) into the window's double-buffered `wl_shm` buffers, only changed rows drawn
-/// and damaged, drawing paced by the compositor's frame callbacks.
+/// and damaged (each a full-width ``PixelRect``), drawing paced by the compositor's frame callbacks.
 ///
 /// While a frame waits for its callback, ``show(_:)`` keeps only the newest canvas: a burst of
 /// input draws one frame when the compositor is ready for it, never a queue of stale ones.
@@ -98,17 +98,17 @@ public final class WaylandCanvasOutput: CanvasOutput {
         Point(x: x / Double(renderer.cellSize.width), y: y / Double(renderer.cellSize.height))
     }
 
-    private func draw(into buffer: PixelBuffer) -> [Range<Int>] {
+    private func draw(into buffer: PixelBuffer) -> [PixelRect] {
         queued = false
         guard let canvas = latest else { return [] }
         latest = nil
         let previous = buffer.needsFullRedraw ? nil : shown
-        let damage = renderer.render(
+        let rows = renderer.render(
             canvas, into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride,
             previous: previous)
         shown = canvas
         framesDrawn += 1
-        return damage
+        return rows.map { PixelRect(rows: $0, width: buffer.width) }
     }
 }
 

@@ -6,14 +6,18 @@
 /// let window = try WaylandWindow(connection: connection, options: .init(title: "Kiosk", appID: "kiosk"))
 /// window.onClose = { loop.control.stop() }
 /// window.present { buffer in
-///     buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
-///     return [0..<buffer.height]
+///     buffer.fill(buffer.bounds, color: 0xFF_FF_00_00)
+///     return [buffer.bounds]
 /// }
 /// ```
 ///
 /// ``present(draw:)`` draws at once when a buffer is free and no frame is in flight; otherwise
 /// the drawing is kept and done when the compositor's frame callback arrives (several kept
 /// drawings go into one frame, in order): nothing is dropped.
+///
+/// Damage is by rectangle (``PixelRect``): each one the drawing returns is damaged, and before the
+/// other buffer is drawn next only those rectangles are copied into it from the one on screen, so
+/// a focus move that changes two tiles costs two tiles, not the rows they span.
 @MainActor
 public final class WaylandWindow {
     /// How a pixel is stored: both formats every `wl_shm` supports.
@@ -136,17 +140,31 @@ public final class WaylandWindow {
 
     /// Draws a frame into a free buffer and commits it, or keeps the drawing for the next frame.
     ///
-    /// The closure gets the buffer's pixels and returns the rows it changed; only those are
-    /// damaged (`wl_surface.damage_buffer`). It runs now when the window is configured, no frame
-    /// waits for its callback and a buffer is free; otherwise when the frame callback (or the
-    /// first configure, or a buffer release) comes, with other kept drawings into the same buffer.
+    /// The closure gets the buffer's pixels and returns the rectangles it changed; only those are
+    /// damaged (`wl_surface.damage_buffer`, one request a rectangle after clamping to the buffer and merging
+    /// those that overlap or touch; more than 16 are sent as their bounding box) and copied into
+    /// the other buffer before it is drawn next. A buffer of a new size is damaged whole.
     ///
-    /// - Parameter draw: Draws, returning the changed rows.
+    /// It runs now when the window is configured, no frame waits for its callback and a buffer is
+    /// free; otherwise when the frame callback (or the first configure, or a buffer release) comes,
+    /// with other kept drawings into the same buffer.
+    ///
+    /// - Parameter draw: Draws, returning the changed rectangles.
     /// - Returns: Whether the frame was committed now (`false`: kept for later, or the connection is lost).
     ///
     /// Uses `wl_surface.attach`, `wl_surface.damage_buffer`, `wl_surface.frame` and `wl_surface.commit`.
     @discardableResult
-    public func present(draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+    public func present(draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
         core.present(draw)
     }
+
+    /// The rectangles the last commit damaged, in device pixels (tests, statistics).
+    package var lastDamage: [PixelRect] { core.lastDamage }
+
+    /// What was copied from the buffer on screen into the one drawn by the last commit: rectangles
+    /// (1 for a whole buffer) and bytes.
+    package var lastCopy: (rects: Int, bytes: Int) { (core.lastCopy.rects, core.lastCopy.bytes) }
+
+    /// What every commit so far copied forward: rectangles and bytes.
+    package var totalCopied: (rects: Int, bytes: Int) { (core.totalCopied.rects, core.totalCopied.bytes) }
 }

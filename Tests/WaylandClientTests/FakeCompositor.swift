@@ -6,9 +6,11 @@ import Glibc
 /// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
 /// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
 /// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
-/// 640x480, and every `wl_surface.frame` answered at once. A test adds and removes globals while the
-/// client runs (``addGlobal(_:version:)``, ``removeGlobal(_:)``) and presses keys on the keyboard it
-/// bound (``enterAndPress(key:)``); a silent server accepts the connection and never answers.
+/// 640x480; at each commit the buffer it replaces released (`wl_buffer.release`), as a compositor
+/// that copies `wl_shm` buffers does, and then its `wl_surface.frame` callbacks answered at once. A
+/// test adds and removes globals while the client runs (``addGlobal(_:version:)``,
+/// ``removeGlobal(_:)``) and presses keys on the keyboard it bound (``enterAndPress(key:)``); a
+/// silent server accepts the connection and never answers.
 final class FakeCompositor: @unchecked Sendable {
     struct Request: Equatable {
         var object: UInt32
@@ -160,6 +162,9 @@ final class FakeCompositor: @unchecked Sendable {
         var syncs = 0
         var surface: UInt32 = 0
         var xdgSurface: UInt32 = 0
+        var attached: UInt32 = 0
+        var shown: UInt32 = 0
+        var frameCallbacks: [UInt32] = []
         while true {
             let count = read(client, &chunk, chunk.count)
             if count <= 0 { return }
@@ -215,9 +220,17 @@ final class FakeCompositor: @unchecked Sendable {
                         reply += event(xdgSurface, 0, uint(5))
                     } else if request.object == surface && request.opcode == 3 && failsFrames {
                         reply += event(1, 0, uint(surface) + uint(2) + string("frame refused by the test"))
-                    } else if request.object == surface && request.opcode == 3 {  // frame(new id)
-                        let callback = word(request.arguments, 0)
-                        reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                    } else if request.object == surface && request.opcode == 1 {  // attach(buffer, x, y)
+                        attached = word(request.arguments, 0)
+                    } else if request.object == surface && request.opcode == 6 {  // commit
+                        if shown != 0 && shown != attached { reply += event(shown, 0, []) }  // wl_buffer.release
+                        shown = attached
+                        for callback in frameCallbacks {
+                            reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                        }
+                        frameCallbacks = []
+                    } else if request.object == surface && request.opcode == 3 {  // frame(new id): at the commit
+                        frameCallbacks.append(word(request.arguments, 0))
                     }
                 }
                 if !reply.isEmpty { send(reply) }

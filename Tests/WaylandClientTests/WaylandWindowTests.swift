@@ -23,11 +23,11 @@ struct WaylandWindowTests {
         window.onConfigure = { configures.append([$0, $1]) }
         var drawn: [[Int]] = []
         var fullRedraws: [Bool] = []
-        let drawRed = { (buffer: PixelBuffer) -> [Range<Int>] in
+        let drawRed = { (buffer: PixelBuffer) -> [PixelRect] in
             drawn.append([buffer.width, buffer.height, buffer.stride])
             fullRedraws.append(buffer.needsFullRedraw)
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         window.onResize = { _, _ in window.present(draw: drawRed) }
         #expect(run(loop, upTo: 5) { window.isConfigured })
@@ -58,7 +58,7 @@ struct WaylandWindowTests {
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 0..<buffer.height, color: Self.red)
-                return [0..<buffer.height]
+                return [buffer.bounds]
             })
         #expect(window.isFramePending)
         // Before the callback: kept, in order, and drawn into one frame when it comes.
@@ -67,7 +67,7 @@ struct WaylandWindowTests {
             order.append("blue")
             #expect(!buffer.needsFullRedraw)  // started from the red frame
             buffer.fill(rows: 0..<300, color: Self.blue)
-            return [0..<300]
+            return [PixelRect(rows: 0..<300, width: buffer.width)]
         }
         let third = window.present { _ in
             order.append("nothing")
@@ -82,12 +82,78 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         // A frame that draws nothing but damages every row shows the buffer as it was handed over:
         // the top half blue from the last frame, the bottom red from the one before.
-        let fourth = window.present { _ in [0..<600] }
+        let fourth = window.present { buffer in [buffer.bounds] }
         #expect(run(loop, upTo: 5) { window.framesDone == 3 })
         _ = fourth
         let shot = try sway.screenshot()
         #expect(shot.pixel(400, 100) == [0, 0, 255])
         #expect(shot.pixel(400, 500) == [255, 0, 0])
+    }
+
+    @Test(
+        "a focus move's two tiles: two damage rectangles, only they are copied into the other buffer, and every pixel on screen is right"
+    )
+    func damageByRectangle() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Tiles", appID: "rc.tiles"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        let green: UInt32 = 0xFF_00_FF_00
+        let tiles = [
+            PixelRect(x: 100, y: 100, width: 40, height: 40), PixelRect(x: 600, y: 400, width: 40, height: 40),
+            PixelRect(x: 300, y: 120, width: 40, height: 40), PixelRect(x: 700, y: 20, width: 40, height: 40),
+        ]
+        // Red, then one tile blue, then two green (the focus move), then one more blue.
+        let frames: [(PixelBuffer) -> [PixelRect]] = [
+            { buffer in
+                buffer.fill(buffer.bounds, color: Self.red)
+                return [buffer.bounds]
+            },
+            { buffer in
+                buffer.fill(tiles[0], color: Self.blue)
+                return [tiles[0]]
+            },
+            { buffer in
+                buffer.fill(tiles[1], color: green)
+                buffer.fill(tiles[2], color: green)
+                return [tiles[1], tiles[2]]
+            },
+            { buffer in
+                buffer.fill(tiles[3], color: Self.blue)
+                return [tiles[3]]
+            },
+        ]
+        var damage: [[PixelRect]] = []
+        var copies: [[Int]] = []
+        for (index, frame) in frames.enumerated() {
+            window.present(draw: frame)
+            #expect(run(loop, upTo: 5) { window.framesCommitted == index + 1 && window.framesDone == index + 1 })
+            damage.append(window.lastDamage)
+            copies.append([window.lastCopy.rects, window.lastCopy.bytes])
+        }
+        #expect(window.width == 800 && window.height == 600)
+        #expect(
+            damage == [[PixelRect(x: 0, y: 0, width: 800, height: 600)], [tiles[0]], [tiles[1], tiles[2]], [tiles[3]]])
+        // The second buffer starts as a copy of the first; then each copies only the tiles it missed
+        // (full rows would be 40 × 3,200 bytes a tile).
+        let tile = 40 * 40 * 4
+        #expect(copies == [[0, 0], [1, 800 * 600 * 4], [1, tile], [2, 2 * tile]])
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(120, 120) == [0, 0, 255])
+        #expect(shot.pixel(620, 420) == [0, 255, 0] && shot.pixel(320, 140) == [0, 255, 0])
+        #expect(shot.pixel(720, 40) == [0, 0, 255])
+        // Everything else is the first frame's red: count the pixels that are not.
+        var wrong = 0
+        for y in 0..<shot.height {
+            for x in 0..<shot.width
+            where !tiles.contains(where: { $0.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }) {
+                let at = (y * shot.width + x) * 3
+                if shot.rgb[at] != 255 || shot.rgb[at + 1] != 0 || shot.rgb[at + 2] != 0 { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
     }
 
     @Test("an ARGB8888 window shows its opaque pixels")
@@ -99,10 +165,10 @@ struct WaylandWindowTests {
         let window = try WaylandWindow(
             connection: connection, options: .init(title: "Green", appID: "rc.green", format: .argb8888))
         var formats: [WaylandWindow.PixelFormat] = []
-        let drawGreen = { (buffer: PixelBuffer) -> [Range<Int>] in
+        let drawGreen = { (buffer: PixelBuffer) -> [PixelRect] in
             formats.append(buffer.format)
             buffer.fill(rows: 0..<buffer.height, color: 0xFF_00_FF_00)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         window.onResize = { _, _ in window.present(draw: drawGreen) }
         // Before the first configure nothing may be attached: the drawing is kept until it comes.
@@ -130,7 +196,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         try sway.run(["swaymsg", "output", "HEADLESS-1", "resolution", "640x480"])
@@ -141,7 +207,7 @@ struct WaylandWindowTests {
         window.present { buffer in
             fullRedraw = buffer.needsFullRedraw && buffer.width == 640
             buffer.fill(rows: 0..<buffer.height, color: Self.blue)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         #expect(fullRedraw)
@@ -162,7 +228,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         try sway.run(["swaymsg", "[app_id=rc.close]", "kill"])
@@ -179,7 +245,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         _ = run(loop, upTo: 0.3) { false }  // whatever the compositor still sends after the frame

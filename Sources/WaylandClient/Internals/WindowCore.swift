@@ -29,7 +29,12 @@ final class WindowCore {
     private(set) var framePending = false
     private(set) var framesCommitted = 0
     private(set) var framesDone = 0
-    private(set) var deferred: [(PixelBuffer) -> [Range<Int>]] = []
+    private(set) var deferred: [(PixelBuffer) -> [PixelRect]] = []
+    /// The rectangles the last commit damaged (in device pixels).
+    private(set) var lastDamage: [PixelRect] = []
+    /// What was copied from the front buffer before the last frame was drawn, and since the window was made.
+    private(set) var lastCopy = ForwardCopy()
+    private(set) var totalCopied = ForwardCopy()
     var onConfigure: ((Int, Int) -> Void)?
     var onResize: ((Int, Int) -> Void)?
     var onClose: (() -> Void)?
@@ -97,7 +102,7 @@ final class WindowCore {
 
     // MARK: - Frames
 
-    func present(_ draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+    func present(_ draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
         guard !closed, display.disconnectError == nil else { return false }
         deferred.append(draw)
         return drawDeferred()
@@ -109,35 +114,39 @@ final class WindowCore {
         guard !deferred.isEmpty, configured, !framePending, !closed, display.disconnectError == nil else {
             return false
         }
-        if pool == nil || pool?.width != width || pool?.height != height {
+        let (pixelWidth, pixelHeight) = (width, height)
+        if pool == nil || pool?.width != pixelWidth || pool?.height != pixelHeight {
             pool?.destroy()
             pool = nil
             do throws(WaylandError) {
                 pool = try ShmPool(
-                    shm: display.shm, width: width, height: height, format: options.format, window: self)
+                    shm: display.shm, width: pixelWidth, height: pixelHeight, format: options.format, window: self)
             } catch {
                 deferred.removeAll()
                 return false
             }
         }
         guard let pool, let buffer = pool.freeBuffer() else { return false }
-        let pixels = buffer.prepare(front: pool.front, stride: pool.stride)
-        var damage: [Range<Int>] = []
+        lastCopy = buffer.prepare(front: pool.front, width: pixelWidth, height: pixelHeight, stride: pool.stride)
+        totalCopied.rects += lastCopy.rects
+        totalCopied.bytes += lastCopy.bytes
+        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        var drawn: [PixelRect] = []
         let drawings = deferred
         deferred.removeAll()
         for drawing in drawings {
             let view = PixelBuffer(
-                pixels: pixels, width: width, height: height, stride: pool.stride, format: options.format,
-                needsFullRedraw: buffer.needsFullRedraw && damage.isEmpty)
-            let rows = drawing(view).map { $0.clamped(to: 0..<height) }.filter { !$0.isEmpty }
-            damage.append(contentsOf: rows)
+                pixels: buffer.pixels, width: pixelWidth, height: pixelHeight, stride: pool.stride,
+                format: options.format, needsFullRedraw: buffer.needsFullRedraw && drawn.isEmpty)
+            drawn += drawing(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         }
-        if buffer.needsFullRedraw { damage = [0..<height] }
+        let damage = buffer.needsFullRedraw ? [bounds] : PixelRect.coalesced(drawn, within: bounds)
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        for rows in damage {
-            wl_surface_damage_buffer(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
+        for rect in damage {
+            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
         pool.committed(buffer, damage: damage)
+        lastDamage = damage
         frameCallback = wl_surface_frame(surface)
         if let frameCallback, let userdata { wl_callback_add_listener(frameCallback, frameListener, userdata.pointer) }
         framePending = true
