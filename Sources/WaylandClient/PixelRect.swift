@@ -7,8 +7,9 @@ public import ResponderChain
 /// it is drawn next. The origin is the buffer's top-left corner; `x` grows right and `y` down. A
 /// rectangle with no width or height is empty and damages nothing.
 ///
-/// An output drawing in points makes its rectangles with ``init(enclosing:scale:)``, which rounds
-/// outward so that a rectangle in points is covered whole at any buffer scale.
+/// An output drawing in points makes its rectangles with ``init(enclosing:scale:)`` or
+/// ``PixelBuffer/pixelRect(enclosing:)``, which round outward so that a rectangle in points is
+/// covered whole at any buffer scale.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// The left edge, in device pixels.
     public var x: Int
@@ -50,7 +51,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - rect: The rectangle in points.
-    ///   - scale: Device pixels per point; less than 1 counts as 1.
+    ///   - scale: Device pixels per point (``WaylandWindow/scale``); less than 1 counts as 1.
     public init(enclosing rect: Rect, scale: Int) {
         let factor = Double(max(1, scale))
         // Beyond this the rectangle is far outside any buffer; infinities are clamped to it.

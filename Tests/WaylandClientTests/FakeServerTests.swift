@@ -236,6 +236,101 @@ struct FakeServerTests {
         #expect(rectangle(sent[2][1]) == [10, 50, 580, 200])
     }
 
+    @Test(
+        "an output of scale 2: buffers twice the surface's size, set_buffer_scale(2) in the commit of their first attach, damage in device pixels; scale changes and leave follow"
+    )
+    func outputScale() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 3)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        #expect(connection.outputs.map(\.scale) == [2])
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Scale", appID: "rc.scale"))
+        var scales: [Int] = []
+        window.onScaleChange = { scales.append($0) }
+        #expect(window.scale == 1)  // on no output yet
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.scale == 2 })
+        #expect(scales == [2])
+        #expect(window.enteredOutputCount == 1)
+        #expect(window.width == 640 && window.height == 480)
+        #expect(window.bufferWidth == 1280 && window.bufferHeight == 960)
+        var buffers: [[Int]] = []
+        let drawAll = { (buffer: PixelBuffer) -> [PixelRect] in
+            buffers.append([buffer.width, buffer.height, buffer.stride, buffer.scale, buffer.needsFullRedraw ? 1 : 0])
+            return [buffer.bounds]
+        }
+        #expect(window.present(draw: drawAll))
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(buffers == [[1280, 960, 5120, 2, 1]])
+        #expect(window.committedBufferScale == 2)
+        // A rectangle in points, in device pixels: rounded outward.
+        #expect(
+            window.present { buffer in
+                [buffer.pixelRect(enclosing: Rect(x: 10.25, y: 10, width: 5.5, height: 3))]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        // The output's scale goes back to 1: new buffers of the surface's size, set_buffer_scale(1).
+        server.setOutputScale(1)
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(scales == [2, 1])
+        #expect(window.bufferWidth == 640)
+        #expect(window.present(draw: drawAll))
+        #expect(run(loop, upTo: 5) { window.framesDone == 3 })
+        #expect(buffers.last == [640, 480, 2560, 1, 1])
+        let sent = try framesSent(server)
+        try #require(sent.count == 3)
+        #expect(sent[0].map(\.opcode) == [8, 1, 9, 3, 6])  // set_buffer_scale, attach, damage_buffer, frame, commit
+        #expect(rectangle(sent[0][0], count: 1) == [2])
+        #expect(rectangle(sent[0][2]) == [0, 0, 1280, 960])
+        #expect(sent[1].map(\.opcode) == [1, 9, 3, 6])  // the scale is said once
+        #expect(rectangle(sent[1][1]) == [20, 20, 12, 6])
+        #expect(sent[2].map(\.opcode) == [8, 1, 9, 3, 6])
+        #expect(rectangle(sent[2][0], count: 1) == [1])
+        #expect(rectangle(sent[2][2]) == [0, 0, 640, 480])
+        // Scale 3, then off the output: 1 again (the scale of no output).
+        server.setOutputScale(3)
+        #expect(run(loop, upTo: 5) { window.scale == 3 })
+        server.leaveOutput()
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(scales == [2, 1, 3, 1])
+        #expect(window.enteredOutputCount == 0)
+    }
+
+    @Test(
+        "an output's global removed: the window is no longer on it and its scale falls back to 1; the output is released"
+    )
+    func outputRemoved() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 3)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Gone", appID: "rc.gone"))
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.scale == 2 })
+        server.removeGlobal(UInt32(Self.all.count + 1))
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(window.enteredOutputCount == 0)
+        #expect(connection.outputs.isEmpty)
+        #expect(server.wait { $0.received("wl_output", opcode: 0) }, "wl_output.release")
+        // One that appears later is bound and followed.
+        server.addGlobal("wl_output", version: 2)
+        #expect(run(loop, upTo: 5) { connection.outputs.map(\.scale) == [2] })
+    }
+
+    @Test("a wl_output of version 1 has no scale: the window stays at 1")
+    func outputVersionOne() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 1)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Old", appID: "rc.old"))
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.enteredOutputCount == 1 })
+        #expect(window.scale == 1 && window.bufferWidth == 640)
+        #expect(connection.outputs.map(\.scale) == [1])
+    }
+
     @Test("a protocol error is reported once, naming the code and the object")
     func protocolErrorReported() throws {
         let server = try FakeCompositor(globals: Self.all, failsFrames: true)

@@ -1,19 +1,20 @@
+import ResponderChain
 import Testing
 import WaylandClient
 
-@Suite("PixelBuffer: a buffer's pixels and what to fill")
+@Suite("PixelBuffer: a buffer's pixels, its scale and what to fill")
 struct PixelBufferTests {
     /// Runs `body` on a zeroed buffer of `width`×`height` pixels (stride `width`×4 plus `padding` bytes)
     /// and returns its words.
     func withBuffer(
-        width: Int, height: Int, padding: Int = 0, _ body: (PixelBuffer) -> Void
+        width: Int, height: Int, padding: Int = 0, scale: Int = 1, _ body: (PixelBuffer) -> Void
     ) -> [UInt32] {
         let stride = width * 4 + padding
         var bytes = [UInt8](repeating: 0, count: stride * height)
         bytes.withUnsafeMutableBytes { raw in
             body(
                 PixelBuffer(
-                    pixels: raw, width: width, height: height, stride: stride, format: .xrgb8888,
+                    pixels: raw, width: width, height: height, stride: stride, format: .xrgb8888, scale: scale,
                     needsFullRedraw: false))
         }
         return (0..<height).flatMap { row in
@@ -43,5 +44,22 @@ struct PixelBufferTests {
                 0, 0, 0, 0, x, x,
                 r, r, r, r, r, r,
             ])
+    }
+
+    @Test("the size in points, the bounds, and a rectangle in points as the pixels to return")
+    func points() {
+        _ = withBuffer(width: 80, height: 60, scale: 2) { buffer in
+            #expect(buffer.scale == 2)
+            #expect(buffer.pointWidth == 40 && buffer.pointHeight == 30)
+            #expect(buffer.bounds == PixelRect(x: 0, y: 0, width: 80, height: 60))
+            #expect(
+                buffer.pixelRect(enclosing: Rect(x: 1.5, y: 2, width: 3, height: 4))
+                    == .init(x: 3, y: 4, width: 6, height: 8))
+            #expect(
+                buffer.pixelRect(enclosing: Rect(x: 35, y: 25, width: 10, height: 10))
+                    == .init(x: 70, y: 50, width: 10, height: 10))
+            #expect(buffer.pixelRect(enclosing: Rect(x: 50, y: 0, width: 10, height: 10)).isEmpty)
+        }
+        _ = withBuffer(width: 4, height: 4, scale: 0) { buffer in #expect(buffer.scale == 1) }
     }
 }

@@ -156,6 +156,93 @@ struct WaylandWindowTests {
         #expect(wrong == 0)
     }
 
+    /// A checker of single device pixels: (x + y) even `even`, else `odd`.
+    static func drawChecker(_ buffer: PixelBuffer, even: UInt32, odd: UInt32) {
+        let words = buffer.pixels.bindMemory(to: UInt32.self)
+        let perRow = buffer.stride / 4
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width { words[y * perRow + x] = ((x + y) % 2 == 0 ? even : odd).littleEndian }
+        }
+    }
+
+    /// How many pixels of a screenshot are not the checker of `even` and `odd` (as red, green, blue).
+    static func checkerMisses(_ shot: SwayHeadless.Screenshot, even: [UInt8], odd: [UInt8]) -> Int {
+        var misses = 0
+        for y in 0..<shot.height {
+            for x in 0..<shot.width {
+                let at = (y * shot.width + x) * 3
+                let expected = (x + y) % 2 == 0 ? even : odd
+                if shot.rgb[at] != expected[0] || shot.rgb[at + 1] != expected[1] || shot.rgb[at + 2] != expected[2] {
+                    misses += 1
+                }
+            }
+        }
+        return misses
+    }
+
+    @Test(
+        "an output set to scale 2 at run time: buffers twice the points, set_buffer_scale(2), a one-pixel checker stays sharp; back to scale 1, everything is drawn again at the new size"
+    )
+    func outputScaleFollowed() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        #expect(connection.outputs.map(\.name) == ["HEADLESS-1"])
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Checker", appID: "rc.checker"))
+        // White and black at scale 2, red and blue at scale 1: a screenshot tells which frame it shows.
+        let white: UInt32 = 0xFF_FF_FF_FF
+        let black: UInt32 = 0xFF_00_00_00
+        var drawn: [[Int]] = []
+        let draw = { (buffer: PixelBuffer) -> [PixelRect] in
+            drawn.append([buffer.width, buffer.height, buffer.scale, buffer.needsFullRedraw ? 1 : 0])
+            if buffer.scale == 2 {
+                Self.drawChecker(buffer, even: white, odd: black)
+            } else {
+                Self.drawChecker(buffer, even: Self.red, odd: Self.blue)
+            }
+            return [buffer.bounds]
+        }
+        var scales: [Int] = []
+        window.onScaleChange = { scale in
+            scales.append(scale)
+            window.present(draw: draw)
+        }
+        window.onResize = { _, _ in window.present(draw: draw) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present(draw: draw)
+        #expect(run(loop, upTo: 5) { window.framesDone >= 1 && window.enteredOutputCount == 1 })
+        #expect(window.scale == 1 && window.committedBufferScale == 1)
+        #expect(Self.checkerMisses(try sway.screenshot(), even: [255, 0, 0], odd: [0, 0, 255]) == 0)
+
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "scale", "2"])
+        // sway sends the output's scale and a configure of 400x300 points: the window draws 800x600 pixels.
+        #expect(
+            run(loop, upTo: 5) {
+                window.scale == 2 && drawn.last == [800, 600, 2, 1] && window.framesDone == window.framesCommitted
+            }, "\(drawn)")
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(scales == [2])
+        #expect(connection.outputs.map(\.scale) == [2])
+        #expect(window.width == 400 && window.height == 300)
+        #expect(window.bufferWidth == 800 && window.bufferHeight == 600)
+        #expect(window.committedBufferScale == 2)
+        let sharp = try sway.screenshot()
+        #expect(sharp.width == 800 && sharp.height == 600)
+        // Drawn at scale 1 and magnified, every other pixel would be wrong.
+        #expect(Self.checkerMisses(sharp, even: [255, 255, 255], odd: [0, 0, 0]) == 0)
+
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "scale", "1"])
+        #expect(
+            run(loop, upTo: 5) {
+                window.scale == 1 && drawn.last == [800, 600, 1, 1] && window.framesDone == window.framesCommitted
+            }, "\(drawn)")
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(scales == [2, 1])
+        #expect(window.width == 800 && window.bufferWidth == 800 && window.committedBufferScale == 1)
+        #expect(Self.checkerMisses(try sway.screenshot(), even: [255, 0, 0], odd: [0, 0, 255]) == 0)
+    }
+
     @Test("an ARGB8888 window shows its opaque pixels")
     func argbWindow() throws {
         let sway = try SwayHeadless()

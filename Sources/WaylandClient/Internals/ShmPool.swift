@@ -79,11 +79,15 @@ struct ForwardCopy: Hashable, Sendable {
     var bytes = 0
 }
 
-/// A double-buffered `wl_shm` pool: one memfd holding two buffers of one size.
+/// A double-buffered `wl_shm` pool: one memfd holding two buffers of one size, in device pixels.
 @MainActor
 final class ShmPool {
+    /// The width in device pixels.
     let width: Int
+    /// The height in device pixels.
     let height: Int
+    /// The buffer scale the buffers are drawn at (a new scale makes a new pool: the old pixels are of no use).
+    let scale: Int
     let stride: Int
     private let buffers: [ShmBuffer]
     private let mapping: UnsafeMutableRawPointer
@@ -91,11 +95,12 @@ final class ShmPool {
     /// The buffer last committed: what the compositor shows.
     private(set) var front: ShmBuffer?
 
-    init(shm: OpaquePointer?, width: Int, height: Int, format: WaylandWindow.PixelFormat, window: WindowCore)
-        throws(WaylandError)
-    {
+    init(
+        shm: OpaquePointer?, width: Int, height: Int, scale: Int, format: WaylandWindow.PixelFormat, window: WindowCore
+    ) throws(WaylandError) {
         self.width = width
         self.height = height
+        self.scale = scale
         stride = width * 4
         let bufferSize = stride * height
         size = bufferSize * 2
@@ -104,21 +109,21 @@ final class ShmPool {
             let code = Errno.current
             throw WaylandError(
                 operation: "memfd_create", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(code)")
+                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         defer { Glibc.close(fd) }
         guard ftruncate(fd, off_t(size)) == 0 else {
             let code = Errno.current
             throw WaylandError(
                 operation: "ftruncate", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(code)")
+                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
         else {
             let code = Errno.current
             throw WaylandError(
                 operation: "mmap", errno: code,
-                message: "cannot map shared memory for a \(width)x\(height) window: \(code)")
+                message: "cannot map shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         self.mapping = mapping
         let pool = wl_shm_create_pool(shm, fd, Int32(size))
