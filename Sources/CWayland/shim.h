@@ -10,3 +10,4 @@ static inline int cwayland_memfd(const char *name) { return memfd_create(name, 1
 static inline const struct wl_interface *cwayland_compositor_interface(void) { return &wl_compositor_interface; }
 static inline const struct wl_interface *cwayland_shm_interface(void) { return &wl_shm_interface; }
 static inline const struct wl_interface *cwayland_seat_interface(void) { return &wl_seat_interface; }
+static inline const struct wl_interface *cwayland_output_interface(void) { return &wl_output_interface; }

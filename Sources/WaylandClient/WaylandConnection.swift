@@ -95,6 +95,9 @@ public final class WaylandConnection {
     /// Whether a flush found the socket full and the loop waits for it to take output again (tests).
     package var isWaitingForWritability: Bool { core.watchingWritability }
 
+    /// The compositor's outputs bound (`wl_output`), in the order they came: name (version 4) and scale.
+    package var outputs: [(name: String?, scale: Int)] { core.outputs.map { ($0.name, $0.scale) } }
+
     /// How many times the loop woke the connection for its socket (tests count idle wake-ups).
     package var socketWakeups: Int { core.wakeups }
 

@@ -6,14 +6,29 @@
 /// let window = try WaylandWindow(connection: connection, options: .init(title: "Kiosk", appID: "kiosk"))
 /// window.onClose = { loop.control.stop() }
 /// window.present { buffer in
-///     buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
-///     return [0..<buffer.height]
+///     buffer.fill(buffer.bounds, color: 0xFF_FF_00_00)
+///     return [buffer.bounds]
 /// }
 /// ```
 ///
 /// ``present(draw:)`` draws at once when a buffer is free and no frame is in flight; otherwise
 /// the drawing is kept and done when the compositor's frame callback arrives (several kept
 /// drawings go into one frame, in order): nothing is dropped.
+///
+/// Damage is by rectangle (``PixelRect``): each one the drawing returns is damaged, and before the
+/// other buffer is drawn next only those rectangles are copied into it from the one on screen, so
+/// a focus move that changes two tiles costs two tiles, not the rows they span.
+///
+/// ### Scale
+///
+/// ``width`` and ``height`` are in points (surface units, what the compositor configures and
+/// where the pointer lands). The buffers are ``scale`` times larger in device pixels: the window
+/// binds the compositor's outputs (`wl_output` version 2 or newer), follows the ones its surface
+/// is on (`wl_surface.enter` and `leave`), takes the largest of their scales (1 before it is on
+/// any) and tells the compositor with `wl_surface.set_buffer_scale`. When the scale changes,
+/// ``onScaleChange`` is called: draw everything again. Integer scales only: the fractional-scale
+/// protocol (`wp_fractional_scale_v1`) is not offered by the compositors this package runs on
+/// (sway 1.7, wlroots 0.15); a compositor set to 1.5 sends 2 and scales the buffer down.
 @MainActor
 public final class WaylandWindow {
     /// How a pixel is stored: both formats every `wl_shm` supports.
@@ -94,11 +109,21 @@ public final class WaylandWindow {
     /// The options the window was made with.
     public var options: Options { core.options }
 
-    /// The width in pixels: the compositor's last configure, or ``Options/defaultWidth``.
+    /// The width in points (surface units): the compositor's last configure, or ``Options/defaultWidth``.
     public var width: Int { core.width }
 
-    /// The height in pixels: the compositor's last configure, or ``Options/defaultHeight``.
+    /// The height in points (surface units): the compositor's last configure, or ``Options/defaultHeight``.
     public var height: Int { core.height }
+
+    /// Device pixels per point: the largest scale of the outputs the window is on (1 before it is
+    /// on any), at most 8, and lowered when a buffer that large would pass 8192 pixels a side.
+    public var scale: Int { core.scale }
+
+    /// The buffers' width in device pixels: ``width`` × ``scale``.
+    public var bufferWidth: Int { core.bufferWidth }
+
+    /// The buffers' height in device pixels: ``height`` × ``scale``.
+    public var bufferHeight: Int { core.bufferHeight }
 
     /// Whether the compositor has configured the window (and it was acknowledged): before it, nothing is drawn.
     public var isConfigured: Bool { core.configured }
@@ -121,10 +146,18 @@ public final class WaylandWindow {
         set { core.onConfigure = newValue }
     }
 
-    /// Called when a configure changes the size: draw everything again.
+    /// Called when a configure changes the size (in points): draw everything again.
     public var onResize: ((_ width: Int, _ height: Int) -> Void)? {
         get { core.onResize }
         set { core.onResize = newValue }
+    }
+
+    /// Called when ``scale`` changes (the window moved to an output of another scale, or its output's
+    /// scale was changed), with the new scale: draw everything again, at ``bufferWidth`` ×
+    /// ``bufferHeight``. A configure that changes the size as well calls ``onResize`` too.
+    public var onScaleChange: ((_ scale: Int) -> Void)? {
+        get { core.onScaleChange }
+        set { core.onScaleChange = newValue }
     }
 
     /// Called when the compositor asks the window to close (`xdg_toplevel.close`): the user
@@ -136,17 +169,39 @@ public final class WaylandWindow {
 
     /// Draws a frame into a free buffer and commits it, or keeps the drawing for the next frame.
     ///
-    /// The closure gets the buffer's pixels and returns the rows it changed; only those are
-    /// damaged (`wl_surface.damage_buffer`). It runs now when the window is configured, no frame
-    /// waits for its callback and a buffer is free; otherwise when the frame callback (or the
-    /// first configure, or a buffer release) comes, with other kept drawings into the same buffer.
+    /// The closure gets the buffer's pixels (``bufferWidth`` × ``bufferHeight`` at ``scale``) and
+    /// returns the rectangles it changed, in device pixels; only those are damaged
+    /// (`wl_surface.damage_buffer`, one request a rectangle after clamping to the buffer and merging
+    /// those that overlap or touch; more than 16 are sent as their bounding box) and copied into
+    /// the other buffer before it is drawn next. A buffer of a new size or scale is damaged whole.
     ///
-    /// - Parameter draw: Draws, returning the changed rows.
+    /// It runs now when the window is configured, no frame waits for its callback and a buffer is
+    /// free; otherwise when the frame callback (or the first configure, or a buffer release) comes,
+    /// with other kept drawings into the same buffer.
+    ///
+    /// - Parameter draw: Draws, returning the changed rectangles in device pixels.
     /// - Returns: Whether the frame was committed now (`false`: kept for later, or the connection is lost).
     ///
-    /// Uses `wl_surface.attach`, `wl_surface.damage_buffer`, `wl_surface.frame` and `wl_surface.commit`.
+    /// Uses `wl_surface.set_buffer_scale` (when the scale changed), `wl_surface.attach`,
+    /// `wl_surface.damage_buffer`, `wl_surface.frame` and `wl_surface.commit`.
     @discardableResult
-    public func present(draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+    public func present(draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
         core.present(draw)
     }
+
+    /// The rectangles the last commit damaged, in device pixels (tests, statistics).
+    package var lastDamage: [PixelRect] { core.lastDamage }
+
+    /// What was copied from the buffer on screen into the one drawn by the last commit: rectangles
+    /// (1 for a whole buffer) and bytes.
+    package var lastCopy: (rects: Int, bytes: Int) { (core.lastCopy.rects, core.lastCopy.bytes) }
+
+    /// What every commit so far copied forward: rectangles and bytes.
+    package var totalCopied: (rects: Int, bytes: Int) { (core.totalCopied.rects, core.totalCopied.bytes) }
+
+    /// How many of the compositor's outputs the window is on (`wl_surface.enter` less `leave`).
+    package var enteredOutputCount: Int { core.enteredOutputCount }
+
+    /// The scale the compositor was last told (`wl_surface.set_buffer_scale`); 1 until then.
+    package var committedBufferScale: Int { core.committedBufferScale }
 }

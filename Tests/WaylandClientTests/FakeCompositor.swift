@@ -6,9 +6,14 @@ import Glibc
 /// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
 /// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
 /// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
-/// 640x480, and every `wl_surface.frame` answered at once. A test adds and removes globals while the
-/// client runs (``addGlobal(_:version:)``, ``removeGlobal(_:)``) and presses keys on the keyboard it
-/// bound (``enterAndPress(key:)``); a silent server accepts the connection and never answers.
+/// 640x480; at each commit the buffer it replaces released (`wl_buffer.release`), as a compositor
+/// that copies `wl_shm` buffers does, and then its `wl_surface.frame` callbacks answered at once. A
+/// test adds and removes globals while the client runs (``addGlobal(_:version:)``,
+/// ``removeGlobal(_:)``) and presses keys on the keyboard it bound (``enterAndPress(key:)``); a
+/// silent server accepts the connection and never answers. A
+/// `wl_output` global, when given, gets `scale` and `done` when bound (``outputScale``), and the
+/// toplevel's surface enters it when configured; ``setOutputScale(_:)`` and ``leaveOutput()``
+/// change that while the client runs.
 final class FakeCompositor: @unchecked Sendable {
     struct Request: Equatable {
         var object: UInt32
@@ -33,6 +38,8 @@ final class FakeCompositor: @unchecked Sendable {
     private let failsFrames: Bool
     private let silent: Bool
     private let configures: Bool
+    /// The scale a bound `wl_output` announces.
+    let outputScale: Int32
     private var client: Int32 = -1
     private var registryObject: UInt32 = 0
     private var globalCount: UInt32 = 0
@@ -49,10 +56,12 @@ final class FakeCompositor: @unchecked Sendable {
     ///   - configures: Whether a toplevel is configured (`false`: a compositor that never shows the window).
     ///   - namesSeat: Whether a bound `wl_seat` gets its `name` event (`false`: a compositor that never sends
     ///     it, though the seat's version has it).
+    ///   - outputScale: The scale a bound `wl_output` of version 2 or newer announces.
     init(
         globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false,
-        silent: Bool = false, configures: Bool = true, namesSeat: Bool = true
+        silent: Bool = false, configures: Bool = true, namesSeat: Bool = true, outputScale: Int32 = 1
     ) throws {
+        self.outputScale = outputScale
         self.namesSeat = namesSeat
         self.globals = globals
         self.pausesAfterBinding = pausesAfterBinding
@@ -133,6 +142,18 @@ final class FakeCompositor: @unchecked Sendable {
                 + event(keyboard, 3, uint(11) + uint(0) + uint(key) + uint(1)))
     }
 
+    /// Changes the bound output's scale (`wl_output.scale`, then `done`).
+    func setOutputScale(_ factor: Int32) {
+        guard let output = object(of: "wl_output") else { return }
+        send(event(output, 3, uint(UInt32(bitPattern: factor))) + event(output, 2, []))
+    }
+
+    /// Takes the surface off the bound output (`wl_surface.leave`).
+    func leaveOutput() {
+        guard let output = object(of: "wl_output"), let surface = object(of: "wl_surface") else { return }
+        send(event(surface, 1, uint(output)))
+    }
+
     /// Writes events to the client (from the test's thread or the server's).
     private func send(_ bytes: [UInt8]) {
         lock.withLock { _ = bytes.withUnsafeBytes { write(client, $0.baseAddress, $0.count) } }
@@ -160,6 +181,9 @@ final class FakeCompositor: @unchecked Sendable {
         var syncs = 0
         var surface: UInt32 = 0
         var xdgSurface: UInt32 = 0
+        var attached: UInt32 = 0
+        var shown: UInt32 = 0
+        var frameCallbacks: [UInt32] = []
         while true {
             let count = read(client, &chunk, chunk.count)
             if count <= 0 { return }
@@ -193,6 +217,10 @@ final class FakeCompositor: @unchecked Sendable {
                     let id = word(request.arguments, 8 + padded + 4)
                     lock.withLock { boundObjects[interface] = id }
                     if interface == "xdg_wm_base" { reply += event(id, 0, uint(pingSerial)) }
+                    let version = word(request.arguments, 8 + padded)
+                    if interface == "wl_output" && version >= 2 {  // scale(factor), done
+                        reply += event(id, 3, uint(UInt32(bitPattern: outputScale))) + event(id, 2, [])
+                    }
                     if interface == "wl_seat" {
                         reply += event(id, 0, uint(3)) + (namesSeat ? event(id, 1, string("seat-fake")) : [])
                     }
@@ -213,11 +241,22 @@ final class FakeCompositor: @unchecked Sendable {
                         let toplevel = word(request.arguments, 0)
                         reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
                         reply += event(xdgSurface, 0, uint(5))
+                        if let output = self.object(of: "wl_output") {  // wl_surface.enter(output)
+                            reply += event(surface, 0, uint(output))
+                        }
                     } else if request.object == surface && request.opcode == 3 && failsFrames {
                         reply += event(1, 0, uint(surface) + uint(2) + string("frame refused by the test"))
-                    } else if request.object == surface && request.opcode == 3 {  // frame(new id)
-                        let callback = word(request.arguments, 0)
-                        reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                    } else if request.object == surface && request.opcode == 1 {  // attach(buffer, x, y)
+                        attached = word(request.arguments, 0)
+                    } else if request.object == surface && request.opcode == 6 {  // commit
+                        if shown != 0 && shown != attached { reply += event(shown, 0, []) }  // wl_buffer.release
+                        shown = attached
+                        for callback in frameCallbacks {
+                            reply += event(callback, 0, uint(1)) + event(1, 1, uint(callback))
+                        }
+                        frameCallbacks = []
+                    } else if request.object == surface && request.opcode == 3 {  // frame(new id): at the commit
+                        frameCallbacks.append(word(request.arguments, 0))
                     }
                 }
                 if !reply.isEmpty { send(reply) }

@@ -102,14 +102,14 @@ struct FakeServerTests {
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
-                return [0..<buffer.height]
+                return [buffer.bounds]
             })
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 10..<20, color: 0xFF_00_00_FF)
                 buffer.fill(rows: 50..<60, color: 0xFF_00_00_FF)
-                return [10..<20, 50..<60]
+                return [PixelRect(rows: 10..<20, width: buffer.width), PixelRect(rows: 50..<60, width: buffer.width)]
             })
         #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         let surface = try #require(server.object(of: "wl_surface"))
@@ -118,20 +118,220 @@ struct FakeServerTests {
         try #require(commits.count == 3)  // the initial commit, then two frames
         let second = Array(requests[(commits[1] + 1)...commits[2]])
         #expect(second.map(\.opcode) == [1, 9, 9, 3, 6])  // attach, damage_buffer ×2, frame, commit
-        func rectangle(_ request: FakeCompositor.Request) -> [Int32] {
-            stride(from: 0, to: 16, by: 4).map { offset in
-                Int32(
-                    bitPattern: request.arguments[offset..<offset + 4].enumerated().reduce(UInt32(0)) {
-                        $0 | UInt32($1.element) << (8 * UInt32($1.offset))
-                    })
-            }
-        }
         #expect(rectangle(second[1]) == [0, 10, 640, 10])
         #expect(rectangle(second[2]) == [0, 50, 640, 10])
         // The first frame of a size damages it all.
         let first = Array(requests[(commits[0] + 1)...commits[1]])
         #expect(first.map(\.opcode) == [1, 9, 3, 6])
         #expect(rectangle(first[1]) == [0, 0, 640, 480])
+    }
+
+    /// A request's first `count` arguments as 32-bit integers (damage_buffer's x, y, width, height).
+    /// Shorter arguments give `[]`: a test that expected another request fails instead of trapping.
+    func rectangle(_ request: FakeCompositor.Request, count: Int = 4) -> [Int32] {
+        guard request.arguments.count >= count * 4 else { return [] }
+        return stride(from: 0, to: count * 4, by: 4).map { offset in
+            Int32(
+                bitPattern: request.arguments[offset..<offset + 4].enumerated().reduce(UInt32(0)) {
+                    $0 | UInt32($1.element) << (8 * UInt32($1.offset))
+                })
+        }
+    }
+
+    /// The surface's requests after each commit up to the next, one array a commit (the first: the
+    /// initial commit's own requests are left out).
+    func framesSent(_ server: FakeCompositor) throws -> [[FakeCompositor.Request]] {
+        let surface = try #require(server.object(of: "wl_surface"))
+        let requests = server.received.filter { $0.object == surface }
+        let commits = requests.indices.filter { requests[$0].opcode == 6 }
+        return zip(commits, commits.dropFirst()).map { Array(requests[($0 + 1)...$1]) }
+    }
+
+    @Test(
+        "two separate rectangles: one damage_buffer each, and the next buffer copies forward only those two from the one on screen"
+    )
+    func damageRectangles() throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Rects", appID: "rc.rects"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        let first = PixelRect(x: 10, y: 20, width: 30, height: 40)
+        let second = PixelRect(x: 300, y: 200, width: 16, height: 16)
+        var pixelsSeen: [UInt32] = []
+        let frames: [(PixelBuffer) -> [PixelRect]] = [
+            { buffer in
+                buffer.fill(buffer.bounds, color: 0xFF_FF_00_00)
+                return [buffer.bounds]
+            },
+            { buffer in
+                buffer.fill(first, color: 0xFF_00_00_FF)
+                buffer.fill(second, color: 0xFF_00_00_FF)
+                return [first, second]
+            },
+            { buffer in
+                // The first buffer again: it missed the two tiles, and has them now (copied forward).
+                let words = buffer.pixels.bindMemory(to: UInt32.self)
+                pixelsSeen = [words[25 * 640 + 15], words[205 * 640 + 305], words[25 * 640 + 45], words[100]]
+                return []
+            },
+        ]
+        var copies: [[Int]] = []
+        for (index, frame) in frames.enumerated() {
+            // Drawn at once: the buffer the last commit replaced was released before its frame callback.
+            #expect(window.present(draw: frame), "frame \(index + 1)")
+            copies.append([window.lastCopy.rects, window.lastCopy.bytes])
+            #expect(run(loop, upTo: 5) { window.framesDone == index + 1 })
+        }
+        // Nothing to copy into the first buffer; the second, never drawn, starts as a copy of it;
+        // the first then copies only the two tiles it missed.
+        #expect(copies == [[0, 0], [1, 640 * 480 * 4], [2, (30 * 40 + 16 * 16) * 4]])
+        #expect(pixelsSeen == [0xFF_00_00_FF, 0xFF_00_00_FF, 0xFF_FF_00_00, 0xFF_FF_00_00])
+        let sent = try framesSent(server)
+        try #require(sent.count == 3)
+        try #require(sent[1].map(\.opcode) == [1, 9, 9, 3, 6])  // attach, damage_buffer ×2, frame, commit
+        #expect(rectangle(sent[1][1]) == [10, 20, 30, 40])
+        #expect(rectangle(sent[1][2]) == [300, 200, 16, 16])
+        // Nothing drawn: no damage, and the frame is committed as before.
+        try #require(sent[2].map(\.opcode) == [1, 3, 6])
+    }
+
+    @Test(
+        "damage is clamped to the buffer, touching rectangles merge, and more than 16 are sent as their bounding box"
+    )
+    func damageCoalesced() throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Many", appID: "rc.many"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(window.present { buffer in [buffer.bounds] })
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(
+            window.present { _ in
+                [
+                    PixelRect(x: 600, y: -10, width: 100, height: 30),  // clamped: (600, 0, 40×20)
+                    PixelRect(x: 0, y: 100, width: 50, height: 10), PixelRect(x: 50, y: 100, width: 50, height: 10),
+                    PixelRect(x: 700, y: 700, width: 5, height: 5),  // outside: dropped
+                ]
+            })
+        #expect(
+            window.lastDamage == [
+                PixelRect(x: 600, y: 0, width: 40, height: 20), PixelRect(x: 0, y: 100, width: 100, height: 10),
+            ])
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        // Twenty tiles 20 pixels apart: one damage_buffer, their bounding box.
+        let tiles = (0..<20).map { PixelRect(x: 10 + $0 * 30, y: 50 + $0 * 10, width: 10, height: 10) }
+        #expect(window.present { _ in tiles })
+        #expect(window.lastDamage == [PixelRect(x: 10, y: 50, width: 580, height: 200)])
+        #expect(run(loop, upTo: 5) { window.framesDone == 3 })
+        let sent = try framesSent(server)
+        try #require(sent.count == 3)
+        try #require(sent[1].map(\.opcode) == [1, 9, 9, 3, 6])
+        #expect(rectangle(sent[1][1]) == [600, 0, 40, 20])
+        #expect(rectangle(sent[1][2]) == [0, 100, 100, 10])
+        try #require(sent[2].map(\.opcode) == [1, 9, 3, 6])
+        #expect(rectangle(sent[2][1]) == [10, 50, 580, 200])
+    }
+
+    @Test(
+        "an output of scale 2: buffers twice the surface's size, set_buffer_scale(2) in the commit of their first attach, damage in device pixels; scale changes and leave follow"
+    )
+    func outputScale() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 3)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        #expect(connection.outputs.map(\.scale) == [2])
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Scale", appID: "rc.scale"))
+        var scales: [Int] = []
+        window.onScaleChange = { scales.append($0) }
+        #expect(window.scale == 1)  // on no output yet
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.scale == 2 })
+        #expect(scales == [2])
+        #expect(window.enteredOutputCount == 1)
+        #expect(window.width == 640 && window.height == 480)
+        #expect(window.bufferWidth == 1280 && window.bufferHeight == 960)
+        var buffers: [[Int]] = []
+        let drawAll = { (buffer: PixelBuffer) -> [PixelRect] in
+            buffers.append([buffer.width, buffer.height, buffer.stride, buffer.scale, buffer.needsFullRedraw ? 1 : 0])
+            return [buffer.bounds]
+        }
+        #expect(window.present(draw: drawAll))
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        #expect(buffers == [[1280, 960, 5120, 2, 1]])
+        #expect(window.committedBufferScale == 2)
+        // A rectangle in points, in device pixels: rounded outward.
+        #expect(
+            window.present { buffer in
+                [buffer.pixelRect(enclosing: Rect(x: 10.25, y: 10, width: 5.5, height: 3))]
+            })
+        #expect(run(loop, upTo: 5) { window.framesDone == 2 })
+        // The output's scale goes back to 1: new buffers of the surface's size, set_buffer_scale(1).
+        server.setOutputScale(1)
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(scales == [2, 1])
+        #expect(window.bufferWidth == 640)
+        #expect(window.present(draw: drawAll))
+        #expect(run(loop, upTo: 5) { window.framesDone == 3 })
+        #expect(buffers.last == [640, 480, 2560, 1, 1])
+        let sent = try framesSent(server)
+        try #require(sent.count == 3)
+        // set_buffer_scale, attach, damage_buffer, frame, commit
+        try #require(sent[0].map(\.opcode) == [8, 1, 9, 3, 6])
+        #expect(rectangle(sent[0][0], count: 1) == [2])
+        #expect(rectangle(sent[0][2]) == [0, 0, 1280, 960])
+        try #require(sent[1].map(\.opcode) == [1, 9, 3, 6])  // the scale is said once
+        #expect(rectangle(sent[1][1]) == [20, 20, 12, 6])
+        try #require(sent[2].map(\.opcode) == [8, 1, 9, 3, 6])
+        #expect(rectangle(sent[2][0], count: 1) == [1])
+        #expect(rectangle(sent[2][2]) == [0, 0, 640, 480])
+        // Scale 3, then off the output: 1 again (the scale of no output).
+        server.setOutputScale(3)
+        #expect(run(loop, upTo: 5) { window.scale == 3 })
+        server.leaveOutput()
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(scales == [2, 1, 3, 1])
+        #expect(window.enteredOutputCount == 0)
+    }
+
+    @Test(
+        "an output's global removed: the window is no longer on it and its scale falls back to 1; the output is released"
+    )
+    func outputRemoved() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 3)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Gone", appID: "rc.gone"))
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.scale == 2 })
+        server.removeGlobal(UInt32(Self.all.count + 1))
+        #expect(run(loop, upTo: 5) { window.scale == 1 })
+        #expect(window.enteredOutputCount == 0)
+        #expect(connection.outputs.isEmpty)
+        #expect(server.wait { $0.received("wl_output", opcode: 0) }, "wl_output.release")
+        // One that appears later is bound and followed.
+        server.addGlobal("wl_output", version: 2)
+        #expect(run(loop, upTo: 5) { connection.outputs.map(\.scale) == [2] })
+    }
+
+    @Test("a wl_output of version 1 has no scale: the window stays at 1")
+    func outputVersionOne() throws {
+        let server = try FakeCompositor(globals: Self.all + [("wl_output", 1)], outputScale: 2)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Old", appID: "rc.old"))
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.enteredOutputCount == 1 })
+        #expect(window.scale == 1 && window.bufferWidth == 640)
+        #expect(connection.outputs.map(\.scale) == [1])
     }
 
     @Test("a protocol error is reported once, naming the code and the object")
@@ -249,7 +449,7 @@ struct FakeServerTests {
         defer { _ = observation }
         try app.start()
         #expect(run(app.loop, upTo: 5) { window.isConfigured })
-        #expect(window.present { _ in [0..<1] })
+        #expect(window.present { buffer in [PixelRect(rows: 0..<1, width: buffer.width)] })
         #expect(app.inputNote?.contains("offers no seat yet") == true, "\(app.inputNote ?? "")")
         // The seat appears: it is bound, its keyboard too, and a key pressed on it begins a press.
         let name = server.addGlobal("wl_seat", version: 7)

@@ -149,7 +149,7 @@ struct WaylandSeatTests {
         #expect(rig.pump(upTo: 5) { otherWindow.isConfigured })
         otherWindow.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: 0xFF_00_00_FF)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(rig.pump(upTo: 5) { rig.presses.contains("x cancelled") }, "\(rig.presses)")
         let cancelledAt = rig.presses.count

@@ -23,11 +23,11 @@ struct WaylandWindowTests {
         window.onConfigure = { configures.append([$0, $1]) }
         var drawn: [[Int]] = []
         var fullRedraws: [Bool] = []
-        let drawRed = { (buffer: PixelBuffer) -> [Range<Int>] in
+        let drawRed = { (buffer: PixelBuffer) -> [PixelRect] in
             drawn.append([buffer.width, buffer.height, buffer.stride])
             fullRedraws.append(buffer.needsFullRedraw)
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         window.onResize = { _, _ in window.present(draw: drawRed) }
         #expect(run(loop, upTo: 5) { window.isConfigured })
@@ -58,7 +58,7 @@ struct WaylandWindowTests {
         #expect(
             window.present { buffer in
                 buffer.fill(rows: 0..<buffer.height, color: Self.red)
-                return [0..<buffer.height]
+                return [buffer.bounds]
             })
         #expect(window.isFramePending)
         // Before the callback: kept, in order, and drawn into one frame when it comes.
@@ -67,7 +67,7 @@ struct WaylandWindowTests {
             order.append("blue")
             #expect(!buffer.needsFullRedraw)  // started from the red frame
             buffer.fill(rows: 0..<300, color: Self.blue)
-            return [0..<300]
+            return [PixelRect(rows: 0..<300, width: buffer.width)]
         }
         let third = window.present { _ in
             order.append("nothing")
@@ -82,12 +82,165 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         // A frame that draws nothing but damages every row shows the buffer as it was handed over:
         // the top half blue from the last frame, the bottom red from the one before.
-        let fourth = window.present { _ in [0..<600] }
+        let fourth = window.present { buffer in [buffer.bounds] }
         #expect(run(loop, upTo: 5) { window.framesDone == 3 })
         _ = fourth
         let shot = try sway.screenshot()
         #expect(shot.pixel(400, 100) == [0, 0, 255])
         #expect(shot.pixel(400, 500) == [255, 0, 0])
+    }
+
+    @Test(
+        "a focus move's two tiles: two damage rectangles, only they are copied into the other buffer, and every pixel on screen is right"
+    )
+    func damageByRectangle() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Tiles", appID: "rc.tiles"))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        let green: UInt32 = 0xFF_00_FF_00
+        let tiles = [
+            PixelRect(x: 100, y: 100, width: 40, height: 40), PixelRect(x: 600, y: 400, width: 40, height: 40),
+            PixelRect(x: 300, y: 120, width: 40, height: 40), PixelRect(x: 700, y: 20, width: 40, height: 40),
+        ]
+        // Red, then one tile blue, then two green (the focus move), then one more blue.
+        let frames: [(PixelBuffer) -> [PixelRect]] = [
+            { buffer in
+                buffer.fill(buffer.bounds, color: Self.red)
+                return [buffer.bounds]
+            },
+            { buffer in
+                buffer.fill(tiles[0], color: Self.blue)
+                return [tiles[0]]
+            },
+            { buffer in
+                buffer.fill(tiles[1], color: green)
+                buffer.fill(tiles[2], color: green)
+                return [tiles[1], tiles[2]]
+            },
+            { buffer in
+                buffer.fill(tiles[3], color: Self.blue)
+                return [tiles[3]]
+            },
+        ]
+        var damage: [[PixelRect]] = []
+        var copies: [[Int]] = []
+        for (index, frame) in frames.enumerated() {
+            window.present(draw: frame)
+            #expect(run(loop, upTo: 5) { window.framesCommitted == index + 1 && window.framesDone == index + 1 })
+            damage.append(window.lastDamage)
+            copies.append([window.lastCopy.rects, window.lastCopy.bytes])
+        }
+        #expect(window.width == 800 && window.height == 600)
+        #expect(
+            damage == [[PixelRect(x: 0, y: 0, width: 800, height: 600)], [tiles[0]], [tiles[1], tiles[2]], [tiles[3]]])
+        // The second buffer starts as a copy of the first; then each copies only the tiles it missed
+        // (full rows would be 40 × 3,200 bytes a tile).
+        let tile = 40 * 40 * 4
+        #expect(copies == [[0, 0], [1, 800 * 600 * 4], [1, tile], [2, 2 * tile]])
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(120, 120) == [0, 0, 255])
+        #expect(shot.pixel(620, 420) == [0, 255, 0] && shot.pixel(320, 140) == [0, 255, 0])
+        #expect(shot.pixel(720, 40) == [0, 0, 255])
+        // Everything else is the first frame's red: count the pixels that are not.
+        var wrong = 0
+        for y in 0..<shot.height {
+            for x in 0..<shot.width
+            where !tiles.contains(where: { $0.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }) {
+                let at = (y * shot.width + x) * 3
+                if shot.rgb[at] != 255 || shot.rgb[at + 1] != 0 || shot.rgb[at + 2] != 0 { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    /// A checker of single device pixels: (x + y) even `even`, else `odd`.
+    static func drawChecker(_ buffer: PixelBuffer, even: UInt32, odd: UInt32) {
+        let words = buffer.pixels.bindMemory(to: UInt32.self)
+        let perRow = buffer.stride / 4
+        for y in 0..<buffer.height {
+            for x in 0..<buffer.width { words[y * perRow + x] = ((x + y) % 2 == 0 ? even : odd).littleEndian }
+        }
+    }
+
+    /// How many pixels of a screenshot are not the checker of `even` and `odd` (as red, green, blue).
+    static func checkerMisses(_ shot: SwayHeadless.Screenshot, even: [UInt8], odd: [UInt8]) -> Int {
+        var misses = 0
+        for y in 0..<shot.height {
+            for x in 0..<shot.width {
+                let at = (y * shot.width + x) * 3
+                let expected = (x + y) % 2 == 0 ? even : odd
+                if shot.rgb[at] != expected[0] || shot.rgb[at + 1] != expected[1] || shot.rgb[at + 2] != expected[2] {
+                    misses += 1
+                }
+            }
+        }
+        return misses
+    }
+
+    @Test(
+        "an output set to scale 2 at run time: buffers twice the points, set_buffer_scale(2), a one-pixel checker stays sharp; back to scale 1, everything is drawn again at the new size"
+    )
+    func outputScaleFollowed() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        #expect(connection.outputs.map(\.name) == ["HEADLESS-1"])
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Checker", appID: "rc.checker"))
+        // White and black at scale 2, red and blue at scale 1: a screenshot tells which frame it shows.
+        let white: UInt32 = 0xFF_FF_FF_FF
+        let black: UInt32 = 0xFF_00_00_00
+        var drawn: [[Int]] = []
+        let draw = { (buffer: PixelBuffer) -> [PixelRect] in
+            drawn.append([buffer.width, buffer.height, buffer.scale, buffer.needsFullRedraw ? 1 : 0])
+            if buffer.scale == 2 {
+                Self.drawChecker(buffer, even: white, odd: black)
+            } else {
+                Self.drawChecker(buffer, even: Self.red, odd: Self.blue)
+            }
+            return [buffer.bounds]
+        }
+        var scales: [Int] = []
+        window.onScaleChange = { scale in
+            scales.append(scale)
+            window.present(draw: draw)
+        }
+        window.onResize = { _, _ in window.present(draw: draw) }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        window.present(draw: draw)
+        #expect(run(loop, upTo: 5) { window.framesDone >= 1 && window.enteredOutputCount == 1 })
+        #expect(window.scale == 1 && window.committedBufferScale == 1)
+        #expect(Self.checkerMisses(try sway.screenshot(), even: [255, 0, 0], odd: [0, 0, 255]) == 0)
+
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "scale", "2"])
+        // sway sends the output's scale and a configure of 400x300 points: the window draws 800x600 pixels.
+        #expect(
+            run(loop, upTo: 5) {
+                window.scale == 2 && drawn.last == [800, 600, 2, 1] && window.framesDone == window.framesCommitted
+            }, "\(drawn)")
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(scales == [2])
+        #expect(connection.outputs.map(\.scale) == [2])
+        #expect(window.width == 400 && window.height == 300)
+        #expect(window.bufferWidth == 800 && window.bufferHeight == 600)
+        #expect(window.committedBufferScale == 2)
+        let sharp = try sway.screenshot()
+        #expect(sharp.width == 800 && sharp.height == 600)
+        // Drawn at scale 1 and magnified, every other pixel would be wrong.
+        #expect(Self.checkerMisses(sharp, even: [255, 255, 255], odd: [0, 0, 0]) == 0)
+
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "scale", "1"])
+        #expect(
+            run(loop, upTo: 5) {
+                window.scale == 1 && drawn.last == [800, 600, 1, 1] && window.framesDone == window.framesCommitted
+            }, "\(drawn)")
+        _ = run(loop, upTo: 0.2) { false }
+        #expect(scales == [2, 1])
+        #expect(window.width == 800 && window.bufferWidth == 800 && window.committedBufferScale == 1)
+        #expect(Self.checkerMisses(try sway.screenshot(), even: [255, 0, 0], odd: [0, 0, 255]) == 0)
     }
 
     @Test("an ARGB8888 window shows its opaque pixels")
@@ -99,10 +252,10 @@ struct WaylandWindowTests {
         let window = try WaylandWindow(
             connection: connection, options: .init(title: "Green", appID: "rc.green", format: .argb8888))
         var formats: [WaylandWindow.PixelFormat] = []
-        let drawGreen = { (buffer: PixelBuffer) -> [Range<Int>] in
+        let drawGreen = { (buffer: PixelBuffer) -> [PixelRect] in
             formats.append(buffer.format)
             buffer.fill(rows: 0..<buffer.height, color: 0xFF_00_FF_00)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         window.onResize = { _, _ in window.present(draw: drawGreen) }
         // Before the first configure nothing may be attached: the drawing is kept until it comes.
@@ -130,7 +283,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         try sway.run(["swaymsg", "output", "HEADLESS-1", "resolution", "640x480"])
@@ -141,7 +294,7 @@ struct WaylandWindowTests {
         window.present { buffer in
             fullRedraw = buffer.needsFullRedraw && buffer.width == 640
             buffer.fill(rows: 0..<buffer.height, color: Self.blue)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 2 })
         #expect(fullRedraw)
@@ -162,7 +315,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         try sway.run(["swaymsg", "[app_id=rc.close]", "kill"])
@@ -179,7 +332,7 @@ struct WaylandWindowTests {
         #expect(run(loop, upTo: 5) { window.isConfigured })
         window.present { buffer in
             buffer.fill(rows: 0..<buffer.height, color: Self.red)
-            return [0..<buffer.height]
+            return [buffer.bounds]
         }
         #expect(run(loop, upTo: 5) { window.framesDone == 1 })
         _ = run(loop, upTo: 0.3) { false }  // whatever the compositor still sends after the frame

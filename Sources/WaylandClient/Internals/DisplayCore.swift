@@ -21,9 +21,9 @@ final class DisplayCore {
     private(set) var seatVersion: UInt32 = 0
     /// The registry name of the bound seat's global.
     private var seatGlobal: UInt32?
-    /// Whether the globals a window needs are bound: from then on a `wl_seat` global that appears is
-    /// bound, and one that is removed is let go.
-    private var followsSeats = false
+    /// Whether the globals a window needs are bound: from then on a `wl_seat` or `wl_output` global
+    /// that appears is bound, and one that is removed is let go.
+    private var followsGlobals = false
     /// The capabilities of a seat just bound, kept until its name comes (`wl_seat.name` follows
     /// `capabilities` from version 2), so that its devices are named after it.
     private var capabilitiesAwaitingName: UInt32?
@@ -54,6 +54,43 @@ final class DisplayCore {
     func removeSeatCapabilitiesObserver(_ token: UInt64) {
         seatCapabilitiesObservers.removeAll { $0.token == token }
     }
+    /// A bound `wl_output`: its scale and name as of its last `done`.
+    struct Output {
+        /// The registry name of its global.
+        let global: UInt32
+        let proxy: OpaquePointer
+        let version: UInt32
+        /// The proxy's address as a number: what `wl_surface.enter` and `leave` are compared with.
+        var id: UInt { UInt(bitPattern: proxy) }
+        /// The scale as of the last `done` (1 until then, and always for version 1, which has no `scale`).
+        var scale = 1
+        var pendingScale = 1
+        /// The output's name (`wl_output.name`, version 4), such as `HEADLESS-1`.
+        var name: String?
+    }
+
+    /// The outputs bound, in the order their globals came.
+    private(set) var outputs: [Output] = []
+    /// The windows' hooks, called when an output's scale changed or an output went away.
+    private var outputObservers: [(token: UInt64, body: () -> Void)] = []
+
+    /// Follows the outputs (a window's scale); returns a token for ``removeOutputObserver(_:)``.
+    func addOutputObserver(_ body: @escaping () -> Void) -> UInt64 {
+        nextObserver += 1
+        outputObservers.append((nextObserver, body))
+        return nextObserver
+    }
+
+    /// Stops following the outputs.
+    func removeOutputObserver(_ token: UInt64) {
+        outputObservers.removeAll { $0.token == token }
+    }
+
+    /// The bound output whose proxy has this ``Output/id``, or `nil` (one let go, or another connection's).
+    func output(_ id: UInt) -> Output? {
+        outputs.first { $0.id == id }
+    }
+
     var onDisconnect: ((WaylandError) -> Void)?
     private(set) var disconnectError: WaylandError?
     /// How many times the loop woke the connection for its descriptor (tests count idle wake-ups).
@@ -179,20 +216,72 @@ final class DisplayCore {
         // A window needs no seat: a compositor offers wl_seat once it has an input device
         // (weston), and one that appears later is bound then.
         bindFirstSeat()
-        followsSeats = true
-        try roundtrip("the binding of its globals (wl_compositor, wl_shm, xdg_wm_base, wl_seat)")
+        // Every output, for their scales: a surface's `enter` names only outputs the client bound.
+        for (name, global) in globals.filter({ $0.value.interface == "wl_output" }).sorted(by: { $0.key < $1.key }) {
+            bindOutput(name: name, version: global.version)
+        }
+        followsGlobals = true
+        try roundtrip("the binding of its globals (wl_compositor, wl_shm, xdg_wm_base, wl_seat, wl_output)")
     }
 
     fileprivate func globalAdded(name: UInt32, interface: String, version: UInt32) {
         globals[name] = (interface, version)
-        if followsSeats, interface == "wl_seat", seat == nil { bindFirstSeat() }
+        guard followsGlobals else { return }
+        if interface == "wl_seat", seat == nil { bindFirstSeat() }
+        if interface == "wl_output" { bindOutput(name: name, version: version) }
     }
 
     fileprivate func globalRemoved(name: UInt32) {
         globals[name] = nil
+        if let index = outputs.firstIndex(where: { $0.global == name }) {
+            // The windows forget it first (they compare proxies), then it is let go.
+            let output = outputs.remove(at: index)
+            outputsChanged()
+            releaseOutput(output)
+        }
         guard name == seatGlobal else { return }
         releaseSeat()
         bindFirstSeat()
+    }
+
+    // MARK: - Outputs
+
+    /// Binds an output (version 2 or newer has `scale` and `done`; up to 4, which adds its name).
+    private func bindOutput(name: UInt32, version: UInt32) {
+        guard disconnectError == nil, let registry, let userdata, !outputs.contains(where: { $0.global == name })
+        else { return }
+        let bound = min(version, 4)
+        guard let proxy = OpaquePointer(wl_registry_bind(registry, name, cwayland_output_interface(), bound)) else {
+            return
+        }
+        wl_output_add_listener(proxy, outputListener, userdata.pointer)
+        outputs.append(Output(global: name, proxy: proxy, version: bound))
+    }
+
+    private func releaseOutput(_ output: Output) {
+        if output.version >= 3 { wl_output_release(output.proxy) } else { wl_output_destroy(output.proxy) }
+    }
+
+    fileprivate func outputScale(_ id: UInt?, _ factor: Int32) {
+        guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        // The compositor's number is untrusted: the window bounds it again by its buffer's size.
+        outputs[index].pendingScale = Int(min(max(factor, 1), 64))
+    }
+
+    fileprivate func outputNamed(_ id: UInt?, _ name: String) {
+        guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        outputs[index].name = name
+    }
+
+    fileprivate func outputDone(_ id: UInt?) {
+        guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        guard outputs[index].scale != outputs[index].pendingScale else { return }
+        outputs[index].scale = outputs[index].pendingScale
+        outputsChanged()
+    }
+
+    private func outputsChanged() {
+        for observer in outputObservers { observer.body() }
     }
 
     /// Whether a seat is bound: `false` until the compositor offers a `wl_seat` global.
@@ -454,6 +543,8 @@ final class DisplayCore {
 
     private func destroyProxies() {
         endSeatSync()
+        for output in outputs { releaseOutput(output) }
+        outputs = []
         if let seat {
             if seatVersion >= 5 { wl_seat_release(seat) } else { wl_seat_destroy(seat) }
         }
@@ -521,6 +612,31 @@ nonisolated(unsafe) private let wmBaseListener = staticListener(
 
         MainActor.assumeIsolated { target?.pinged(serial) }
     }))
+
+nonisolated(unsafe) private let outputListener = staticListener(
+    wl_output_listener(
+        geometry: { _, _, _, _, _, _, _, _, _, _ in },
+        mode: { _, _, _, _, _, _ in },
+        done: { data, output in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputDone(output) }
+        },
+        scale: { data, output, factor in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputScale(output, factor) }
+        },
+        name: { data, output, name in
+            let text = name.map { String(cString: $0) } ?? ""
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputNamed(output, text) }
+        },
+        description: { _, _, _ in }))
 
 nonisolated(unsafe) private let seatListener = staticListener(
     wl_seat_listener(

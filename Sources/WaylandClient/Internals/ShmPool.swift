@@ -11,8 +11,8 @@ final class ShmBuffer {
     var busy = false
     /// Whether the contents are undefined (never drawn).
     var needsFullRedraw = true
-    /// Rows changed on screen since this buffer was last drawn.
-    var staleRows: [Range<Int>] = []
+    /// Rectangles changed on screen since this buffer was last drawn.
+    var staleRects: [PixelRect] = []
     private(set) var userdata: CallbackUserdata<ShmBuffer>?
 
     init(buffer: OpaquePointer, pixels: UnsafeMutableRawBufferPointer) {
@@ -26,22 +26,42 @@ final class ShmBuffer {
         wl_buffer_add_listener(buffer, bufferListener, userdata.pointer)
     }
 
-    /// Brings the buffer up to what `front` shows (copying the rows it missed, or all of it when it was never
-    /// drawn) and returns its pixels.
-    func prepare(front: ShmBuffer?, stride: Int) -> UnsafeMutableRawBufferPointer {
-        if needsFullRedraw, let front, front !== self {
+    /// Brings the buffer up to what `front` shows and returns what was copied: the rectangles it
+    /// missed, coalesced (all of it when they cover three quarters of the buffer or more, or when it
+    /// was never drawn and `front` shows a frame of this size).
+    func prepare(front: ShmBuffer?, width: Int, height: Int, stride: Int) -> ForwardCopy {
+        defer { staleRects = [] }
+        guard let front, front !== self else { return ForwardCopy() }
+        if needsFullRedraw {
             // Never drawn, but the other buffer shows a frame of this size: start from it.
-            pixels.copyMemory(from: UnsafeRawBufferPointer(front.pixels))
             needsFullRedraw = false
-        } else if !needsFullRedraw, let front, front !== self {
-            for rows in staleRows {
-                let offset = rows.lowerBound * stride
-                let count = rows.count * stride
-                (pixels.baseAddress! + offset).copyMemory(from: front.pixels.baseAddress! + offset, byteCount: count)
-            }
+            return copyAll(from: front)
         }
-        staleRows = []
-        return pixels
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+        let rects = PixelRect.coalesced(staleRects, within: bounds)
+        let area = rects.reduce(0) { $0 + $1.area }
+        if area * 4 >= bounds.area * 3 { return copyAll(from: front) }
+        var copy = ForwardCopy()
+        for rect in rects {
+            let source = front.pixels.baseAddress! + rect.y * stride + rect.x * 4
+            let target = pixels.baseAddress! + rect.y * stride + rect.x * 4
+            if rect.x == 0 && rect.width * 4 == stride {
+                // Full-width rows are one run of memory.
+                target.copyMemory(from: source, byteCount: rect.height * stride)
+            } else {
+                for row in 0..<rect.height {
+                    (target + row * stride).copyMemory(from: source + row * stride, byteCount: rect.width * 4)
+                }
+            }
+            copy.rects += 1
+            copy.bytes += rect.area * 4
+        }
+        return copy
+    }
+
+    private func copyAll(from front: ShmBuffer) -> ForwardCopy {
+        pixels.copyMemory(from: UnsafeRawBufferPointer(front.pixels))
+        return ForwardCopy(rects: 1, bytes: pixels.count)
     }
 
     func destroy() {
@@ -51,11 +71,23 @@ final class ShmBuffer {
     }
 }
 
-/// A double-buffered `wl_shm` pool: one memfd holding two buffers of one size.
+/// What a buffer copied from the front one before it was drawn (``ShmBuffer/prepare(front:width:height:stride:)``).
+struct ForwardCopy: Hashable, Sendable {
+    /// How many rectangles were copied (1 for the whole buffer).
+    var rects = 0
+    /// How many bytes were copied.
+    var bytes = 0
+}
+
+/// A double-buffered `wl_shm` pool: one memfd holding two buffers of one size, in device pixels.
 @MainActor
 final class ShmPool {
+    /// The width in device pixels.
     let width: Int
+    /// The height in device pixels.
     let height: Int
+    /// The buffer scale the buffers are drawn at (a new scale makes a new pool: the old pixels are of no use).
+    let scale: Int
     let stride: Int
     private let buffers: [ShmBuffer]
     private let mapping: UnsafeMutableRawPointer
@@ -63,11 +95,12 @@ final class ShmPool {
     /// The buffer last committed: what the compositor shows.
     private(set) var front: ShmBuffer?
 
-    init(shm: OpaquePointer?, width: Int, height: Int, format: WaylandWindow.PixelFormat, window: WindowCore)
-        throws(WaylandError)
-    {
+    init(
+        shm: OpaquePointer?, width: Int, height: Int, scale: Int, format: WaylandWindow.PixelFormat, window: WindowCore
+    ) throws(WaylandError) {
         self.width = width
         self.height = height
+        self.scale = scale
         stride = width * 4
         let bufferSize = stride * height
         size = bufferSize * 2
@@ -76,21 +109,21 @@ final class ShmPool {
             let code = Errno.current
             throw WaylandError(
                 operation: "memfd_create", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(code)")
+                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         defer { Glibc.close(fd) }
         guard ftruncate(fd, off_t(size)) == 0 else {
             let code = Errno.current
             throw WaylandError(
                 operation: "ftruncate", errno: code,
-                message: "no shared memory for a \(width)x\(height) window: \(code)")
+                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
         else {
             let code = Errno.current
             throw WaylandError(
                 operation: "mmap", errno: code,
-                message: "cannot map shared memory for a \(width)x\(height) window: \(code)")
+                message: "cannot map shared memory for a \(width)x\(height)-pixel window: \(code)")
         }
         self.mapping = mapping
         let pool = wl_shm_create_pool(shm, fd, Int32(size))
@@ -115,10 +148,17 @@ final class ShmPool {
     }
 
     /// Records a commit: the buffer is busy and on screen; the other missed `damage`.
-    func committed(_ buffer: ShmBuffer, damage: [Range<Int>]) {
+    func committed(_ buffer: ShmBuffer, damage: [PixelRect]) {
         buffer.busy = true
         buffer.needsFullRedraw = false
-        for other in buffers where other !== buffer { other.staleRows.append(contentsOf: damage) }
+        for other in buffers where other !== buffer {
+            other.staleRects.append(contentsOf: damage)
+            // A buffer the compositor holds for many frames: its list stays short.
+            if other.staleRects.count > PixelRect.damageLimit * 4 {
+                other.staleRects = PixelRect.coalesced(
+                    other.staleRects, within: PixelRect(x: 0, y: 0, width: width, height: height))
+            }
+        }
         front = buffer
     }
 

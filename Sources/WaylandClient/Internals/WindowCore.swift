@@ -4,7 +4,8 @@ internal import EventLoop
 internal import Glibc
 internal import LinuxSystem
 
-/// The C side of ``WaylandWindow``: the surface and its roles, their listeners, the shm buffers.
+/// The C side of ``WaylandWindow``: the surface and its roles, their listeners, the outputs it is
+/// on and its buffer scale, the shm buffers.
 @MainActor
 final class WindowCore {
     let connection: WaylandConnection
@@ -21,18 +22,45 @@ final class WindowCore {
     /// The loop's deadline for the first configure, until it comes.
     private var configureDeadline: EventLoop.Deadline?
 
+    /// The outputs the surface is on (`wl_surface.enter`, less `leave`), as the display bound them.
+    private var enteredOutputs: [UInt] = []
+    private var outputObserver: UInt64?
+    /// The buffer scale the compositor was last told (`wl_surface.set_buffer_scale`); 1 until then.
+    private(set) var committedBufferScale = 1
+
+    /// The width in points (surface units).
     private(set) var width: Int
-    /// The largest width or height drawn; a larger configure is clamped to it.
+    /// The largest width or height of a buffer in device pixels; a larger configure is clamped to it, and a
+    /// scale that would pass it is lowered.
     static let maximumSide = 8192
+    /// The largest buffer scale used, whatever the outputs say.
+    static let maximumScale = 8
+    /// The height in points (surface units).
     private(set) var height: Int
+    /// Device pixels per point: the largest scale of the outputs the surface is on, 1 before it is on any.
+    private(set) var scale = 1
     private(set) var configured = false
     private(set) var framePending = false
     private(set) var framesCommitted = 0
     private(set) var framesDone = 0
-    private(set) var deferred: [(PixelBuffer) -> [Range<Int>]] = []
+    private(set) var deferred: [(PixelBuffer) -> [PixelRect]] = []
+    /// The rectangles the last commit damaged (in device pixels).
+    private(set) var lastDamage: [PixelRect] = []
+    /// What was copied from the front buffer before the last frame was drawn, and since the window was made.
+    private(set) var lastCopy = ForwardCopy()
+    private(set) var totalCopied = ForwardCopy()
     var onConfigure: ((Int, Int) -> Void)?
     var onResize: ((Int, Int) -> Void)?
+    var onScaleChange: ((Int) -> Void)?
     var onClose: (() -> Void)?
+
+    /// How many outputs the surface is on.
+    var enteredOutputCount: Int { enteredOutputs.count }
+
+    /// The buffer's width in device pixels.
+    var bufferWidth: Int { width * scale }
+    /// The buffer's height in device pixels.
+    var bufferHeight: Int { height * scale }
 
     init(connection: WaylandConnection, options: WaylandWindow.Options) throws(WaylandError) {
         self.connection = connection
@@ -44,6 +72,7 @@ final class WindowCore {
         let userdata = CallbackUserdata(retaining: self)
         self.userdata = userdata
         surface = wl_compositor_create_surface(display.compositor)
+        wl_surface_add_listener(surface, surfaceListener, userdata.pointer)
         xdgSurface = xdg_wm_base_get_xdg_surface(display.wmBase, surface)
         xdg_surface_add_listener(xdgSurface, xdgSurfaceListener, userdata.pointer)
         toplevel = xdg_surface_get_toplevel(xdgSurface)
@@ -53,6 +82,7 @@ final class WindowCore {
         if options.fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
         wl_surface_commit(surface)
         flushOutsideBatch()
+        outputObserver = display.addOutputObserver { [unowned self] in refreshScale() }
         // A compositor that never configures the window would leave it undrawn forever, silently.
         let due = Syscalls.monotonicNow() + display.timeout
         configureDeadline = display.loop.addDeadline({ [unowned self] in configured || closed ? nil : due }) {
@@ -88,7 +118,42 @@ final class WindowCore {
         removeConfigureDeadline()
         onConfigure?(width, height)
         if resized { onResize?(width, height) }
+        // A new size may allow another scale (buffers are bounded in device pixels).
+        refreshScale()
         drawDeferred()
+    }
+
+    // MARK: - Outputs and scale
+
+    fileprivate func entered(_ output: UInt?) {
+        guard let output, display.output(output) != nil, !enteredOutputs.contains(output) else { return }
+        enteredOutputs.append(output)
+        refreshScale()
+    }
+
+    fileprivate func left(_ output: UInt?) {
+        guard let output, let index = enteredOutputs.firstIndex(of: output) else { return }
+        enteredOutputs.remove(at: index)
+        refreshScale()
+    }
+
+    /// The buffer scale for an output scale: at most ``maximumScale``, and lowered until a buffer of
+    /// the window's size fits ``maximumSide``.
+    static func bufferScale(outputScale: Int, width: Int, height: Int) -> Int {
+        let fitting = maximumSide / max(width, height, 1)
+        return max(1, min(outputScale, maximumScale, fitting))
+    }
+
+    /// Works out the scale again from the outputs the surface is on (an output that went away no
+    /// longer counts), and reports a change: the app draws everything again.
+    private func refreshScale() {
+        guard !closed else { return }
+        enteredOutputs.removeAll { display.output($0) == nil }
+        let outputScale = enteredOutputs.compactMap { display.output($0)?.scale }.max() ?? 1
+        let newScale = Self.bufferScale(outputScale: outputScale, width: width, height: height)
+        guard newScale != scale else { return }
+        scale = newScale
+        onScaleChange?(scale)
     }
 
     fileprivate func closeRequested() {
@@ -97,7 +162,7 @@ final class WindowCore {
 
     // MARK: - Frames
 
-    func present(_ draw: @escaping (PixelBuffer) -> [Range<Int>]) -> Bool {
+    func present(_ draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
         guard !closed, display.disconnectError == nil else { return false }
         deferred.append(draw)
         return drawDeferred()
@@ -109,35 +174,46 @@ final class WindowCore {
         guard !deferred.isEmpty, configured, !framePending, !closed, display.disconnectError == nil else {
             return false
         }
-        if pool == nil || pool?.width != width || pool?.height != height {
+        let (pixelWidth, pixelHeight) = (bufferWidth, bufferHeight)
+        if pool == nil || pool?.width != pixelWidth || pool?.height != pixelHeight || pool?.scale != scale {
+            // A new size or scale: the old pixels are of no use (at another scale even those of the same size).
             pool?.destroy()
             pool = nil
             do throws(WaylandError) {
                 pool = try ShmPool(
-                    shm: display.shm, width: width, height: height, format: options.format, window: self)
+                    shm: display.shm, width: pixelWidth, height: pixelHeight, scale: scale, format: options.format,
+                    window: self)
             } catch {
                 deferred.removeAll()
                 return false
             }
         }
         guard let pool, let buffer = pool.freeBuffer() else { return false }
-        let pixels = buffer.prepare(front: pool.front, stride: pool.stride)
-        var damage: [Range<Int>] = []
+        lastCopy = buffer.prepare(front: pool.front, width: pixelWidth, height: pixelHeight, stride: pool.stride)
+        totalCopied.rects += lastCopy.rects
+        totalCopied.bytes += lastCopy.bytes
+        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        var drawn: [PixelRect] = []
         let drawings = deferred
         deferred.removeAll()
         for drawing in drawings {
             let view = PixelBuffer(
-                pixels: pixels, width: width, height: height, stride: pool.stride, format: options.format,
-                needsFullRedraw: buffer.needsFullRedraw && damage.isEmpty)
-            let rows = drawing(view).map { $0.clamped(to: 0..<height) }.filter { !$0.isEmpty }
-            damage.append(contentsOf: rows)
+                pixels: buffer.pixels, width: pixelWidth, height: pixelHeight, stride: pool.stride,
+                format: options.format, scale: scale, needsFullRedraw: buffer.needsFullRedraw && drawn.isEmpty)
+            drawn += drawing(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         }
-        if buffer.needsFullRedraw { damage = [0..<height] }
+        let damage = buffer.needsFullRedraw ? [bounds] : PixelRect.coalesced(drawn, within: bounds)
+        if pool.scale != committedBufferScale {
+            // In the commit that attaches the first buffer of the new size: its size is a multiple of the scale.
+            wl_surface_set_buffer_scale(surface, Int32(pool.scale))
+            committedBufferScale = pool.scale
+        }
         wl_surface_attach(surface, buffer.buffer, 0, 0)
-        for rows in damage {
-            wl_surface_damage_buffer(surface, 0, Int32(rows.lowerBound), Int32(width), Int32(rows.count))
+        for rect in damage {
+            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
         pool.committed(buffer, damage: damage)
+        lastDamage = damage
         frameCallback = wl_surface_frame(surface)
         if let frameCallback, let userdata { wl_callback_add_listener(frameCallback, frameListener, userdata.pointer) }
         framePending = true
@@ -169,6 +245,9 @@ final class WindowCore {
         guard !closed else { return }
         closed = true
         removeConfigureDeadline()
+        if let outputObserver { display.removeOutputObserver(outputObserver) }
+        outputObserver = nil
+        enteredOutputs = []
         if let frameCallback { wl_callback_destroy(frameCallback) }
         pool?.destroy()
         pool = nil
@@ -212,6 +291,21 @@ nonisolated(unsafe) private let toplevelListener = staticListener(
         },
         configure_bounds: { _, _, _, _ in },
         wm_capabilities: { _, _, _ in }))
+
+nonisolated(unsafe) private let surfaceListener = staticListener(
+    wl_surface_listener(
+        enter: { data, _, output in
+            let target = window(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.entered(output) }
+        },
+        leave: { data, _, output in
+            let target = window(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.left(output) }
+        }))
 
 nonisolated(unsafe) private let frameListener = staticListener(
     wl_callback_listener(done: { data, _, _ in
