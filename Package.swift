@@ -91,7 +91,7 @@ let package = Package(
             name: "WaylandClient",
             dependencies: [
                 "LinuxSystem", "EventLoop", "CWayland", "CWaylandProtocols", "ResponderChain", "XKBKeymap",
-                "TerminalCanvas", "PixelCanvas",
+                "TerminalCanvas", "PixelCanvas", "Graphics", "CairoGraphics",
             ]),
         // epoll and eventfd, which Swift's Glibc module leaves out; header only, nothing to link.
         .systemLibrary(name: "CLinuxEvents"),
@@ -300,7 +300,7 @@ let package = Package(
             name: "WaylandClientTests",
             dependencies: [
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
-                "TerminalCanvas", "TestSupport",
+                "TerminalCanvas", "TestSupport", "Graphics", "LinuxKeyboard", "PlatformWayland",
             ], exclude: ["Golden"]),
         // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
         // What several test targets share (a private speech-dispatcher, the loop helpers): not a product.

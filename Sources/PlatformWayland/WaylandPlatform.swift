@@ -46,8 +46,10 @@ public final class WaylandPlatform: AppPlatform {
         public let connection: WaylandConnection
         /// The app's window (`onClose` stops the app unless the app sets its own).
         public let window: WaylandWindow
-        /// Where frames go: the app's output is this.
-        public let output: WaylandCanvasOutput
+        /// Where the app's canvas goes, when it draws one (`screenDrawing` `.canvas`, the default).
+        public let output: WaylandCanvasOutput?
+        /// Where the window's nodes are drawn, when they draw themselves (`screenDrawing` `.nodes`).
+        public let nodeOutput: WaylandNodeOutput?
         /// The seat's keyboard, pointer and touch.
         public let seat: WaylandSeatSource
     }
@@ -116,27 +118,40 @@ public final class WaylandPlatform: AppPlatform {
                     display: variables["WAYLAND_DISPLAY"], socket: variables["WAYLAND_SOCKET"],
                     runtimeDirectory: variables["XDG_RUNTIME_DIR"]),
                 timeout: options.timeout)
-            let renderer: PixelRenderer
-            do {
-                renderer = try
-                    (fonts ?? PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize))
-                    .wait()
-            } catch {
-                throw AppError(code: .wayland, message: "\(error)")
-            }
             let window = try WaylandWindow(connection: connection, options: options.window)
-            let output = WaylandCanvasOutput(window: window, renderer: renderer)
             let seat = WaylandSeatSource(
                 connection: connection, window: window, loop: application.loop, context: application.inputContext)
-            seat.surface = output
+            var canvasOutput: WaylandCanvasOutput?
+            var nodeOutput: WaylandNodeOutput?
+            if application.configuration.screenDrawing == .nodes {
+                // The nodes draw themselves with Cairo and Pango: the cell font is not needed.
+                fonts = nil
+                let output = WaylandNodeOutput(window: window, showing: application.window)
+                seat.surface = output
+                application.setNodeOutput(output)
+                nodeOutput = output
+            } else {
+                let renderer: PixelRenderer
+                do {
+                    renderer = try
+                        (fonts ?? PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize))
+                        .wait()
+                } catch {
+                    throw AppError(code: .wayland, message: "\(error)")
+                }
+                let output = WaylandCanvasOutput(window: window, renderer: renderer)
+                seat.surface = output
+                application.setOutput(output)
+                canvasOutput = output
+            }
             window.onClose = { [unowned application] in application.stop() }
             connection.onDisconnect = { [unowned application, unowned seat] error in
                 seat.connectionLost()
                 application.stop(failing: AppError(error))
             }
-            application.setOutput(output)
             application.setPrimaryInput(seat, fallsBackToTerminal: false)
-            session = Session(connection: connection, window: window, output: output, seat: seat)
+            session = Session(
+                connection: connection, window: window, output: canvasOutput, nodeOutput: nodeOutput, seat: seat)
         } catch let error as AppError {
             throw error
         } catch {

@@ -1,0 +1,120 @@
+public import CairoGraphics
+public import Graphics
+public import ResponderChain
+
+/// Shows a window's nodes in a Wayland window: each node draws itself in points
+/// (`FocusNode.draw(in:state:)`), with Cairo and Pango, at the window's scale, into its
+/// double-buffered `wl_shm` buffers. Only the damage is drawn, damaged and copied forward (a focus
+/// move: two tiles), paced by the compositor's frame callbacks; an app that changed nothing
+/// commits nothing.
+///
+/// ```swift
+/// let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+/// app.setNodeOutput(output)            // update() after every batch
+/// seat.surface = output                // clicks and taps in points, the nodes' frames
+/// ```
+@MainActor
+public final class WaylandNodeOutput: NodeOutput {
+    /// The Wayland window drawn in.
+    public let window: WaylandWindow
+    /// What works out the damage and draws the nodes.
+    public let painter: WindowPainter
+    /// What draws them into pixels.
+    public let renderer: CairoRenderer
+    /// Called when the compositor resized the window or first configured it: lay the nodes out to
+    /// ``pointSize``. Set by the runtime.
+    public var onResize: (() -> Void)?
+    /// How many frames were drawn (each a commit to the compositor).
+    public private(set) var framesDrawn = 0
+    /// The damage of the last frame drawn, in points (for tests and frame logs).
+    public private(set) var lastDamage = DamageRegion()
+
+    private var queued = false
+    private var configured = false
+
+    /// Shows a window's nodes in a Wayland window.
+    ///
+    /// - Parameters:
+    ///   - window: The Wayland window.
+    ///   - nodes: The window whose nodes are drawn (its `backgroundColor` under them, its
+    ///     `tintColor` for the focus ring).
+    ///   - renderer: The renderer; a new one by default.
+    public init(window: WaylandWindow, showing nodes: Window, renderer: CairoRenderer = CairoRenderer()) {
+        self.window = window
+        self.renderer = renderer
+        painter = WindowPainter(
+            window: nodes, size: Size(width: Double(max(1, window.width)), height: Double(max(1, window.height))))
+        configured = window.isConfigured
+        window.onResize = { [unowned self] width, height in
+            painter.size = Size(width: Double(width), height: Double(height))
+            onResize?()
+            update()
+        }
+        window.onScaleChange = { [unowned self] _ in
+            painter.invalidateAll()
+            update()
+        }
+        // Until the compositor configures the window its size is unknown: the first configure lays
+        // the nodes out and draws the first frame.
+        window.onConfigure = { [unowned self] width, height in
+            guard !configured else { return }
+            configured = true
+            painter.size = Size(width: Double(width), height: Double(height))
+            onResize?()
+            update()
+        }
+    }
+
+    /// The window's size in points, or `nil` before the compositor configured it.
+    public var pointSize: (width: Double, height: Double)? {
+        guard window.isConfigured else { return nil }
+        return (Double(window.width), Double(window.height))
+    }
+
+    /// Draws what changed in the next frame: now when the window may draw, else when the
+    /// compositor's frame callback comes (what changes meanwhile is drawn with it). Nothing changed:
+    /// nothing is committed.
+    public func update() {
+        guard configured, !queued, painter.needsFrame else { return }
+        queued = true
+        let kept = window.deferredDrawCount
+        if !window.present(draw: { [unowned self] buffer in draw(into: buffer) }), window.deferredDrawCount <= kept {
+            queued = false
+        }
+    }
+
+    /// The next frame draws everything.
+    public func invalidate() {
+        painter.invalidateAll()
+    }
+
+    private func draw(into buffer: PixelBuffer) -> [PixelRect] {
+        queued = false
+        if buffer.needsFullRedraw { painter.invalidateAll() }
+        let damage = painter.takeDamage()
+        guard !damage.isEmpty else { return [] }
+        renderer.render(
+            into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride,
+            format: buffer.format == .argb8888 ? .argb8888 : .xrgb8888, scale: Double(buffer.scale),
+            damage: damage.rects
+        ) { context in painter.paint(damage, in: context) }
+        framesDrawn += 1
+        lastDamage = damage
+        return damage.rects.map { buffer.pixelRect(enclosing: $0) }
+    }
+}
+
+extension WaylandNodeOutput: PointerSurface {
+    /// `nil`: the compositor gives positions in the surface already.
+    public var pointerArea: (width: Int, height: Int)? { nil }
+
+    /// A surface-local position: already in points, the nodes' frames' units.
+    ///
+    /// - Parameters:
+    ///   - x: Points from the left.
+    ///   - y: Points from the top.
+    /// - Returns: The position.
+    public func windowPoint(x: Double, y: Double) -> Point {
+        Point(x: x, y: y)
+    }
+}

@@ -1,0 +1,131 @@
+import EventLoop
+import Foundation
+import Graphics
+import LinuxKeyboard
+import PlatformWayland
+import ResponderChain
+import TestSupport
+import Testing
+import WaylandClient
+
+/// A window's nodes in a real compositor's window (sway headless, 800x600): damage by rectangle,
+/// idle frames that commit nothing, and the output's scale.
+@MainActor @Suite(.serialized) struct WaylandNodeOutputTests {
+    /// Two tiles in one group on a dark background, the ring in the window's tint.
+    static func nodes() -> (Window, FocusSystem, [ButtonNode]) {
+        let window = Window(identifier: "window")
+        window.backgroundColor = Color(hex: 0x203040)
+        window.tintColor = Color(hex: 0xFF8000)
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 800, height: 600))
+        root.focusGroupIdentifier = "main"
+        window.addChild(root)
+        let tiles = (0..<2).map { index in
+            ButtonNode(
+                "Tile \(index)", look: .tile, identifier: "tile\(index)",
+                frame: Rect(x: 40 + Double(index) * 200, y: 60, width: 160, height: 120))
+        }
+        for tile in tiles { root.addChild(tile) }
+        let (_, focusSystem) = window.makeDispatcher(focusRoot: root, layout: USKeyboardLayout())
+        focusSystem.updateFocusIfNeeded()
+        return (window, focusSystem, tiles)
+    }
+
+    /// How many pixels of a rectangle of the screenshot are the ring's orange.
+    static func ringPixels(_ shot: SwayHeadless.Screenshot, around frame: Rect, scale: Int) -> Int {
+        var count = 0
+        let outer = frame.insetBy(dx: -9, dy: -9)
+        for y in Int(outer.minY) * scale..<Int(outer.maxY) * scale where y >= 0 && y < shot.height {
+            for x in Int(outer.minX) * scale..<Int(outer.maxX) * scale where x >= 0 && x < shot.width {
+                let pixel = shot.pixel(x, y)
+                if pixel[0] > 0xE0 && pixel[1] > 0x60 && pixel[1] < 0xA0 && pixel[2] < 0x40 { count += 1 }
+            }
+        }
+        return count
+    }
+
+    @Test(
+        "the nodes are drawn; a focus move commits two tiles' rectangles; nothing changed commits nothing; at scale 2 the buffers double and the ring follows"
+    )
+    func nodesInAWindow() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Nodes", appID: "rc.nodes"))
+        let (window, focusSystem, tiles) = Self.nodes()
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        var resizes = 0
+        output.onResize = { resizes += 1 }
+        #expect(
+            run(loop, upTo: 5) { output.framesDrawn >= 1 && waylandWindow.framesDone == waylandWindow.framesCommitted })
+        #expect(resizes >= 1)
+        #expect(output.pointSize.map { $0.width == 800 && $0.height == 600 } == true)
+        _ = run(loop, upTo: 0.3) { false }
+        var shot = try sway.screenshot()
+        #expect(shot.pixel(700, 500) == [0x20, 0x30, 0x40], "the window's background")
+        #expect(shot.pixel(120, 160) == [0xFF, 0xFF, 0xFF], "the tile's surface")
+        #expect(Self.ringPixels(shot, around: tiles[0].frame, scale: 1) > 500)
+        #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 1) == 0)
+
+        let commits = waylandWindow.framesCommitted
+        output.update()
+        _ = run(loop, upTo: 0.3) { false }
+        #expect(waylandWindow.framesCommitted == commits, "nothing changed: nothing committed")
+
+        focusSystem.setNeedsFocusUpdate(on: tiles[1])
+        focusSystem.updateFocusIfNeeded()
+        output.update()
+        #expect(
+            run(loop, upTo: 5) {
+                waylandWindow.framesCommitted == commits + 1 && waylandWindow.framesDone == commits + 1
+            })
+        #expect(output.lastDamage.rects.count == 2, "\(output.lastDamage)")
+        #expect(output.lastDamage.area < 2 * 180 * 140, "two tiles with their rings: \(output.lastDamage)")
+        #expect(waylandWindow.lastDamage.count == 2)
+        _ = run(loop, upTo: 0.3) { false }
+        shot = try sway.screenshot()
+        #expect(Self.ringPixels(shot, around: tiles[0].frame, scale: 1) == 0)
+        #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 1) > 500)
+
+        try sway.run(["swaymsg", "output", "HEADLESS-1", "scale", "2"])
+        #expect(
+            run(loop, upTo: 5) {
+                waylandWindow.scale == 2 && waylandWindow.framesDone == waylandWindow.framesCommitted
+                    && output.pointSize?.width == 400
+            })
+        _ = run(loop, upTo: 0.5) { false }
+        shot = try sway.screenshot()
+        try #require(shot.width == 800)
+        #expect(waylandWindow.bufferWidth == 800 && waylandWindow.width == 400)
+        #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 2) > 2000, "the ring at twice the pixels")
+    }
+}
+
+@MainActor @Suite(.serialized) struct WaylandPlatformNodesTests {
+    @Test(
+        "KeyboardApp with screenDrawing .nodes on the Wayland platform draws the nodes: no canvas output, the seat's surface in points"
+    )
+    func platformDrawsNodes() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let (window, _, _) = WaylandNodeOutputTests.nodes()
+        var configuration = KeyboardApp.Configuration()
+        configuration.environment = ["WAYLAND_DISPLAY": sway.socketName, "XDG_RUNTIME_DIR": sway.directory]
+        configuration.inspection.isEnabled = false
+        configuration.screenDrawing = .nodes
+        let root = try #require(window.children.first as? FocusNode)
+        let app = try KeyboardApp(
+            window: window, root: root, configuration: configuration, platforms: [WaylandPlatform()])
+        let session = try #require(app.wayland)
+        let output = try #require(session.nodeOutput)
+        #expect(session.output == nil && app.application.output == nil)
+        #expect(app.application.nodeOutput === output)
+        #expect(session.seat.surface === output)
+        try app.start()
+        #expect(run(app.application.loop, upTo: 5) { output.framesDrawn >= 1 })
+        _ = run(app.application.loop, upTo: 0.3) { false }
+        let shot = try sway.screenshot()
+        #expect(shot.pixel(700, 500) == [0x20, 0x30, 0x40])
+        app.stop()
+    }
+}
