@@ -21,6 +21,8 @@ public final class DrawingRecorder: GraphicsContext {
         case stroke(Path, Paint, lineWidth: Double)
         /// `GraphicsContext.draw(_:in:mode:)`.
         case image(ImageSource, Rect, ImageContentMode)
+        /// `GraphicsContext.draw(_:in:mode:)` of a bitmap: its size, where, how.
+        case bitmap(width: Int, height: Int, Rect, ImageContentMode)
         /// `GraphicsContext.draw(_:in:style:)`.
         case text(String, Rect, TextStyle)
         /// `GraphicsContext.saveState()`.
@@ -127,6 +129,10 @@ public final class DrawingRecorder: GraphicsContext {
     /// Records the image.
     public func draw(_ image: ImageSource, in rect: Rect, mode: ImageContentMode) {
         operations.append(.image(image, rect, mode))
+    }
+    /// Records the bitmap's size and place.
+    public func draw(_ bitmap: Bitmap, in rect: Rect, mode: ImageContentMode) {
+        operations.append(.bitmap(width: bitmap.width, height: bitmap.height, rect, mode))
     }
     /// Records the text.
     public func draw(_ text: String, in rect: Rect, style: TextStyle) { operations.append(.text(text, rect, style)) }

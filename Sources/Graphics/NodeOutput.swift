@@ -18,6 +18,11 @@ public protocol NodeOutput: AnyObject {
     func update()
     /// Draws everything at the next ``update()`` (after something else drew on the screen).
     func invalidate()
+    /// Called when a frame the output drew is on the screen (a compositor's frame callback, a
+    /// display's page flip): the moment to make the next frame of an animation or a video, as
+    /// UIKit's `CADisplayLink` (set a `BitmapNode`'s bitmap, then ask the app for a frame). Frames
+    /// made faster are not queued; this paces them to the screen.
+    var onFrameShown: (() -> Void)? { get set }
     /// Called when ``pointSize`` changed by itself (a window resized by its compositor, a display
     /// with another mode): lay the nodes out again. Set by the runtime.
     var onResize: (() -> Void)? { get set }

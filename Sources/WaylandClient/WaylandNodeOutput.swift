@@ -24,6 +24,9 @@ public final class WaylandNodeOutput: NodeOutput {
     /// Called when the compositor resized the window or first configured it: lay the nodes out to
     /// ``pointSize``. Set by the runtime.
     public var onResize: (() -> Void)?
+    /// Called when the compositor's frame callback for a frame drawn here comes: make the next
+    /// frame of an animation or a video then.
+    public var onFrameShown: (() -> Void)?
     /// How many frames were drawn (each a commit to the compositor).
     public private(set) var framesDrawn = 0
     /// The damage of the last frame drawn, in points (for tests and frame logs).
@@ -45,6 +48,7 @@ public final class WaylandNodeOutput: NodeOutput {
         painter = WindowPainter(
             window: nodes, size: Size(width: Double(max(1, window.width)), height: Double(max(1, window.height))))
         configured = window.isConfigured
+        window.onFrameDone = { [unowned self] in onFrameShown?() }
         window.onResize = { [unowned self] width, height in
             painter.size = Size(width: Double(width), height: Double(height))
             onResize?()

@@ -160,6 +160,13 @@ public final class WaylandWindow {
         set { core.onScaleChange = newValue }
     }
 
+    /// Called when the compositor's frame callback for the last commit comes (the frame is on the
+    /// screen, or would be: the compositor wants the next one), after any drawing waiting for it.
+    public var onFrameDone: (() -> Void)? {
+        get { core.onFrameDone }
+        set { core.onFrameDone = newValue }
+    }
+
     /// Called when the compositor asks the window to close (`xdg_toplevel.close`): the user
     /// closed it. The app decides what to do.
     public var onClose: (() -> Void)? {

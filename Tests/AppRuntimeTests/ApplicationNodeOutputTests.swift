@@ -10,6 +10,7 @@ import Testing
 @MainActor final class DisplayListOutput: NodeOutput {
     let painter: WindowPainter
     var onResize: (() -> Void)?
+    var onFrameShown: (() -> Void)?
     private(set) var updates = 0
     private(set) var frames: [(damage: DamageRegion, drawn: [String])] = []
 

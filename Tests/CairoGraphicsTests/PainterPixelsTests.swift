@@ -107,3 +107,48 @@ struct PainterPixelsTests {
         #expect(right > 100 && left < right / 4, "left \(left) right \(right)")
     }
 }
+
+@MainActor
+@Suite("BitmapNode: pixels the app makes, drawn by the painter")
+struct BitmapNodeTests {
+    @Test("a new frame redraws only the node; its pixels are scaled into the frame; short pixel data is padded")
+    func frames() {
+        let window = Window(identifier: "window")
+        window.backgroundColor = .black
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 320, height: 240))
+        window.addChild(root)
+        let video = BitmapNode(identifier: "video", frame: Rect(x: 40, y: 40, width: 160, height: 80))
+        video.contentMode = .stretch
+        root.addChild(video)
+        let painter = WindowPainter(window: window, size: Size(width: 320, height: 240))
+        let renderer = CairoRenderer()
+        var pixels = [UInt8](repeating: 0, count: 320 * 240 * 4)
+        func frame() -> DamageRegion {
+            let damage = painter.takeDamage()
+            pixels.withUnsafeMutableBytes { bytes in
+                renderer.render(into: bytes, width: 320, height: 240, stride: 320 * 4, scale: 1, damage: damage.rects) {
+                    context in painter.paint(damage, in: context)
+                }
+            }
+            return damage
+        }
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(pixels[(y * 320 + x) * 4..<(y * 320 + x) * 4 + 3]) }
+        _ = frame()
+        // Left half red, right half blue: 2x1 pixels stretched to 160x80.
+        var bitmap = Bitmap(width: 2, height: 1, color: .white)
+        bitmap.set(0, 0, Color(red: 1, green: 0, blue: 0))
+        bitmap.set(1, 0, Color(red: 0, green: 0, blue: 1))
+        video.bitmap = bitmap
+        let damage = frame()
+        #expect(damage.rects == [video.frame])
+        #expect(pixel(50, 80) == [0, 0, 255], "red, stored blue-green-red")
+        #expect(pixel(190, 80) == [255, 0, 0], "blue")
+        #expect(pixel(20, 20) == [0, 0, 0], "the background outside")
+        let short = Bitmap(width: 4, height: 4, pixels: [255, 255, 255, 255])
+        #expect(short.pixels.count == 64 && short.pixels[4...].allSatisfy { $0 == 0 })
+        #expect(Bitmap(width: 0, height: -3, pixels: []).width == 1)
+        video.bitmap = nil
+        #expect(frame().rects == [video.frame])
+        #expect(pixel(50, 80) == [0, 0, 0])
+    }
+}

@@ -67,6 +67,9 @@ import WaylandClient
         #expect(Self.ringPixels(shot, around: tiles[0].frame, scale: 1) > 500)
         #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 1) == 0)
 
+        // A display link: the frame callback tells when the next frame can be made.
+        var shown = 0
+        output.onFrameShown = { shown += 1 }
         let commits = waylandWindow.framesCommitted
         output.update()
         _ = run(loop, upTo: 0.3) { false }
@@ -79,6 +82,7 @@ import WaylandClient
             run(loop, upTo: 5) {
                 waylandWindow.framesCommitted == commits + 1 && waylandWindow.framesDone == commits + 1
             })
+        #expect(shown == 1, "the frame's callback came once")
         #expect(output.lastDamage.rects.count == 2, "\(output.lastDamage)")
         #expect(output.lastDamage.area < 2 * 180 * 140, "two tiles with their rings: \(output.lastDamage)")
         #expect(waylandWindow.lastDamage.count == 2)

@@ -44,6 +44,14 @@ public protocol GraphicsContext: AnyObject {
     ///   - mode: How it fills `rect`.
     func draw(_ image: ImageSource, in rect: Rect, mode: ImageContentMode)
 
+    /// Draws pixels the app made (a video frame): as they are, scaled to fit `mode`, not kept.
+    ///
+    /// - Parameters:
+    ///   - bitmap: The pixels.
+    ///   - rect: Where.
+    ///   - mode: How they fill `rect`.
+    func draw(_ bitmap: Bitmap, in rect: Rect, mode: ImageContentMode)
+
     /// Draws text: shaped, laid out in its own direction, broken into lines and cut as the style
     /// says.
     ///

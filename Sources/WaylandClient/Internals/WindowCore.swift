@@ -52,6 +52,7 @@ final class WindowCore {
     var onConfigure: ((Int, Int) -> Void)?
     var onResize: ((Int, Int) -> Void)?
     var onScaleChange: ((Int) -> Void)?
+    var onFrameDone: (() -> Void)?
     var onClose: (() -> Void)?
 
     /// How many outputs the surface is on.
@@ -229,6 +230,7 @@ final class WindowCore {
         framePending = false
         framesDone += 1
         drawDeferred()
+        onFrameDone?()
     }
 
     fileprivate func bufferReleased() {
