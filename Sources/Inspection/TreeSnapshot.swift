@@ -242,6 +242,11 @@ struct SceneWriter {
             }
         }
         if environment.isHiddenFromFocus { out.append(",\"hidden\":true") }
+        // What a narrator says and an on-screen keyboard's key shows: keytrace's tree names it.
+        if let node = environment as? FocusNode, let label = node.accessibilityLabel, label != node.focusDebugName {
+            out.append(",\"label\":")
+            out.appendJSONString(label)
+        }
         if let group = environment.focusGroupIdentifier {
             out.append(",\"group\":")
             out.appendJSONString(group)

@@ -66,6 +66,22 @@ import Testing
         #expect(focus.debugTabLoop.contains("order 2.5"))
     }
 
+    @Test("each item's accessibility label reaches the mirror and its focus debugger (an on-screen key's character)")
+    func accessibilityLabels() throws {
+        let (scene, dispatcher, focus) = try demo()
+        let item = try #require(scene.nodes["buyMilk"])
+        item.accessibilityLabel = "Milch kaufen"
+        let snapshot = TreeSnapshot(
+            name: "demo", window: scene.window, root: scene.root, focusSystem: focus, dispatcher: dispatcher, t: 0)
+        let json = String(decoding: snapshot.sceneJSON, as: UTF8.self)
+        #expect(json.contains("\"label\":\"Milch kaufen\""))
+        let mirror = try roundTrip(snapshot).makeScene()
+        #expect(mirror.nodes["buyMilk"]?.accessibilityLabel == "Milch kaufen")
+        let (_, mirrorFocus) = mirror.makeDispatcher()
+        #expect(mirrorFocus.debugGroupTree.contains("- buyMilk \"Milch kaufen\":"), "\(mirrorFocus.debugGroupTree)")
+        #expect(mirrorFocus.debugGroupTree == focus.debugGroupTree)
+    }
+
     @Test("every key command a scene can hold comes back the same", arguments: KeyCommand.SpecialKey.allCases)
     func commandsRoundTrip(key: KeyCommand.SpecialKey) throws {
         let window = Window(identifier: "w")

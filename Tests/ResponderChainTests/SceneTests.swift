@@ -73,7 +73,7 @@ enum SceneFiles {
             ("{\n  \"root\": {\"id\": \"a\",}\n}", "bad.json:2:22: expected a field name in double quotes"),
             (
                 "{\"root\": {\"id\": \"a\", \"focusble\": true}}",
-                "bad.json:1:34: root.focusble: unknown field \"focusble\" (did you mean \"focusable\"?); known fields: id, kind, frame, focusable, interactions, hidden, group, groupKind, priority, order, layoutDirection, firstResponder, preferredFocus, primaryAction, selectionFollowsFocus, handlesKeys, actions, keyCommands, secure, enabled, children"
+                "bad.json:1:34: root.focusble: unknown field \"focusble\" (did you mean \"focusable\"?); known fields: id, kind, frame, focusable, interactions, hidden, group, groupKind, priority, order, layoutDirection, firstResponder, preferredFocus, primaryAction, selectionFollowsFocus, handlesKeys, actions, keyCommands, secure, enabled, label, children"
             ),
             (
                 "{\"root\": {\"id\": \"a\", \"frame\": [0, 0, 10]}}",

@@ -65,7 +65,7 @@ extension FocusSystem {
                 let item = snapshot.items[member].item
                 let marker = focusedItem.map { $0 === item } == true ? "  <- focused" : ""
                 lines.append(
-                    "\(inner)- \(item.focusDebugName): \(priorityDescription(of: member))"
+                    "\(inner)- \(item.focusDebugName)\(labelDescription(of: item)): \(priorityDescription(of: member))"
                         + orderDescription(snapshot.items[member].traversalOrder, prefix: ", ") + marker)
             }
             for child in info.children { describe(child, prefix: inner) }
@@ -92,6 +92,15 @@ extension FocusSystem {
             lines += unused
         }
         return text(lines)
+    }
+
+    /// ` "q"`: the item's accessibility label (what a narrator says, what an on-screen key shows)
+    /// when one is set and differs from its name; nothing otherwise.
+    private func labelDescription(of item: any FocusItem) -> String {
+        guard let node = item as? FocusNode, let label = node.accessibilityLabel, label != item.focusDebugName else {
+            return ""
+        }
+        return " \"" + label.escapingControlCharacters() + "\""
     }
 
     /// `" order 2"` (after `prefix`), or nothing without an order.

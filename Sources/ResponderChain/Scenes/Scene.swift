@@ -32,7 +32,7 @@ public final class Scene {
     static let nodeFields = [
         "id", "kind", "frame", "focusable", "interactions", "hidden", "group", "groupKind", "priority", "order",
         "layoutDirection", "firstResponder", "preferredFocus", "primaryAction", "selectionFollowsFocus", "handlesKeys",
-        "actions", "keyCommands", "secure", "enabled", "children",
+        "actions", "keyCommands", "secure", "enabled", "label", "children",
     ]
     static let commandFields = [
         "shortcut", "action", "title", "discoverabilityTitle", "attributes", "state", "wantsPriorityOverSystemBehavior",
@@ -203,6 +203,7 @@ public final class Scene {
             if let v = fields["priority"] { node.focusGroupPriority = try Scene.priority(v, "\(path).priority", d) }
             // Finite: the JSON parser refuses a number out of Double's range (1e400).
             if let v = fields["order"] { node.focusTraversalOrder = try d.number(v, "\(path).order") }
+            if let v = fields["label"] { node.accessibilityLabel = try d.string(v, "\(path).label") }
             if let v = fields["layoutDirection"] {
                 node.layoutDirection = try d.oneOf(
                     v, "\(path).layoutDirection", [("leftToRight", .leftToRight), ("rightToLeft", .rightToLeft)])
