@@ -291,7 +291,10 @@ let package = Package(
             dependencies: [
                 "LibinputInput", "ResponderChain", "ResponderChainTesting", "Udev", "EventLoop", "LinuxSystem",
             ]),
-        .testTarget(name: "DRMOutputTests", dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas"]),
+        .testTarget(
+            name: "DRMOutputTests",
+            dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas", "EventLoop", "LinuxSystem"]
+        ),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),

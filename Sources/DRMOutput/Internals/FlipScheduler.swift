@@ -37,6 +37,11 @@ struct FlipScheduler: Hashable {
         flipPendingSince = flipped ? now : nil
     }
 
+    /// The frame asked for showed nothing new (an unchanged frame): no flip, and no frame waits.
+    mutating func nothingToDraw() {
+        frameWaits = false
+    }
+
     /// Drawing was refused (the device is not ours: DRM master went with the seat). Returns
     /// nothing to do until the seat comes back.
     mutating func refused() {

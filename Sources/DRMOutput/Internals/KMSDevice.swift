@@ -3,10 +3,30 @@ internal import CDRM
 internal import LinuxSystem
 internal import Seat
 
-/// A DRM device opened for mode setting: the kernel calls of this output (libdrm's), each returning
-/// a value or an errno; the decisions are in `DRMCanvasOutput`, `ConnectorChoice` and `FlipScheduler`.
-/// Not `Sendable`: it belongs to the loop's thread.
-final class KMSDevice {
+/// What a display output needs from a DRM device: its connectors, dumb buffers, the mode set, page
+/// flips and their events. `KMSDevice` is the kernel's; a test gives a device in memory, so that
+/// `DisplayCore` and both outputs are tested without a GPU.
+protocol ScanoutDevice: AnyObject {
+    /// The device's path, for messages.
+    var path: String { get }
+    /// The descriptor whose readiness means flip events wait.
+    var fileDescriptor: Int32 { get }
+    /// The device's connectors, each with its modes and the CRTCs that can drive it.
+    func connectors(probe: Bool) throws(DisplayError) -> [DisplayConnector]
+    /// A buffer of the size that can be shown.
+    func makeBuffer(width: Int, height: Int) throws(DisplayError) -> DumbBuffer
+    /// Sets the mode and shows the buffer: `nil`, or the error number.
+    func setCrtc(_ crtc: UInt32, buffer: DumbBuffer, connector: UInt32, modeIndex: Int) -> Errno?
+    /// Asks for the buffer at the next vertical blank, with a flip event: `nil`, or the error number.
+    func pageFlip(_ crtc: UInt32, buffer: DumbBuffer) -> Errno?
+    /// The events waiting (non-blocking).
+    func readEvents() -> [DRMEvent]
+}
+
+/// A DRM device opened for mode setting: the kernel calls of the display outputs (libdrm's), each
+/// returning a value or an errno; the decisions are in `DisplayCore`, `ConnectorChoice` and
+/// `FlipScheduler`. Not `Sendable`: it belongs to the loop's thread.
+final class KMSDevice: ScanoutDevice {
     let path: String
     let fileDescriptor: Int32
     /// Closes the descriptor (through the seat when it gave it).
@@ -175,15 +195,16 @@ final class KMSDevice {
             _ = cdrm_destroy_dumb(fileDescriptor, handle)
             throw failure("map a dumb buffer", code)
         }
+        let pixels = UnsafeMutableRawBufferPointer(start: mapped, count: Int(size))
         return DumbBuffer(
-            device: self, framebuffer: framebuffer, handle: handle, width: width, height: height, pitch: Int(pitch),
-            pixels: UnsafeMutableRawBufferPointer(start: mapped, count: Int(size)))
+            framebuffer: framebuffer, handle: handle, width: width, height: height, pitch: Int(pitch), pixels: pixels,
+            release: { [self] in destroy(pixels, framebuffer: framebuffer, handle: handle) })
     }
 
-    fileprivate func destroy(_ buffer: DumbBuffer) {
-        munmap(buffer.pixels.baseAddress, buffer.pixels.count)
-        _ = drmModeRmFB(fileDescriptor, buffer.framebuffer)
-        _ = cdrm_destroy_dumb(fileDescriptor, buffer.handle)
+    private func destroy(_ pixels: UnsafeMutableRawBufferPointer, framebuffer: UInt32, handle: UInt32) {
+        munmap(pixels.baseAddress, pixels.count)
+        _ = drmModeRmFB(fileDescriptor, framebuffer)
+        _ = cdrm_destroy_dumb(fileDescriptor, handle)
     }
 
     /// Sets the mode and shows the buffer on the connector: `nil`, or the error number (`EACCES` when
@@ -232,22 +253,23 @@ final class DumbBuffer {
     let height: Int
     let pitch: Int
     let pixels: UnsafeMutableRawBufferPointer
-    private let device: KMSDevice
+    /// Unmaps and destroys it (keeps its device open until then).
+    private let release: () -> Void
 
-    fileprivate init(
-        device: KMSDevice, framebuffer: UInt32, handle: UInt32, width: Int, height: Int, pitch: Int,
-        pixels: UnsafeMutableRawBufferPointer
+    init(
+        framebuffer: UInt32, handle: UInt32, width: Int, height: Int, pitch: Int,
+        pixels: UnsafeMutableRawBufferPointer, release: @escaping () -> Void
     ) {
-        self.device = device
         self.framebuffer = framebuffer
         self.handle = handle
         self.width = width
         self.height = height
         self.pitch = pitch
         self.pixels = pixels
+        self.release = release
     }
 
     deinit {
-        device.destroy(self)
+        release()
     }
 }

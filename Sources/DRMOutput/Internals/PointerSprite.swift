@@ -49,13 +49,21 @@ struct PointerSprite {
     ///   - y: The hot spot, in pixels from the top.
     ///   - line: The row's first byte.
     ///   - width: The row's width in pixels.
-    static func draw(row: Int, x: Int, y: Int, into line: UnsafeMutableRawPointer, width: Int) {
+    ///   - columns: The pixel columns that may be written (a copied rectangle's); all by default.
+    static func draw(
+        row: Int, x: Int, y: Int, into line: UnsafeMutableRawPointer, width: Int, columns: Range<Int>? = nil
+    ) {
         let index = row - y
         guard pixels.indices.contains(index) else { return }
         for (column, color) in pixels[index] {
             let pixel = x + column
-            guard pixel >= 0, pixel < width else { continue }
+            guard pixel >= 0, pixel < width, columns?.contains(pixel) ?? true else { continue }
             line.storeBytes(of: color, toByteOffset: pixel * 4, as: UInt32.self)
         }
+    }
+
+    /// The pixels the pointer covers at a position, clipped to the screen.
+    static func rect(at position: (x: Int, y: Int), screen: DisplayRect) -> DisplayRect {
+        DisplayRect(x: position.x, y: position.y, width: width, height: height).intersection(screen)
     }
 }
