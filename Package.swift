@@ -104,11 +104,12 @@ let package = Package(
         .target(name: "SpeechDispatcher", dependencies: ["EventLoop", "LinuxSystem"]),
         // Mode setting through libdrm: the display straight on a DRM device, no compositor.
         .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        // The app's canvas on a display: KMS, dumb buffers, page flips, through the seat.
+        // The app's canvas or its nodes on a display: KMS, dumb buffers, page flips, through the seat.
         .target(
             name: "DRMOutput",
             dependencies: [
                 "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain", "Udev",
+                "AppRuntime", "Graphics", "CairoGraphics",
             ]),
         // udev's devices as values (enumeration with ID_INPUT_* tags, a monitor per subsystem), on CUdev.
         .target(name: "Udev", dependencies: ["LinuxSystem", "CUdev"]),
@@ -293,8 +294,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "DRMOutputTests",
-            dependencies: ["DRMOutput", "PixelCanvas", "TerminalCanvas", "EventLoop", "LinuxSystem"]
-        ),
+            dependencies: [
+                "DRMOutput", "PixelCanvas", "TerminalCanvas", "EventLoop", "LinuxSystem", "CairoGraphics", "Graphics",
+                "ResponderChain",
+            ]),
         .testTarget(name: "PixelCanvasTests", dependencies: ["PixelCanvas", "TerminalCanvas"], exclude: ["Golden"]),
         .testTarget(
             name: "InspectionTests", dependencies: ["Inspection", "DispatchTrace", "KeytraceKit", "ResponderChain"]),

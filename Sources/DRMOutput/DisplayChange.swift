@@ -10,6 +10,7 @@ public enum DisplayChange: Hashable, Sendable {
     case connected(connector: String, mode: DisplayMode)
     /// Drawing was refused or failed (said once until a frame is shown again): another program
     /// is DRM master, the driver refused, the display does not offer the mode asked for. The
-    /// frame waits; the next frame the app asks for (``DRMCanvasOutput/show(_:)``) tries again.
+    /// frame waits; the next frame the app asks for (``DRMCanvasOutput/show(_:)``,
+    /// ``DRMNodeOutput/update()``) tries again.
     case failed(DisplayError)
 }

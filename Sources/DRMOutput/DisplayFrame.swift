@@ -10,7 +10,8 @@ public struct DisplayFrame: Hashable, Sendable {
     /// How many pixel rows were copied into the buffer, whole or in part (all of them for a whole
     /// frame).
     public var rowsCopied: Int
-    /// The rectangles copied into the buffer: full-width rows for ``DRMCanvasOutput``.
+    /// The rectangles copied into the buffer: full-width rows for ``DRMCanvasOutput``, the damaged
+    /// rectangles (this frame's and those the buffer missed) for ``DRMNodeOutput``.
     public var rectsCopied: [DisplayRect]
     /// Whether it was shown by setting the mode (the first frame, after a VT switch or a
     /// hot-plug) rather than a flip.

@@ -40,6 +40,10 @@ public struct DisplayConnector: Hashable, Sendable, CustomStringConvertible {
     public var modes: [DisplayMode]
     /// The CRTCs that can drive it, in the device's order; the one driving it now first.
     public var crtcs: [UInt32]
+    /// The display's width in millimetres, as its EDID says (`mmWidth`); 0 when unknown.
+    public var physicalWidth: Int
+    /// The display's height in millimetres (`mmHeight`); 0 when unknown.
+    public var physicalHeight: Int
 
     /// A connector.
     ///
@@ -49,12 +53,19 @@ public struct DisplayConnector: Hashable, Sendable, CustomStringConvertible {
     ///   - isConnected: Whether a display is connected.
     ///   - modes: Its modes.
     ///   - crtcs: The CRTCs that can drive it.
-    public init(id: UInt32, name: String, isConnected: Bool, modes: [DisplayMode], crtcs: [UInt32]) {
+    ///   - physicalWidth: The display's width in millimetres; 0 (the default) when unknown.
+    ///   - physicalHeight: Its height in millimetres; 0 when unknown.
+    public init(
+        id: UInt32, name: String, isConnected: Bool, modes: [DisplayMode], crtcs: [UInt32], physicalWidth: Int = 0,
+        physicalHeight: Int = 0
+    ) {
         self.id = id
         self.name = name
         self.isConnected = isConnected
         self.modes = modes
         self.crtcs = crtcs
+        self.physicalWidth = physicalWidth
+        self.physicalHeight = physicalHeight
     }
 
     /// `HDMI-A-1 (connected, 1920x1080@60)` or `HDMI-A-2 (disconnected)`.

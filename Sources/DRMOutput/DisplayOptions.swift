@@ -1,4 +1,5 @@
-/// Which device, connector and mode a display output (``DisplayOutput``) uses.
+/// Which device, connector and mode a display output uses: ``DRMCanvasOutput`` and ``DRMNodeOutput``
+/// take the same.
 public struct DisplayOptions: Hashable, Sendable {
     /// The DRM device, such as `/dev/dri/card1`; `nil` for the first with a connected display.
     public var device: String?

@@ -1,10 +1,10 @@
 public import ResponderChain
 
-/// An output straight on a DRM display, such as ``DRMCanvasOutput`` (the app's `Canvas` of cells).
-/// What a platform, a frame log or a script needs from it: the device, connector and mode, the
-/// changes, the frames shown, the pointer.
+/// An output straight on a DRM display: ``DRMCanvasOutput`` (the app's `Canvas` of cells) or
+/// ``DRMNodeOutput`` (the window's nodes in points). What a platform, a frame log or a script
+/// needs from either: the device, connector and mode, the changes, the frames shown, the pointer.
 ///
-/// Outputs share one core: the device opened through the seat or directly, two dumb buffers, page
+/// Both share one core: the device opened through the seat or directly, two dumb buffers, page
 /// flips paced by their events (one in flight, nothing while idle), the seat's pauses, hot-plug and
 /// the mouse pointer drawn over the frame.
 @MainActor

@@ -22,14 +22,15 @@ final class MemoryScanout: ScanoutDevice {
     private var events: [DRMEvent] = []
     private var nextFramebuffer: UInt32 = 100
 
-    init(width: Int = 320, height: Int = 200) {
+    init(width: Int = 320, height: Int = 200, millimetres: (Int, Int) = (0, 0)) {
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
         (fileDescriptor, writeEnd) = (ends[0], ends[1])
         connectorList = [
             DisplayConnector(
                 id: 40, name: "Virtual-1", isConnected: true,
-                modes: [DisplayMode(width: width, height: height, refresh: 60, isPreferred: true)], crtcs: [30])
+                modes: [DisplayMode(width: width, height: height, refresh: 60, isPreferred: true)], crtcs: [30],
+                physicalWidth: millimetres.0, physicalHeight: millimetres.1)
         ]
     }
 

@@ -161,7 +161,8 @@ final class KMSDevice: ScanoutDevice {
             found.append(
                 DisplayConnector(
                     id: id, name: DisplayConnector.name(type: c.connector_type, number: c.connector_type_id),
-                    isConnected: c.connection == DRM_MODE_CONNECTED, modes: modes, crtcs: candidates))
+                    isConnected: c.connection == DRM_MODE_CONNECTED, modes: modes, crtcs: candidates,
+                    physicalWidth: Int(c.mmWidth), physicalHeight: Int(c.mmHeight)))
         }
         modeInfos = infos
         return found
