@@ -1,5 +1,5 @@
 public import AppRuntime
-// Its options and session name these modules' types (`DRMCanvasOutput.Options`,
+// Its options and session name these modules' types (`DisplayOptions`, `DRMNodeOutput`,
 // `LibinputSource.Options`): an app that lists the platform names them without another product.
 @_exported public import DRMOutput
 public import EvdevInput
@@ -17,16 +17,23 @@ internal import Udev
 /// Probed: it runs when the app has no terminal (a systemd service), no compositor is named, and
 /// a DRM device exists; listed alone (`kiosk-example --display`), it runs from a terminal too.
 ///
+/// What it shows follows the app's `screenDrawing`: the `Canvas` the app draws, in cells of a
+/// monospace font (`DRMCanvasOutput`, the default), or the window's nodes drawing themselves in
+/// points at the display's scale (`DRMNodeOutput`, for `.nodes`).
+///
 /// ```swift
 /// let app = try KeyboardApp(window: window, root: root, platforms: [DisplayPlatform(), ConsolePlatform()])
 /// ```
 @MainActor
 public final class DisplayPlatform: AppPlatform {
-    /// The display and how the canvas is drawn on it.
+    /// The display and how the canvas or the nodes are drawn on it.
     public struct Options: Sendable {
         /// The display's device, connector and mode.
-        public var display = DRMCanvasOutput.Options()
-        /// The font cells are drawn in: a family fontconfig knows.
+        public var display = DisplayOptions()
+        /// Pixels per point when the app draws nodes (`screenDrawing` `.nodes`): `nil` (the default)
+        /// for the display's own (``DRMOutput/DisplayScale``), from its size and mode.
+        public var scale: Double?
+        /// The font cells are drawn in (a canvas): a family fontconfig knows.
         public var fontFamily = "DejaVu Sans Mono"
         /// The font's em size in device pixels (px, not points).
         public var fontSize = 16.0
@@ -50,8 +57,13 @@ public final class DisplayPlatform: AppPlatform {
     /// What the app runs on straight on a display: the output and the seat it shares with the
     /// keyboards and the pointer.
     public struct Session {
-        /// Where frames go: the app's output is this.
-        public let output: DRMCanvasOutput
+        /// Where frames go (``canvasOutput`` or ``nodeOutput``): its device, connector and mode, its
+        /// changes and the frames it shows (`onChange`, `onPresented`), the pointer.
+        public let output: any DisplayOutput
+        /// The output when the app draws a `Canvas` (the app's output is this), else `nil`.
+        public let canvasOutput: DRMCanvasOutput?
+        /// The output when the app draws nodes (the app's node output is this), else `nil`.
+        public let nodeOutput: DRMNodeOutput?
         /// The seat the display and the keyboards are opened through; `nil` when they are opened
         /// directly (root, or a user in the devices' groups: VT switches are then not followed).
         public let seat: Seat?
@@ -105,11 +117,12 @@ public final class DisplayPlatform: AppPlatform {
         return nil
     }
 
-    /// Starts loading the font on a thread.
+    /// Starts loading the font on a thread, for a canvas (nodes load their fonts through Pango as
+    /// they draw).
     ///
-    /// - Parameter environment: Unused.
+    /// - Parameter environment: The app's configuration.
     public func prepare(_ environment: PlatformEnvironment) {
-        guard fonts == nil else { return }
+        guard fonts == nil, environment.configuration.screenDrawing != .nodes else { return }
         fonts = PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
     }
 
@@ -144,15 +157,28 @@ public final class DisplayPlatform: AppPlatform {
                     + "(\(error.message))"
             }
         }
-        let renderer: PixelRenderer
+        let drawsNodes = application.configuration.screenDrawing == .nodes
+        var renderer: PixelRenderer?
+        if !drawsNodes {
+            let loading = fonts ?? PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
+            do { renderer = try loading.wait() } catch { throw AppError(code: .display, message: "\(error)") }
+        }
+        let output: any DisplayOutput
+        var canvasOutput: DRMCanvasOutput?
+        var nodeOutput: DRMNodeOutput?
         do {
-            renderer = try (fonts ?? PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize))
-                .wait()
-        } catch { throw AppError(code: .display, message: "\(error)") }
-        let output: DRMCanvasOutput
-        do {
-            output = try DRMCanvasOutput(
-                loop: application.loop, renderer: renderer, seat: seat, options: options.display)
+            if let renderer {
+                let canvas = try DRMCanvasOutput(
+                    loop: application.loop, renderer: renderer, seat: seat, options: options.display)
+                canvasOutput = canvas
+                output = canvas
+            } else {
+                let nodes = try DRMNodeOutput(
+                    loop: application.loop, window: application.window, seat: seat,
+                    options: DRMNodeOutput.Options(display: options.display, scale: options.scale))
+                nodeOutput = nodes
+                output = nodes
+            }
         } catch {
             guard error.code == .permission, let seatError else { throw AppError(error) }
             throw AppError(code: .display, message: "\(error.message) (no seat either: \(seatError.message))")
@@ -185,11 +211,14 @@ public final class DisplayPlatform: AppPlatform {
         keyboardOptions.requireKeyboard = options.requiresKeyboard ?? (pointer == nil)
         let keyboards = EvdevSource(
             loop: application.loop, context: application.inputContext, options: keyboardOptions, seat: seat)
-        application.setOutput(output)
+        if let canvasOutput { application.setOutput(canvasOutput) }
+        if let nodeOutput { application.setNodeOutput(nodeOutput) }
         application.setPrimaryInput(keyboards, fallsBackToTerminal: false)
         if let pointer { application.add(pointer) }
         self.note = note
-        session = Session(output: output, seat: seat, pointer: pointer, keyboards: keyboards)
+        session = Session(
+            output: output, canvasOutput: canvasOutput, nodeOutput: nodeOutput, seat: seat, pointer: pointer,
+            keyboards: keyboards)
     }
 }
 

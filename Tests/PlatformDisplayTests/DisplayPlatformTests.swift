@@ -71,3 +71,28 @@ import Testing
             "with no terminal and no compositor, only the device decides")
     }
 }
+
+/// The display platform asked to draw nodes: the same probe and the same failure without a device.
+@MainActor @Suite struct DisplayPlatformNodesTests {
+    @Test("drawing nodes, listed alone with no DRM device: fails with the display code, naming /dev/dri")
+    func noDevice() throws {
+        try #require(DisplayPlatform.devices.isEmpty, "this machine has a DRM device: the VM tests cover it")
+        let window = Window(identifier: "w")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 1280, height: 800))
+        window.addChild(root)
+        var configuration = KeyboardApp.Configuration()
+        configuration.seatAccess = .direct
+        configuration.screenDrawing = .nodes
+        configuration.environment = ["WAYLAND_DISPLAY": "wayland-9"]
+        var options = DisplayPlatform.Options()
+        options.scale = 2
+        #expect {
+            _ = try KeyboardApp(
+                window: window, root: root, configuration: configuration,
+                platforms: [DisplayPlatform(options: options)])
+        } throws: { error in
+            guard let error = error as? AppError else { return false }
+            return error.code == .display && error.message.hasPrefix("no DRM device: /dev/dri has no card")
+        }
+    }
+}
