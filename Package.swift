@@ -230,6 +230,10 @@ let package = Package(
         // Run inside the test VM by Tools/vm-test: touch and pointer through LibinputSource and a Seat.
         .executableTarget(
             name: "libinput-vm-check", dependencies: ["LibinputInput", "ResponderChain", "EventLoop", "Seat"]),
+        // Run inside the test VM by Tools/vm-test: the display platform drawing a window's nodes (DRMNodeOutput).
+        .executableTarget(
+            name: "nodes-vm-check",
+            dependencies: ["LinuxKeyboard", "PlatformDisplay", "DRMOutput", "Graphics", "AppRuntime", "ResponderChain"]),
         .testTarget(name: "ResponderChainTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
         .testTarget(
             name: "GraphicsTests",

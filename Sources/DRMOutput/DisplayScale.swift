@@ -21,7 +21,7 @@
 ///
 /// | display | pixels per inch | scale | points per inch | points |
 /// |---|---:|---:|---:|---|
-/// | QEMU's virtio-gpu, 1280x800 (its EDID says 100 dpi) | 100 | 1 | 100 | 1280x800 |
+/// | QEMU's virtio-gpu, 1280x800 (its EDID says 320x200 mm) | 102 | 1 | 102 | 1280x800 |
 /// | 7-inch 800x480 panel | 133 | 1 | 133 | 800x480 (1.25 leaves too little) |
 /// | 10.1-inch 1280x800 panel | 149 | 1.5 | 99 | 853x533 |
 /// | 15.6-inch 1920x1080 | 141 | 1.5 | 94 | 1280x720 |

@@ -14,7 +14,7 @@ struct DisplayScaleTests {
     }
 
     static let displays = [
-        Case(name: "QEMU's virtio-gpu at 100 dpi", pixels: (1280, 800), millimetres: (325, 203), scale: 1),
+        Case(name: "QEMU's virtio-gpu: 320x200 mm", pixels: (1280, 800), millimetres: (320, 200), scale: 1),
         Case(name: "7-inch 800x480: 1.25 leaves too little", pixels: (800, 480), millimetres: (154, 86), scale: 1),
         Case(name: "10.1-inch 1280x800", pixels: (1280, 800), millimetres: (217, 136), scale: 1.5),
         Case(name: "15.6-inch 1920x1080", pixels: (1920, 1080), millimetres: (344, 194), scale: 1.5),
@@ -44,10 +44,10 @@ struct DisplayScaleTests {
     func density() throws {
         let mode = DisplayMode(width: 1280, height: 800, refresh: 60)
         let qemu = DisplayConnector(
-            id: 1, name: "Virtual-1", isConnected: true, modes: [mode], crtcs: [1], physicalWidth: 325,
-            physicalHeight: 203)
+            id: 1, name: "Virtual-1", isConnected: true, modes: [mode], crtcs: [1], physicalWidth: 320,
+            physicalHeight: 200)
         let density = try #require(DisplayScale.pixelsPerInch(of: mode, on: qemu))
-        #expect(abs(density - 100) < 0.5)
+        #expect(abs(density - 101.6) < 0.05, "1280 pixels across 320 mm: 101.6 dpi")
         let unknown = DisplayConnector(id: 1, name: "Virtual-1", isConnected: true, modes: [mode], crtcs: [1])
         #expect(DisplayScale.pixelsPerInch(of: mode, on: unknown) == nil)
     }
