@@ -290,6 +290,60 @@ struct DRMNodeOutputTests {
         #expect(try rig.screenIsRight())
     }
 
+    @Test("invalidate draws and copies everything at the next update")
+    func invalidate() throws {
+        let scene = Scene()
+        let rig = try Rig(scene: scene)
+        rig.output.update()
+        rig.output.invalidate()
+        #expect(rig.scanout.flips.isEmpty, "nothing until the update")
+        let painted = rig.output.painter.framesPainted
+        rig.output.update()
+        rig.completeFlip()
+        #expect(rig.output.painter.framesPainted == painted + 1)
+        #expect(rig.frames.last?.rectsCopied == [DisplayRect(x: 0, y: 0, width: 320, height: 200)])
+        #expect(try rig.screenIsRight())
+    }
+
+    @Test(
+        "a display unplugged stops the frames; one plugged in is drawn whole at its own scale, and a new size in points calls onResize"
+    )
+    func hotPlug() throws {
+        let scene = Scene(width: 1280, height: 800)
+        let scanout = MemoryScanout(width: 1280, height: 800, millimetres: (320, 200))
+        let rig = try Rig(scene: scene, scanout: scanout, scale: nil)
+        var resizes = 0
+        rig.output.onResize = { resizes += 1 }
+        rig.output.update()
+        #expect(rig.output.scale == 1 && rig.frames.count == 1)
+        func plug(_ mode: DisplayMode?, millimetres: (Int, Int) = (0, 0)) {
+            scanout.connectorList = [
+                DisplayConnector(
+                    id: 40, name: "Virtual-1", isConnected: mode != nil, modes: mode.map { [$0] } ?? [], crtcs: [30],
+                    physicalWidth: millimetres.0, physicalHeight: millimetres.1)
+            ]
+            rig.output.rescan()
+        }
+        plug(nil)
+        #expect(rig.changes == [.disconnected(connector: "Virtual-1")] && !rig.output.isShowing)
+        scene.focus(1)
+        rig.output.update()
+        #expect(rig.frames.count == 1, "nothing drawn while unplugged")
+        // A 13.3-inch 2560x1600 panel: scale 2, the same 1280x800 points, drawn whole by a mode set.
+        let panel = DisplayMode(width: 2560, height: 1600, refresh: 60, isPreferred: true)
+        plug(panel, millimetres: (286, 179))
+        #expect(rig.changes.last == .connected(connector: "Virtual-1", mode: panel) && rig.output.isShowing)
+        #expect(rig.output.scale == 2 && rig.output.pointSize! == (1280, 800) && resizes == 0)
+        #expect(rig.output.pixelSize == DisplayPixelSize(width: 2560, height: 1600))
+        #expect(rig.frames.count == 2 && rig.frames[1].byModeSet)
+        #expect(rig.frames[1].rectsCopied == [DisplayRect(x: 0, y: 0, width: 2560, height: 1600)])
+        #expect(try rig.screenIsRight())
+        // A display of unknown size at 1920x1080: scale 1, more points; the app is told to lay out again.
+        plug(DisplayMode(width: 1920, height: 1080, refresh: 60, isPreferred: true))
+        #expect(rig.output.scale == 1 && rig.output.pointSize! == (1920, 1080) && resizes == 1)
+        #expect(try rig.screenIsRight())
+    }
+
     @Test("the scale comes from the display's size unless the options name one")
     func automaticScale() throws {
         let panel = MemoryScanout(width: 1280, height: 800, millimetres: (217, 136))
