@@ -216,10 +216,12 @@ let package = Package(
         .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
         // The README's "Embed it in your app" program; EndToEndTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
-        // A self-service kiosk on the public API: its own widgets and rendering; the program without
-        // its platforms, shared by its two builds (not a product).
+        // A self-service kiosk on the public API: its own widgets and rendering (cells in a terminal,
+        // its nodes drawing themselves in points on a screen, with Graphics, pure Swift); the program
+        // without its platforms, shared by its two builds (not a product).
         .target(
-            name: "KioskExample", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
+            name: "KioskExample",
+            dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace", "Graphics"]),
         // The kiosk on every platform: a Wayland window, the display, the console.
         .executableTarget(name: "kiosk-example", dependencies: ["KioskExample", "KioskPlatforms"]),
         // The same kiosk on the console alone: no graphics linked (EndToEndTests checks with ldd).
