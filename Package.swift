@@ -222,8 +222,13 @@ let package = Package(
         .target(
             name: "KioskExample",
             dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace", "Graphics"]),
-        // The kiosk on every platform: a Wayland window, the display, the console.
-        .executableTarget(name: "kiosk-example", dependencies: ["KioskExample", "KioskPlatforms"]),
+        // The kiosk on every platform: a Wayland window, the display, the console; --snapshot draws its
+        // graphical face offscreen with Cairo.
+        .executableTarget(
+            name: "kiosk-example",
+            dependencies: [
+                "KioskExample", "KioskPlatforms", "Graphics", "CairoGraphics", "PixelCanvas", "ResponderChain",
+            ]),
         // The same kiosk on the console alone: no graphics linked (EndToEndTests checks with ldd).
         .executableTarget(name: "kiosk-console-example", dependencies: ["KioskExample", "LinuxKeyboard"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
