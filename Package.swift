@@ -322,6 +322,13 @@ let package = Package(
                 "ResponderChainTesting", "EventLoop", "TestSupport",
             ]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        // The kiosk example's graphical face in-process (`@testable import KioskExample`): its layout in
+        // points, its targets, its on-screen keyboard, its damage, and golden images drawn with Cairo.
+        .testTarget(
+            name: "KioskExampleTests",
+            dependencies: [
+                "KioskExample", "Graphics", "CairoGraphics", "PixelCanvas", "ResponderChain", "ResponderChainTesting",
+            ], exclude: ["Golden"]),
         .testTarget(
             name: "AccessibilityTests",
             // The kiosk example's own tree, by ear (`@testable import KioskExample`).
