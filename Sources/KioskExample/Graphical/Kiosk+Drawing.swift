@@ -25,6 +25,12 @@ extension Kiosk {
     // MARK: The header and the message line
 
     private func drawRoot(_ context: any GraphicsContext) {
+        drawHeader(context)
+        drawFooter(context)
+    }
+
+    /// The brand's band: the logo, the clinic's name over the tagline, the welcome at the other end.
+    private func drawHeader(_ context: any GraphicsContext) {
         let appearance = style
         let metrics = appearance.metrics
         let unit = metrics.unit
@@ -53,7 +59,14 @@ extension Kiosk {
             language.greeting, in: words.trailing(words.width - half - metrics.gap, direction),
             style: TextStyle(font: appearance.font(20, .medium), color: Color.white.opacity(0.92), alignment: .trailing)
         )
+    }
 
+    /// The message line, and F1 for the help at its end.
+    private func drawFooter(_ context: any GraphicsContext) {
+        let appearance = style
+        let metrics = appearance.metrics
+        let unit = metrics.unit
+        let direction = context.layoutDirection
         let footer = footerFrame(metrics)
         context.fill(.rect(footer), appearance.theme.surface)
         context.fill(.rect(Rect(x: 0, y: footer.minY, width: footer.width, height: 1)), appearance.theme.outline)
@@ -66,29 +79,20 @@ extension Kiosk {
         context.draw(
             message, in: text.leading(text.width - hintWidth, direction),
             style: TextStyle(font: appearance.font(21), color: appearance.theme.text))
-        drawKeyHint(language.footerHint, in: line.trailing(hintWidth, direction), context: context)
-    }
-
-    /// "F1 Help": the key as a keycap, then what it does.
-    private func drawKeyHint(_ hint: String, in rect: Rect, context: any GraphicsContext) {
-        let appearance = style
-        let unit = appearance.metrics.unit
-        let parts = hint.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { return }
-        let (key, words) = parts[0].hasPrefix("F") ? (parts[0], parts[1]) : (parts[1], parts[0])
-        let direction = context.layoutDirection
-        let capWidth = (44 * unit).rounded()
-        let capHeight = (32 * unit).rounded()
+        // The keycap, then what it does, at the trailing end.
+        let hint = line.trailing(hintWidth, direction)
         let wordsStyle = TextStyle(
             font: appearance.font(19), color: appearance.theme.secondaryText, alignment: .trailing)
+        let capWidth = (44 * unit).rounded()
+        let capHeight = (32 * unit).rounded()
+        let words = appearance.language.help
         let wordsWidth = min(
-            rect.width - capWidth - 10 * unit, context.measure(words, style: wordsStyle, width: nil).width)
-        let wordsRect = rect.trailing(wordsWidth, direction)
-        context.draw(words, in: wordsRect, style: wordsStyle)
-        let capRect = rect.trailing(wordsWidth + 10 * unit + capWidth, direction)
-            .leading(capWidth, direction)
-        let cap = Rect(x: capRect.minX, y: rect.midY - capHeight / 2, width: capWidth, height: capHeight)
-        drawKeycap(key, in: cap, context: context)
+            hint.width - capWidth - 10 * unit, context.measure(words, style: wordsStyle, width: nil).width)
+        context.draw(words, in: hint.trailing(wordsWidth, direction), style: wordsStyle)
+        let cap = hint.trailing(wordsWidth + 10 * unit + capWidth, direction).leading(capWidth, direction)
+        drawKeycap(
+            "F1", in: Rect(x: cap.minX, y: hint.midY - capHeight / 2, width: capWidth, height: capHeight),
+            context: context)
     }
 
     /// A key's name in a keycap.
@@ -247,7 +251,7 @@ extension Kiosk {
         let frame = dialog.frame
         drawScrim(context)
         drawFloatingCard(frame, context: context)
-        let padding = (32 * unit).rounded()
+        let padding = cardPadding(metrics)
         let inner = frame.insetBy(dx: padding, dy: padding)
         let direction = context.layoutDirection
         let badgeSide = (52 * unit).rounded()
@@ -276,7 +280,7 @@ extension Kiosk {
         let frame = helpPanel.frame
         drawScrim(context)
         drawFloatingCard(frame, context: context)
-        let padding = (32 * unit).rounded()
+        let padding = cardPadding(metrics)
         let inner = frame.insetBy(dx: padding, dy: padding)
         let headingHeight = (48 * unit).rounded()
         let heading = Rect(x: inner.minX, y: inner.minY, width: inner.width, height: headingHeight)

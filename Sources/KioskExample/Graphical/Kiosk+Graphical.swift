@@ -7,7 +7,8 @@ import ResponderChain
 extension Kiosk {
     /// Turns the graphical face on, for an app that draws nodes (a Wayland window, a display): frames
     /// in points for a screen of this size, brand colours on the window, the widgets and containers
-    /// drawing themselves, 60-point targets. The terminal face is not used again.
+    /// drawing themselves, 60-point targets (48 on a screen smaller than 1280x720 points). The
+    /// terminal face is not used again.
     ///
     /// - Parameters:
     ///   - size: The screen's size in points.
@@ -31,9 +32,8 @@ extension Kiosk {
             "help": .help,
         ]
         for tile in tiles {
-            let name = String(tile.identifier?.dropFirst(5) ?? "")
-            tile.icon = icons[name]
-            if let words = language.tiles[name] { (tile.title, tile.subtitle) = words }
+            tile.icon = icons[tile.tileName]
+            if let words = language.tiles[tile.tileName] { (tile.title, tile.subtitle) = words }
             // tvOS's lift: the tile grows over a soft shadow; its own outline says which, in colour.
             tile.focusEffect = .lift(
                 scale: 1.04,
@@ -118,155 +118,180 @@ extension Kiosk {
         appearance.resize(to: size)
         let metrics = appearance.metrics
         window.minimumTargetSize = metrics.minimumTarget
-        let mirrored = window.layoutDirection == .rightToLeft
-        func place(_ node: FocusNode, _ rect: Rect) {
-            let frame =
-                mirrored ? Rect(x: size.width - rect.maxX, y: rect.minY, width: rect.width, height: rect.height) : rect
-            if node.frame != frame { node.frame = frame }
-        }
-        let unit = metrics.unit
+        let placer = Placer(width: size.width, mirrored: window.layoutDirection == .rightToLeft)
+        placer.place(root, Rect(x: 0, y: 0, width: size.width, height: size.height))
         let body = metrics.body
-        place(root, Rect(x: 0, y: 0, width: size.width, height: size.height))
-
-        // The menu.
         let sidebarFrame = Rect(x: body.minX, y: body.minY, width: metrics.sidebarWidth, height: body.height)
-        place(sidebar, sidebarFrame)
-        let navInset = (12 * unit).rounded()
-        var y = sidebarFrame.minY + sidebarHeadingHeight(metrics)
-        for screen in Screen.allCases {
-            guard let button = navigation[screen] else { continue }
-            place(
-                button,
-                Rect(
-                    x: sidebarFrame.minX + navInset, y: y, width: sidebarFrame.width - 2 * navInset,
-                    height: metrics.controlHeight))
-            y += metrics.controlHeight + (8 * unit).rounded()
-        }
-
-        // The content area, under its heading.
+        layOutMenu(in: sidebarFrame, metrics: metrics, placer: placer)
         let contentFrame = Rect(
             x: sidebarFrame.maxX + metrics.margin, y: body.minY, width: body.maxX - sidebarFrame.maxX - metrics.margin,
             height: body.height)
-        for node in [content, home, directory, form] { place(node, contentFrame) }
+        for node in [content, home, directory, form] { placer.place(node, contentFrame) }
         // The heading gives its room to the form on a short screen while the keyboard shows.
         let keyboardShows = keyboard.map { !$0.isHidden } ?? false
         showsContentHeading = !(keyboardShows && screen == .checkIn && body.height < 560)
         let top = contentFrame.minY + (showsContentHeading ? contentHeadingHeight(metrics) : 0)
         let area = Rect(x: contentFrame.minX, y: top, width: contentFrame.width, height: contentFrame.maxY - top)
-
-        // Home: three columns, two rows.
-        let columns = 3.0
-        let tileWidth = ((area.width - (columns - 1) * metrics.gap * 1.5) / columns).rounded(.down)
-        let tileHeight = ((area.height - metrics.gap * 1.5) / 2).rounded(.down)
-        for (index, tile) in tiles.enumerated() {
-            let column = Double(index % 3)
-            let row = Double(index / 3)
-            place(
-                tile,
-                Rect(
-                    x: area.minX + column * (tileWidth + metrics.gap * 1.5),
-                    y: area.minY + row * (tileHeight + metrics.gap * 1.5),
-                    width: tileWidth, height: tileHeight))
-        }
-
-        // Check in: the name and the PIN side by side, the consent and the button under them.
-        let fieldHeight = (metrics.controlHeight * 1.5).rounded()
-        let pinWidth = (area.width * 0.36).rounded()
-        place(
-            nameField, Rect(x: area.minX, y: area.minY, width: area.width - pinWidth - metrics.gap, height: fieldHeight)
-        )
-        place(pinField, Rect(x: area.maxX - pinWidth, y: area.minY, width: pinWidth, height: fieldHeight))
-        let secondRow = (area.minY + fieldHeight + metrics.gap * 1.25).rounded()
-        let secondRowHeight =
-            showsContentHeading ? max(metrics.controlHeight, (76 * unit).rounded()) : metrics.controlHeight
-        let submitWidth = min(pinWidth, (260 * unit).rounded())
-        place(
-            consent,
-            Rect(x: area.minX, y: secondRow, width: area.width - submitWidth - metrics.gap, height: secondRowHeight))
-        place(submit, Rect(x: area.maxX - submitWidth, y: secondRow, width: submitWidth, height: secondRowHeight))
-
-        // The keyboard, docked at the bottom of the content area while it shows: the letters across
-        // it, the number pad at the trailing side under the PIN. Under the form it takes the room
-        // left (a little more than it needs); in the directory what it needs, for the list.
-        let keyboardFrame: Rect? = keyboard.flatMap { keyboard in
-            guard !keyboard.isHidden else { return nil }
-            let keyHeight = max(metrics.minimumTarget, (64 * unit).rounded())
-            let wanted = 4 * keyHeight + 3 * 8 + 24
-            let room = contentFrame.maxY - (secondRow + secondRowHeight + metrics.gap * 1.25)
-            // Never over the form: on a short screen the keys get shorter (48 points, 44 at least).
-            let height = screen == .checkIn ? min(room, (wanted * 1.2).rounded()) : wanted
-            let width =
-                keyboard.page == .numberPad ? min(area.width, max(pinWidth, (440 * unit).rounded())) : area.width
-            return Rect(x: area.maxX - width, y: contentFrame.maxY - height, width: width, height: height)
-        }
-        let bottom = (keyboardFrame?.minY).map { $0 - metrics.gap } ?? contentFrame.maxY
-
-        // The directory: the search box, then the list to the bottom (or the keyboard).
-        place(search, Rect(x: area.minX, y: area.minY, width: area.width, height: metrics.controlHeight))
-        let listTop = area.minY + metrics.controlHeight + metrics.gap
-        let rowHeight = max(metrics.minimumTarget, (66 * unit).rounded())
-        visibleRows = max(1, Int((bottom - listTop - 8) / rowHeight))
-        // The card as tall as the rows it shows.
-        let listFrame = Rect(
-            x: area.minX, y: listTop, width: area.width, height: Double(visibleRows) * rowHeight + 8)
-        place(list, listFrame)
-        layOutRows(in: listFrame, rowHeight: rowHeight, screenHeight: size.height, place: place)
-
+        layOutHome(in: area, metrics: metrics, placer: placer)
+        let formBottom = layOutForm(in: area, metrics: metrics, placer: placer)
+        let keyboardFrame = dockedKeyboardFrame(
+            in: area, bottom: contentFrame.maxY, under: formBottom, metrics: metrics)
+        layOutDirectory(
+            in: area, bottom: (keyboardFrame?.minY).map { $0 - metrics.gap } ?? contentFrame.maxY, metrics: metrics,
+            placer: placer)
         if let keyboard, let keyboardFrame {
-            place(keyboard, keyboardFrame)
+            placer.place(keyboard, keyboardFrame)
             keyboard.layoutKeys()
         }
+        layOutDialog(metrics: metrics, placer: placer)
+        layOutHelp(metrics: metrics, placer: placer)
+    }
 
-        // The dialog: a card in the middle (its badge and title, two lines of text, the buttons side
-        // by side at its bottom).
-        let padding = (32 * unit).rounded()
-        let dialogWidth = min((700 * unit).rounded(), size.width - 2 * metrics.margin)
-        let dialogHeight = min(
-            size.height - 2 * metrics.margin, 2 * padding + (52 + 20 + 76 + 24) * unit + metrics.controlHeight)
-        let dialogFrame = Rect(
-            x: ((size.width - dialogWidth) / 2).rounded(), y: ((size.height - dialogHeight) / 2).rounded(),
-            width: dialogWidth, height: dialogHeight.rounded())
-        place(dialog, dialogFrame)
+    /// Sets frames given left to right, mirrored for a right-to-left screen; a frame that does not
+    /// change is not set again (each set tells the focus system).
+    @MainActor struct Placer {
+        let width: Double
+        let mirrored: Bool
+
+        func place(_ node: FocusNode, _ rect: Rect) {
+            let frame =
+                mirrored ? Rect(x: width - rect.maxX, y: rect.minY, width: rect.width, height: rect.height) : rect
+            if node.frame != frame { node.frame = frame }
+        }
+    }
+
+    /// The menu's entries, one under the other under its heading.
+    private func layOutMenu(in frame: Rect, metrics: KioskMetrics, placer: Placer) {
+        placer.place(sidebar, frame)
+        let inset = (12 * metrics.unit).rounded()
+        var y = frame.minY + sidebarHeadingHeight(metrics)
+        for screen in Screen.allCases {
+            guard let button = navigation[screen] else { continue }
+            placer.place(
+                button, Rect(x: frame.minX + inset, y: y, width: frame.width - 2 * inset, height: metrics.controlHeight)
+            )
+            y += metrics.controlHeight + (8 * metrics.unit).rounded()
+        }
+    }
+
+    /// The home tiles: three columns, two rows.
+    private func layOutHome(in area: Rect, metrics: KioskMetrics, placer: Placer) {
+        let spacing = metrics.gap * 1.5
+        let tileWidth = ((area.width - 2 * spacing) / 3).rounded(.down)
+        let tileHeight = ((area.height - spacing) / 2).rounded(.down)
+        for (index, tile) in tiles.enumerated() {
+            let (column, row) = (Double(index % 3), Double(index / 3))
+            placer.place(
+                tile,
+                Rect(
+                    x: area.minX + column * (tileWidth + spacing), y: area.minY + row * (tileHeight + spacing),
+                    width: tileWidth, height: tileHeight))
+        }
+    }
+
+    /// The form: the name and the PIN side by side, the consent and the button under them. Returns
+    /// where the form ends.
+    private func layOutForm(in area: Rect, metrics: KioskMetrics, placer: Placer) -> Double {
+        let fieldHeight = (metrics.controlHeight * 1.5).rounded()
+        let pinWidth = (area.width * 0.36).rounded()
+        placer.place(
+            nameField, Rect(x: area.minX, y: area.minY, width: area.width - pinWidth - metrics.gap, height: fieldHeight)
+        )
+        placer.place(pinField, Rect(x: area.maxX - pinWidth, y: area.minY, width: pinWidth, height: fieldHeight))
+        let secondRow = (area.minY + fieldHeight + metrics.gap * 1.25).rounded()
+        let height =
+            showsContentHeading ? max(metrics.controlHeight, (76 * metrics.unit).rounded()) : metrics.controlHeight
+        let submitWidth = min(pinWidth, (260 * metrics.unit).rounded())
+        placer.place(
+            consent, Rect(x: area.minX, y: secondRow, width: area.width - submitWidth - metrics.gap, height: height))
+        placer.place(submit, Rect(x: area.maxX - submitWidth, y: secondRow, width: submitWidth, height: height))
+        return secondRow + height
+    }
+
+    /// Where the keyboard docks while it shows, at the bottom of the content area: the letters across
+    /// it, the number pad at the trailing side under the PIN. Under the form it takes the room left
+    /// (a little more than it needs, never over the form: on a short screen its keys get shorter, 44
+    /// points at least); in the directory what it needs, for the list. `nil` while hidden.
+    private func dockedKeyboardFrame(in area: Rect, bottom: Double, under formBottom: Double, metrics: KioskMetrics)
+        -> Rect?
+    {
+        guard let keyboard, !keyboard.isHidden else { return nil }
+        let keyHeight = max(metrics.minimumTarget, (64 * metrics.unit).rounded())
+        let wanted = 4 * keyHeight + 3 * 8 + 24
+        let room = bottom - (formBottom + metrics.gap * 1.25)
+        let height = screen == .checkIn ? min(room, (wanted * 1.2).rounded()) : wanted
+        let width =
+            keyboard.page == .numberPad
+            ? min(area.width, max(pinField.frame.width, (440 * metrics.unit).rounded())) : area.width
+        // Left to right here: the placer mirrors it.
+        return Rect(x: area.maxX - width, y: bottom - height, width: width, height: height)
+    }
+
+    /// The directory: the search box, then the list's card as tall as the rows that fit above
+    /// `bottom` (the keyboard, or the end of the content area).
+    private func layOutDirectory(in area: Rect, bottom: Double, metrics: KioskMetrics, placer: Placer) {
+        placer.place(search, Rect(x: area.minX, y: area.minY, width: area.width, height: metrics.controlHeight))
+        let listTop = area.minY + metrics.controlHeight + metrics.gap
+        let rowHeight = max(metrics.minimumTarget, (66 * metrics.unit).rounded())
+        visibleRows = max(1, Int((bottom - listTop - 8) / rowHeight))
+        let listFrame = Rect(x: area.minX, y: listTop, width: area.width, height: Double(visibleRows) * rowHeight + 8)
+        placer.place(list, listFrame)
+        layOutRows(in: listFrame, rowHeight: rowHeight, screenHeight: metrics.size.height, placer: placer)
+    }
+
+    /// The dialog: a card in the middle (its badge and title, two lines of text, the buttons side by
+    /// side at its bottom), its scrim over the whole screen.
+    private func layOutDialog(metrics: KioskMetrics, placer: Placer) {
+        let size = metrics.size
+        let padding = cardPadding(metrics)
+        let width = min((700 * metrics.unit).rounded(), size.width - 2 * metrics.margin)
+        let height = min(
+            size.height - 2 * metrics.margin, 2 * padding + (52 + 20 + 76 + 24) * metrics.unit + metrics.controlHeight)
+        let frame = Rect(
+            x: ((size.width - width) / 2).rounded(), y: ((size.height - height) / 2).rounded(), width: width,
+            height: height.rounded())
+        placer.place(dialog, frame)
         dialog.drawingOutset = max(size.width, size.height)  // the scrim covers the screen
-        let buttonWidth = ((dialogWidth - 2 * padding - metrics.gap) / 2).rounded(.down)
-        let buttonTop = dialogFrame.maxY - padding - metrics.controlHeight
-        place(
-            confirm,
-            Rect(x: dialogFrame.minX + padding, y: buttonTop, width: buttonWidth, height: metrics.controlHeight))
-        place(
+        let buttonWidth = ((width - 2 * padding - metrics.gap) / 2).rounded(.down)
+        let buttonTop = frame.maxY - padding - metrics.controlHeight
+        placer.place(
+            confirm, Rect(x: frame.minX + padding, y: buttonTop, width: buttonWidth, height: metrics.controlHeight))
+        placer.place(
             cancel,
-            Rect(
-                x: dialogFrame.maxX - padding - buttonWidth, y: buttonTop, width: buttonWidth,
-                height: metrics.controlHeight))
+            Rect(x: frame.maxX - padding - buttonWidth, y: buttonTop, width: buttonWidth, height: metrics.controlHeight)
+        )
+    }
 
-        // The help: a card as tall as its lines need (two columns when one would not fit); Close at
-        // its bottom, at the trailing side.
-        let helpWidth = min((1000 * unit).rounded(), size.width - 2 * metrics.margin)
-        let chrome = 2 * padding + (48 + 16 + 16) * unit + metrics.controlHeight
-        let lineCount = Double(helpLines.count)
-        let oneColumn = chrome + lineCount * helpLineHeight(metrics)
-        let twoColumns = chrome + (lineCount / 2).rounded(.up) * helpLineHeight(metrics)
-        let helpHeight = min(
-            size.height - 2 * metrics.margin, (oneColumn <= size.height - 2 * metrics.margin ? oneColumn : twoColumns))
-        let helpFrame = Rect(
-            x: ((size.width - helpWidth) / 2).rounded(), y: ((size.height - helpHeight) / 2).rounded(),
-            width: helpWidth, height: helpHeight.rounded())
-        place(helpPanel, helpFrame)
+    /// The help: a card as tall as its lines need (two columns when one would not fit); Close at its
+    /// bottom, at the trailing side.
+    private func layOutHelp(metrics: KioskMetrics, placer: Placer) {
+        let size = metrics.size
+        let padding = cardPadding(metrics)
+        let width = min((1000 * metrics.unit).rounded(), size.width - 2 * metrics.margin)
+        let chrome = 2 * padding + (48 + 16 + 16) * metrics.unit + metrics.controlHeight
+        let lines = Double(helpLines.count)
+        let highest = size.height - 2 * metrics.margin
+        let oneColumn = chrome + lines * helpLineHeight(metrics)
+        let twoColumns = chrome + (lines / 2).rounded(.up) * helpLineHeight(metrics)
+        let height = min(highest, oneColumn <= highest ? oneColumn : twoColumns)
+        let frame = Rect(
+            x: ((size.width - width) / 2).rounded(), y: ((size.height - height) / 2).rounded(), width: width,
+            height: height.rounded())
+        placer.place(helpPanel, frame)
         helpPanel.drawingOutset = max(size.width, size.height)
-        let closeWidth = (200 * unit).rounded()
-        place(
+        let closeWidth = (200 * metrics.unit).rounded()
+        placer.place(
             helpClose,
             Rect(
-                x: helpFrame.maxX - padding - closeWidth, y: helpFrame.maxY - padding - metrics.controlHeight,
-                width: closeWidth, height: metrics.controlHeight))
+                x: frame.maxX - padding - closeWidth, y: frame.maxY - padding - metrics.controlHeight,
+                width: closeWidth,
+                height: metrics.controlHeight))
     }
 
     /// The directory's rows: those that show, one under the other from the scrolled-to row; those
     /// scrolled away stacked just above the screen or just below it, so that Up and Down still find
     /// them by geometry (the list then scrolls) and no tap can reach them.
-    private func layOutRows(
-        in listFrame: Rect, rowHeight: Double, screenHeight: Double, place: (FocusNode, Rect) -> Void
-    ) {
+    private func layOutRows(in listFrame: Rect, rowHeight: Double, screenHeight: Double, placer: Placer) {
         let shown = rows.filter { !$0.isHidden }
         scrollTop = max(0, min(scrollTop, shown.count - visibleRows))
         // A smaller list keeps the focused row in view.
@@ -284,7 +309,7 @@ extension Kiosk {
             } else {
                 y = screenHeight + Double(index - scrollTop - visibleRows) * rowHeight
             }
-            place(row, Rect(x: inner.minX, y: y, width: inner.width, height: rowHeight))
+            placer.place(row, Rect(x: inner.minX, y: y, width: inner.width, height: rowHeight))
         }
     }
 
@@ -304,6 +329,8 @@ extension Kiosk {
     func sidebarHeadingHeight(_ metrics: KioskMetrics) -> Double { (60 * metrics.unit).rounded() }
     /// The band at the top of the content area that holds the screen's heading.
     func contentHeadingHeight(_ metrics: KioskMetrics) -> Double { (64 * metrics.unit).rounded() }
+    /// The space inside the dialog's and the help's cards.
+    func cardPadding(_ metrics: KioskMetrics) -> Double { (32 * metrics.unit).rounded() }
     /// The height of a line of the help.
     func helpLineHeight(_ metrics: KioskMetrics) -> Double { (40 * metrics.unit).rounded() }
     /// The message line at the bottom of the screen.

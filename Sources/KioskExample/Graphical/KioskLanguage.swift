@@ -31,7 +31,8 @@ struct KioskLanguage: Sendable {
     var searchLabel: String
     var searchPlaceholder: String
     var directoryHint: String
-    var footerHint: String
+    /// What F1 does, at the end of the message line.
+    var help: String
     /// Before a room's number.
     var room: String
     /// The welcome on the message line.
@@ -60,7 +61,7 @@ struct KioskLanguage: Sendable {
         submit: "Check in", confirm: "Confirm", cancel: "Cancel", dialogTitle: "Please confirm",
         helpHeading: "Keys you can use here", helpHint: "Escape or F1 closes", close: "Close",
         searchLabel: "Search", searchPlaceholder: "Search by name, department or room",
-        directoryHint: "Up and Down move · Home and End jump", footerHint: "F1 Help", room: "Room",
+        directoryHint: "Up and Down move · Home and End jump", help: "Help", room: "Room",
         welcome: "Welcome. Choose a tile with the arrows and Return; F1 shows the keys.",
         count: { "\($0) people and places" }, isRightToLeft: false)
 
@@ -83,7 +84,7 @@ struct KioskLanguage: Sendable {
         submit: "צ׳ק־אין", confirm: "אישור", cancel: "ביטול", dialogTitle: "נא לאשר",
         helpHeading: "מקשים שאפשר להשתמש בהם כאן", helpHint: "Escape או F1 סוגרים", close: "סגירה",
         searchLabel: "חיפוש", searchPlaceholder: "חיפוש לפי שם, מחלקה או חדר",
-        directoryHint: "למעלה ולמטה זזים · Home ו־End קופצים", footerHint: "F1 עזרה", room: "חדר",
+        directoryHint: "למעלה ולמטה זזים · Home ו־End קופצים", help: "עזרה", room: "חדר",
         welcome: "ברוכים הבאים. בחרו אריח במגע או בחצים וב־Return.",
         count: { "\($0) אנשים ומקומות" }, isRightToLeft: true)
 }

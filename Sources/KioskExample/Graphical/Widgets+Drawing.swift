@@ -30,13 +30,16 @@ extension Rect {
 }
 
 extension Button {
+    /// A tile's name: its identifier without `tile-` (`checkin`, `find`…).
+    var tileName: String { String(identifier?.dropFirst("tile-".count) ?? "") }
+
     /// A home tile: a white card, the tile's colour as a plate behind its icon, the title and the
     /// subtitle under it; darker while pressed, outlined in its colour while focused (the painter
     /// lifts it too).
     func drawTile(in context: any GraphicsContext, state: DrawingState, appearance: KioskAppearance) {
         let theme = appearance.theme
         let unit = appearance.metrics.unit
-        let color = appearance.tileColors[String(identifier?.dropFirst(5) ?? "")] ?? theme.accent
+        let color = appearance.tileColors[tileName] ?? theme.accent
         let card = Path.roundedRect(frame, cornerRadius: cornerRadius)
         context.withSavedState {
             context.setShadow(Shadow(color: Color(hex: 0x0B2A2E, alpha: 0.10), offset: Point(x: 0, y: 3), radius: 10))
