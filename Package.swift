@@ -217,12 +217,19 @@ let package = Package(
         .executableTarget(name: "terminal-example", dependencies: ["AppRuntime", "ResponderChain", "TerminalCanvas"]),
         // The README's "Embed it in your app" program; EndToEndTests drives it in tmux.
         .executableTarget(name: "embed-example", dependencies: ["LinuxKeyboard", "ResponderChain"]),
-        // A self-service kiosk on the public API: its own widgets and rendering; the program without
-        // its platforms, shared by its two builds (not a product).
+        // A self-service kiosk on the public API: its own widgets and rendering (cells in a terminal,
+        // its nodes drawing themselves in points on a screen, with Graphics, pure Swift); the program
+        // without its platforms, shared by its two builds (not a product).
         .target(
-            name: "KioskExample", dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace"]),
-        // The kiosk on every platform: a Wayland window, the display, the console.
-        .executableTarget(name: "kiosk-example", dependencies: ["KioskExample", "KioskPlatforms"]),
+            name: "KioskExample",
+            dependencies: ["LinuxKeyboard", "ResponderChain", "TerminalCanvas", "DispatchTrace", "Graphics"]),
+        // The kiosk on every platform: a Wayland window, the display, the console; --snapshot draws its
+        // graphical face offscreen with Cairo.
+        .executableTarget(
+            name: "kiosk-example",
+            dependencies: [
+                "KioskExample", "KioskPlatforms", "Graphics", "CairoGraphics", "PixelCanvas", "ResponderChain",
+            ]),
         // The same kiosk on the console alone: no graphics linked (EndToEndTests checks with ldd).
         .executableTarget(name: "kiosk-console-example", dependencies: ["KioskExample", "LinuxKeyboard"]),
         // Run inside the test VM by Tools/vm-test: real kernel devices through LinuxKeyboard.
@@ -326,6 +333,13 @@ let package = Package(
                 "ResponderChainTesting", "EventLoop", "TestSupport",
             ]),
         .testTarget(name: "ResponderChainTestingTests", dependencies: ["ResponderChain", "ResponderChainTesting"]),
+        // The kiosk example's graphical face in-process (`@testable import KioskExample`): its layout in
+        // points, its targets, its on-screen keyboard, its damage, and golden images drawn with Cairo.
+        .testTarget(
+            name: "KioskExampleTests",
+            dependencies: [
+                "KioskExample", "Graphics", "CairoGraphics", "PixelCanvas", "ResponderChain", "ResponderChainTesting",
+            ], exclude: ["Golden"]),
         .testTarget(
             name: "AccessibilityTests",
             // The kiosk example's own tree, by ear (`@testable import KioskExample`).

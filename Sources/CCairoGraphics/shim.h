@@ -12,8 +12,9 @@
 // type), asserts every enum value below against the real enumerator and every mirrored struct's layout
 // against the real struct.
 //
-// C types as glib defines them: gint and gboolean are int, guint unsigned int, gchar char, GQuark a
-// 32-bit unsigned int. A C enum whose values are all non-negative has unsigned int as its compatible
+// C types as glib defines them: gint and gboolean are int, guint unsigned int, gchar char, guint8
+// unsigned char, gsize unsigned long (on the 64-bit Linux targets we build for), GQuark a 32-bit
+// unsigned int. A C enum whose values are all non-negative has unsigned int as its compatible
 // type, so parameters of Pango's enum types are declared unsigned int (the check fails if that changes).
 #ifndef CCAIROGRAPHICS_SHIM_H
 #define CCAIROGRAPHICS_SHIM_H
@@ -22,6 +23,8 @@
 
 // GLib and GObject.
 typedef char gchar;
+typedef unsigned char guint8;
+typedef unsigned long gsize;
 typedef int gint;
 typedef gint gboolean;
 typedef unsigned int guint;
@@ -127,6 +130,7 @@ struct _RsvgRectangle {
 #endif
 
 RsvgHandle *rsvg_handle_new_from_file(const gchar *filename, GError **error);
+RsvgHandle *rsvg_handle_new_from_data(const guint8 *data, gsize data_len, GError **error);
 gboolean rsvg_handle_get_intrinsic_size_in_pixels(RsvgHandle *handle, gdouble *out_width, gdouble *out_height);
 gboolean rsvg_handle_render_document(
     RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error);

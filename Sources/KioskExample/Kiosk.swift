@@ -1,7 +1,12 @@
+import Graphics
 import ResponderChain
 
-/// The kiosk's window, its screens and what they do; built only on ResponderChain's public API.
-/// Frames are terminal cells, laid out again whenever the terminal changes size.
+/// The kiosk's window, its screens and what they do; built only on the public API.
+///
+/// It has two faces over one focus tree: in a terminal, frames are cells (``layout(columns:rows:)``)
+/// and Rendering.swift draws the screen on a canvas; when the app draws nodes (a Wayland window, a
+/// display), frames are points (``layout(points:)``) and the nodes draw themselves
+/// (``useGraphicalFace(size:language:)``). The identifiers, groups and behaviour are the same.
 @MainActor final class Kiosk {
     enum Screen: String, CaseIterable {
         case home = "Home"
@@ -10,43 +15,55 @@ import ResponderChain
     }
 
     let window = Window(identifier: "kiosk")
-    let root = FocusNode(identifier: "kiosk")
+    let root = Surface(identifier: "kiosk")
 
     // The two areas: Tab moves between them, each remembers its item.
-    let sidebar = FocusNode(identifier: "sidebar")
-    let content = FocusNode(identifier: "content")
+    let sidebar = Surface(identifier: "sidebar")
+    let content = Surface(identifier: "content")
     private(set) var navigation: [Screen: Button] = [:]
 
     // Home: a grid of tiles.
-    let home = FocusNode(identifier: "home")
+    let home = Surface(identifier: "home")
     private(set) var tiles: [Button] = []
 
     // Directory: a search field over a long list.
-    let directory = FocusNode(identifier: "directory")
+    let directory = Surface(identifier: "directory")
     let search = Field("search", label: "Search", maximumLength: 40)
-    let list = FocusNode(identifier: "list")
+    let list = Surface(identifier: "list")
     let rows: [Row]
-    /// The first row drawn (the list scrolls to reveal the focused row).
-    private(set) var scrollTop = 0
+    /// The first row drawn (the list scrolls to reveal the focused row); set by either face's layout.
+    var scrollTop = 0
     /// The row the details line describes: follows focus in the list.
-    private(set) var selectedRow: Row?
+    private(set) var selectedRow: Row? {
+        didSet {
+            oldValue?.isCurrent = false
+            selectedRow?.isCurrent = true
+        }
+    }
+    /// Whether the search is open (Ctrl-F): its field shows in a terminal, and Escape closes it.
+    /// The graphical face shows the field whether or not (a finger has no Ctrl-F).
+    private(set) var isSearchOpen = false {
+        didSet { search.isHidden = !isSearchOpen && appearance == nil }
+    }
 
     // Check in: a form.
-    let form = FocusNode(identifier: "form")
+    let form = Surface(identifier: "form")
     let nameField = Field("name", label: "Name", maximumLength: 24)
     let pinField = Field("pin", label: "PIN", secure: true, digitsOnly: true, maximumLength: 6)
     let consent = Checkbox("consent", "I agree to be called by name in the waiting room")
     let submit = Button("submit", "Check in")
 
     // The dialog: a modal focus scope.
-    let dialog = FocusNode(identifier: "dialog")
+    let dialog = Surface(identifier: "dialog")
     let confirm = Button("confirm", "Confirm")
     let cancel = Button("cancel", "Cancel")
-    private(set) var dialogText = ""
+    private(set) var dialogText = "" {
+        didSet { dialog.setNeedsDisplay() }
+    }
     private var onConfirm: (() -> Void)?
 
     // The help overlay: a modal focus scope with one button, so that no key moves focus behind it.
-    let helpPanel = FocusNode(identifier: "help")
+    let helpPanel = Surface(identifier: "help")
     let helpClose = Button("help-close", "Close")
     /// The key commands the overlay lists: those active where focus was when it opened.
     private(set) var helpCommands: [DiscoverableKeyCommandGroup] = []
@@ -60,7 +77,22 @@ import ResponderChain
         set { newValue ? openHelp() : closeHelp() }
     }
     /// What the kiosk says on its message line.
-    var message = "Welcome. Choose a tile with the arrows and Return; F1 shows the keys."
+    var message = "Welcome. Choose a tile with the arrows and Return; F1 shows the keys." {
+        didSet { if message != oldValue, let appearance { root.setNeedsDisplay(footerFrame(appearance.metrics)) } }
+    }
+
+    /// How the graphical face looks, once the kiosk draws nodes (``useGraphicalFace(size:language:)``
+    /// sets it); `nil` in a terminal.
+    var appearance: KioskAppearance?
+    /// The on-screen keyboard of the graphical face (``attachKeyboard(_:focusSystem:)`` sets it).
+    var keyboard: OnScreenKeyboard?
+    /// How many rows of the directory the graphical face shows.
+    var visibleRows = 1
+    /// Whether the graphical face shows the screen's heading (not on a short screen while the
+    /// keyboard is up under the form).
+    var showsContentHeading = true {
+        didSet { if showsContentHeading != oldValue { content.setNeedsDisplay() } }
+    }
 
     /// Puts a message on the message line and says it to a listener (an announcement: a screen
     /// reader speaks it whole, whatever has focus).
@@ -139,13 +171,18 @@ import ResponderChain
             self.reveal(row)
         }
         search.isHidden = true
+        // Focus reaches the field only while the search is open in a terminal; in the graphical
+        // face, where the field is always on screen, a tap on it opens the search.
+        search.onFocusChange = { [unowned self] focused in
+            if focused && !self.isSearchOpen { self.isSearchOpen = true }
+        }
         search.accessibilityHint = "Down goes to the results; Escape closes the search"
         search.onTextChange = { [unowned self] text in self.filter(text) }
         search.onSubmit { [unowned self] in self.focusResults() }
         // Escape in the field or the results closes the search and shows every row again; with
         // no search open it goes on up.
         directory.onKeyPress([.escape], phases: .down) { [unowned self] _ in
-            guard !self.search.isHidden else { return .ignored }
+            guard self.isSearchOpen else { return .ignored }
             self.closeSearch()
             return .handled
         }
@@ -162,6 +199,7 @@ import ResponderChain
     private func buildForm() {
         content.addChild(form)
         for node in [nameField, pinField, consent, submit] as [FocusNode] { form.addChild(node) }
+        pinField.keyboardType = .numberPad  // the on-screen keyboard's number pad
         nameField.onSubmit { [unowned self] in _ = self.focusSystem?.requestFocus(on: self.pinField) }
         // Return in the last field submits, as the Check in button does.
         pinField.onSubmit { [unowned self] in self.submitForm() }
@@ -257,12 +295,14 @@ import ResponderChain
         content.accessibilityLabel = screen.rawValue
         for (each, button) in navigation {
             button.accessibilityTraits = each == screen ? [.button, .selected] : .button
+            button.isSelected = each == screen  // drawn in the graphical face; the same traits
         }
+        content.setNeedsDisplay()
         home.isHidden = screen != .home
         directory.isHidden = screen != .directory
         form.isHidden = screen != .checkIn
         content.preferredFocusIdentifiers = [
-            screen == .home ? "tile-checkin" : screen == .directory ? (search.isHidden ? "row1" : "search") : "name"
+            screen == .home ? "tile-checkin" : screen == .directory ? (isSearchOpen ? "search" : "row1") : "name"
         ]
     }
 
@@ -294,17 +334,17 @@ import ResponderChain
     func openSearch() {
         // The field shows first: focus leaving the hidden home screen goes straight to it (one
         // move, one utterance), not through the first row.
-        search.isHidden = false
+        isSearchOpen = true
         show(.directory)
-        layout(columns: size.columns, rows: size.rows)
+        relayout()
         _ = focusSystem?.requestFocus(on: search)
     }
 
     private func closeSearch() {
         search.text = ""
         filter("")
-        search.isHidden = true
-        layout(columns: size.columns, rows: size.rows)
+        isSearchOpen = false
+        relayout()
         focusResults()
     }
 
@@ -332,7 +372,7 @@ import ResponderChain
         message = query.isEmpty ? "" : "\(matches) of \(rows.count) match \"\(text)\"; Down goes to the results."
         // The count, for a listener who asks where they are (and on the way to the results).
         search.accessibilityValue = query.isEmpty ? nil : "\(text), \(matches) of \(rows.count) match"
-        layout(columns: size.columns, rows: size.rows)
+        relayout()
     }
 
     private func submitForm() {
@@ -367,7 +407,7 @@ import ResponderChain
         // Behind the dialog the screen does not change: only the help stays available (the
         // others show greyed in it).
         root.performableActions = ["toggleHelp"]
-        layout(columns: size.columns, rows: size.rows)
+        relayout()
         focusSystem?.presentModal(dialog)
     }
 
@@ -396,7 +436,7 @@ import ResponderChain
         helpPanel.performableActions = Set(forwarded.map(\.action))
         helpPanel.accessibilityValue = Self.systemKeys.map { "\($0.shortcut): \($0.text)" }.joined(separator: ". ")
         helpPanel.isHidden = false
-        layout(columns: size.columns, rows: size.rows)
+        relayout()
         focusSystem?.presentModal(helpPanel)
         _ = focusSystem?.requestFocus(on: helpClose)
     }
@@ -427,11 +467,21 @@ import ResponderChain
     ]
 
     private func reveal(_ row: Row) {
+        if appearance != nil { return revealInPoints(row) }
         let top = listTop
         let y = Int(row.frame.minY) - top
         let visible = listRows
         if y < scrollTop { scrollTop = y }
         if y >= scrollTop + visible { scrollTop = y - visible + 1 }
+    }
+
+    /// Lays the nodes out again for the screen they were last laid out for, in cells or in points.
+    func relayout() {
+        if let appearance {
+            layout(points: appearance.metrics.size)
+        } else {
+            layout(columns: size.columns, rows: size.rows)
+        }
     }
 
     // MARK: Layout (terminal cells)

@@ -1,5 +1,6 @@
 import DispatchTrace
 import Glibc
+import Graphics
 package import LinuxKeyboard
 import ResponderChain
 import TerminalCanvas
@@ -7,12 +8,14 @@ import TerminalCanvas
 // A self-service check-in kiosk, built only on the public API: KeyboardApp runs it on the platforms
 // its build links (kiosk-example: a Wayland window, the display, the console; kiosk-console-example:
 // the console alone, linking no graphics). Kiosk.swift holds its focus tree and behaviour,
-// Rendering.swift draws it on a TerminalCanvas, and --trace writes keytrace's JSON lines.
+// Rendering.swift draws it on a TerminalCanvas, Graphical/ draws it in points where the output is
+// pixels (its nodes drawing themselves), and --trace writes keytrace's JSON lines.
 
 let usage = """
     usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
                          [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
-                         [--ready-file FILE] [--frame-log FILE]
+                         [--ready-file FILE] [--frame-log FILE] [--cells] [--on-screen-keyboard]
+           kiosk-example --snapshot FILE [--size WxH[@SCALE]] [--screen NAME] [--rtl] [--keyboard]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
                       else the terminal)
@@ -34,6 +37,15 @@ let usage = """
       --speak         speak from the start through speech-dispatcher (SPEECHD_ADDRESS, else its
                       default socket); Ctrl+Alt+S turns speech on and off at any time, F1 lists
                       the listener's other keys
+      --cells         on a screen (a window, the display), draw the terminal's cells instead of
+                      the kiosk's graphical face
+      --on-screen-keyboard  show the on-screen keyboard for text fields even with a keyboard
+                      attached (it shows by itself when none is)
+      --snapshot FILE draw the graphical face offscreen into the PNG file FILE and exit: a screen
+                      (--screen home, checkin, pin, dialog, directory or help; home by default) at a
+                      size in pixels (--size 1920x1080, or 1920x1080@2 for 960x540 points at
+                      scale 2; 1280x800 by default), in Hebrew, mirrored (--rtl), with no
+                      keyboard attached, so that the on-screen keyboard shows (--keyboard)
     keytrace --attach watches the running kiosk from another terminal or over SSH
     (RESPONDERCHAIN_INSPECT=0 in the environment turns that off).
     """
@@ -72,6 +84,9 @@ package struct KioskBuild {
     package var setUpDisplay: (@MainActor (KeyboardApp, _ frameLog: String?, _ ready: String?) -> Bool)?
     /// The connector the app shows on (`HDMI-A-1`), for the status line.
     package var connector: @MainActor (KeyboardApp) -> String?
+    /// Draws a staged screen of the graphical face into a PNG file (`--snapshot`); `nil`: this build
+    /// links no graphics. Throws what went wrong, to be said on standard error.
+    package var snapshot: (@MainActor (KioskStage, KioskSnapshotRequest) throws -> Void)?
 
     /// A build.
     ///
@@ -79,14 +94,17 @@ package struct KioskBuild {
     ///   - platforms: The platforms for a choice, `nil` when not linked.
     ///   - setUpDisplay: The display's setup, when the build links it.
     ///   - connector: The connector's name.
+    ///   - snapshot: Draws a snapshot, when the build links graphics.
     package init(
         platforms: @escaping @MainActor (PlatformChoice) -> [any AppPlatform]?,
         setUpDisplay: (@MainActor (KeyboardApp, String?, String?) -> Bool)? = nil,
-        connector: @escaping @MainActor (KeyboardApp) -> String? = { _ in nil }
+        connector: @escaping @MainActor (KeyboardApp) -> String? = { _ in nil },
+        snapshot: (@MainActor (KioskStage, KioskSnapshotRequest) throws -> Void)? = nil
     ) {
         self.platforms = platforms
         self.setUpDisplay = setUpDisplay
         self.connector = connector
+        self.snapshot = snapshot
     }
 }
 
@@ -96,6 +114,10 @@ struct Files {
     var trace: String?
     var ready: String?
     var frameLog: String?
+    /// A snapshot to draw instead of running (`--snapshot`).
+    var snapshot: KioskSnapshotRequest?
+    /// Whether the on-screen keyboard shows with a keyboard attached too.
+    var alwaysShowsKeyboard = false
 }
 
 func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
@@ -104,7 +126,10 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     configuration.initialLocks = .numLock  // the PIN pad is the keypad
     // Usable by ear: a narrator, silent until --speak or Ctrl+Alt+S.
     configuration.speech = KeyboardApp.SpeechOptions()
+    // On a screen that shows pixels, the kiosk's graphical face (--cells: the terminal's).
+    configuration.screenDrawing = .nodes
     var files = Files()
+    var snapshot = (path: String?.none, size: String?.none, screen: String?.none, rtl: false, keyboard: false)
     var arguments = list[...]
     func value(after flag: String) -> String {
         guard let value = arguments.popFirst(), !value.hasPrefix("--") else { fail("\(flag) needs a value\n\(usage)") }
@@ -136,11 +161,37 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
         case "--trace": files.trace = value(after: argument)
         case "--seat": configuration.seatName = value(after: argument)
         case "--speak": configuration.speech?.startsSpeaking = true
+        case "--cells": configuration.screenDrawing = .canvas
+        case "--on-screen-keyboard": files.alwaysShowsKeyboard = true
+        case "--snapshot": snapshot.path = value(after: argument)
+        case "--size": snapshot.size = value(after: argument)
+        case "--screen": snapshot.screen = value(after: argument)
+        case "--rtl": snapshot.rtl = true
+        case "--keyboard": snapshot.keyboard = true
         case "--help", "-h":
             print(usage)
             exit(0)
         default: fail("unknown argument \"\(argument.escapingControlCharacters())\"\n\(usage)")
         }
+    }
+    if let path = snapshot.path {
+        var request = KioskSnapshotRequest(path: path, rightToLeft: snapshot.rtl, showsKeyboard: snapshot.keyboard)
+        if let text = snapshot.size {
+            guard let (size, scale) = KioskSnapshotRequest.parseSize(text) else {
+                fail("--size \(text.escapingControlCharacters()): give the size in pixels, as 1920x1080 or 1920x1080@2")
+            }
+            (request.size, request.scale) = (size, scale)
+        }
+        if let name = snapshot.screen {
+            guard let screen = KioskSnapshotRequest.Screen(rawValue: name) else {
+                let names = KioskSnapshotRequest.Screen.allCases.map(\.rawValue).joined(separator: ", ")
+                fail("--screen \(name.escapingControlCharacters()): one of \(names)")
+            }
+            request.screen = screen
+        }
+        files.snapshot = request
+    } else if snapshot.size != nil || snapshot.screen != nil || snapshot.rtl || snapshot.keyboard {
+        fail("--size, --screen, --rtl and --keyboard go with --snapshot FILE")
     }
     return (configuration, files)
 }
@@ -150,6 +201,13 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
 /// - Parameter build: What the build links.
 @MainActor package func runKiosk(_ build: KioskBuild) -> Never {
     let (configuration, files) = parseArguments(Array(CommandLine.arguments.dropFirst()))
+    if let request = files.snapshot {
+        guard let snapshot = build.snapshot else {
+            fail("--snapshot: this build runs on the console alone and links no graphics; kiosk-example draws it")
+        }
+        do { try snapshot(KioskStage(request), request) } catch { fail("--snapshot: \(error)", status: 1) }
+        exit(0)
+    }
     let tracePath = files.trace
     if configuration.grab && configuration.input == .terminal {
         fail("--grab takes keyboards; it cannot go with --terminal")
@@ -181,6 +239,21 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     }
 
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
+    // Keyboards attached now, for the on-screen keyboard (a full keyboard: not a keypad or a remote).
+    var keyboards: Set<DeviceID> = []
+    if let output = app.application.nodeOutput {
+        let size = output.pointSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 1280, height: 800)
+        kiosk.useGraphicalFace(size: size)
+        let keyboard = OnScreenKeyboard(
+            layout: app.layout ?? USKeyboardLayout(), sink: app.application.inputContext.sink,
+            device: app.application.inputContext.makeDeviceID(), theme: KioskAppearance.riverside)
+        let always = files.alwaysShowsKeyboard
+        keyboard.hasHardwareKeyboard = {
+            !always && (!keyboards.isEmpty || app.keyboards?.keyboards.contains { $0.kind == .keyboard } == true)
+        }
+        keyboard.clock = { EventLoop.monotonicNow }
+        kiosk.attachKeyboard(keyboard, focusSystem: app.focusSystem)
+    }
     // What the narrator says goes to --trace too, also with speech off: the trace shows what a
     // listener would hear (keytrace --attach watchers get what it says while speech is on).
     if let narrator = app.narrator, let session = trace?.session {
@@ -263,6 +336,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
         trace?.session.report(change)
         switch change {
         case .deviceAdded(let keyboard):
+            if keyboard.detail.hasPrefix("keyboard") { keyboards.insert(keyboard.id) }
             // The seat's keyboards coming back are no news after "Welcome back".
             guard !resuming else { break }
             let grabbed = app.keyboards?.keyboards.first { $0.id == keyboard.id }?.isGrabbed ?? false
@@ -271,6 +345,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             let what = pointing ? "Connected" : "Keyboard connected"
             kiosk.message = "\(what): \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
         case .deviceRemoved(let keyboard, let cancelled):
+            keyboards.remove(keyboard.id)
             // A Super held on the keyboard that went away never comes up: no overlay from it.
             endSuperHold()
             let keys =
@@ -297,7 +372,9 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             app.output?.invalidate()  // the console may have been redrawn by someone else: draw it all
         case .resized:
             app.output?.invalidate()
-        case .screenResized, .focusMoved, .firstResponderChanged:
+        case .screenResized(let width, let height):
+            kiosk.layout(points: Size(width: width, height: height))
+        case .focusMoved, .firstResponderChanged:
             break
         }
     }

@@ -49,5 +49,6 @@ MainActor.assumeIsolated {
                 }
                 return true
             },
-            connector: { $0.display?.output.connector.name }))
+            connector: { $0.display?.output.connector.name },
+            snapshot: drawSnapshot))
 }

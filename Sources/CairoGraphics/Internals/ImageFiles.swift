@@ -1,6 +1,8 @@
-// The module's libc calls: an image file looked at before a library decodes it. Glibc carries no
+// The module's libc calls: an image file looked at before a library decodes it (and the same checks on an
+// image held in memory). Glibc carries no
 // concurrency annotations (errno is a global variable to Swift); each call here is synchronous and local.
 @preconcurrency internal import Glibc
+internal import ResponderChain
 
 /// What is checked before a decoder opens an image file, so that its failure names the reason and the
 /// fix, and so that a decoder never blocks on a FIFO or reads a device.
@@ -52,14 +54,37 @@ enum ImageFiles {
         var header = [UInt8](repeating: 0, count: 24)
         let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count >= 0 else { return unreadable(path, errno) }
+        return pngHeaderProblem(Array(header.prefix(count)), name: path, fix: "convert it to PNG or fix the path")
+    }
+
+    /// Why an image held in memory cannot be decoded before a library sees it: more bytes than
+    /// ``byteLimit``, or, for a PNG, not a PNG or larger than ``pixelLimit``.
+    static func problem(inMemory image: ImageSource, bytes: [UInt8]) -> CairoGraphicsError? {
+        let name = image.description
+        guard bytes.count <= byteLimit else {
+            return CairoGraphicsError(
+                code: .imageTooLarge, path: image.path,
+                message: "\(name): \(bytes.count) bytes, more than the \(byteLimit >> 20) MiB an image may be; "
+                    + "make it smaller")
+        }
+        guard image.format == .png else { return nil }
+        return pngHeaderProblem(Array(bytes.prefix(24)), name: name, path: image.path, fix: "give it PNG bytes")
+    }
+
+    /// Why a PNG's first 24 bytes (signature and IHDR) do not start a PNG of a sensible size, or
+    /// `nil`.
+    private static func pngHeaderProblem(
+        _ header: [UInt8], name: String, path: String? = nil, fix: String
+    ) -> CairoGraphicsError? {
+        let path = path ?? name
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        guard count == 24, Array(header[0..<8]) == signature, Array(header[12..<16]) == Array("IHDR".utf8) else {
+        guard header.count == 24, Array(header[0..<8]) == signature, Array(header[12..<16]) == Array("IHDR".utf8)
+        else {
             let hint =
-                count >= 5 && String(decoding: header[0..<5], as: UTF8.self).lowercased().hasPrefix("<")
+                header.count >= 5 && String(decoding: header[0..<5], as: UTF8.self).lowercased().hasPrefix("<")
                 ? " (it looks like SVG: name it .svg)" : ""
             return CairoGraphicsError(
-                code: .imageNotDecodable, path: path,
-                message: "\(path): not a PNG file\(hint); convert it to PNG or fix the path")
+                code: .imageNotDecodable, path: path, message: "\(name): not a PNG file\(hint); \(fix)")
         }
         func word(_ at: Int) -> Int {
             header[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) }
@@ -68,7 +93,7 @@ enum ImageFiles {
         guard width > 0, height > 0, width <= 32767, height <= 32767, width * height <= pixelLimit else {
             return CairoGraphicsError(
                 code: .imageTooLarge, path: path,
-                message: "\(path): \(width)x\(height) pixels, more than the \(pixelLimit) (4096x4096) an image may "
+                message: "\(name): \(width)x\(height) pixels, more than the \(pixelLimit) (4096x4096) an image may "
                     + "decode to; scale it down")
         }
         return nil

@@ -145,12 +145,13 @@ final class ImageStore {
         onFailure(
             CairoGraphicsError(
                 code: .imageNotDecodable, path: image.path,
-                message: "\(image.path): librsvg cannot draw it (\(message)); fix or re-export the SVG"))
+                message: "\(image): librsvg cannot draw it (\(message)); fix or re-export the SVG"))
     }
 
     /// Uses `cairo_image_surface_create_from_png`, or `rsvg_handle_new_from_file` and
-    /// `rsvg_handle_get_intrinsic_size_in_pixels`.
+    /// `rsvg_handle_get_intrinsic_size_in_pixels`; for an image held in memory, ``decode(_:bytes:)``.
     private func decode(_ image: ImageSource) -> Result<DecodedImage, CairoGraphicsError> {
+        if let bytes = image.data { return decode(image, bytes: bytes) }
         let path = image.path
         if let problem = ImageFiles.problem(path) { return .failure(problem) }
         switch image.format {
@@ -178,13 +179,83 @@ final class ImageStore {
                         code: .imageNotDecodable, path: path,
                         message: "\(path): not an SVG librsvg can read (\(reason)); fix or re-export the file"))
             }
-            var width = 0.0
-            var height = 0.0
-            let sized = rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0
-            let size =
-                sized && width > 0 && height > 0 && width.isFinite && height.isFinite
-                ? Size(width: width, height: height) : nil
-            return .success(DecodedImage(.vector(GObjectReference(handle)), size: size))
+            return .success(Self.vector(handle))
         }
+    }
+
+    /// An image held in memory: its bytes checked as a file's are, then a PNG read through cairo's
+    /// stream reader, an SVG parsed by librsvg from the bytes.
+    ///
+    /// Uses `cairo_image_surface_create_from_png_stream`, or `rsvg_handle_new_from_data`.
+    private func decode(_ image: ImageSource, bytes: [UInt8]) -> Result<DecodedImage, CairoGraphicsError> {
+        if let problem = ImageFiles.problem(inMemory: image, bytes: bytes) { return .failure(problem) }
+        switch image.format {
+        case .png:
+            var reader = ByteReader(bytes: bytes)
+            let made = withUnsafeMutablePointer(to: &reader) { pointer in
+                // Cairo calls the reader only during this call, so the pointer outlives its use.
+                cairo_image_surface_create_from_png_stream(
+                    { closure, data, length in
+                        guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+                        let reader = closure.assumingMemoryBound(to: ByteReader.self)
+                        return reader.pointee.read(into: data, count: Int(length))
+                            ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+                    }, pointer)
+            }
+            let status = made.map { cairo_surface_status($0) } ?? CAIRO_STATUS_NO_MEMORY
+            guard let surface = CairoSurface(adopting: made) else {
+                let reason = String(cString: cairo_status_to_string(status))
+                return .failure(
+                    CairoGraphicsError(
+                        code: .imageNotDecodable, path: image.path,
+                        message: "\(image): a damaged PNG (cairo: \(reason)); encode it again"))
+            }
+            return .success(
+                DecodedImage(.bitmap(surface), size: Size(width: Double(surface.width), height: Double(surface.height)))
+            )
+        case .svg:
+            var error: OpaquePointer?
+            let made = bytes.withUnsafeBufferPointer { buffer in
+                rsvg_handle_new_from_data(buffer.baseAddress, gsize(buffer.count), &error)
+            }
+            guard let handle = made else {
+                defer { if let error { g_error_free(error) } }
+                let reason = error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "unknown"
+                return .failure(
+                    CairoGraphicsError(
+                        code: .imageNotDecodable, path: image.path,
+                        message: "\(image): not an SVG librsvg can read (\(reason)); fix the document"))
+            }
+            return .success(Self.vector(handle))
+        }
+    }
+
+    /// A parsed SVG document with its own size, when it gives one.
+    ///
+    /// Uses `rsvg_handle_get_intrinsic_size_in_pixels`.
+    private static func vector(_ handle: OpaquePointer) -> DecodedImage {
+        var width = 0.0
+        var height = 0.0
+        let sized = rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0
+        let size =
+            sized && width > 0 && height > 0 && width.isFinite && height.isFinite
+            ? Size(width: width, height: height) : nil
+        return DecodedImage(.vector(GObjectReference(handle)), size: size)
+    }
+}
+
+/// Hands a PNG held in memory to cairo's stream reader, a piece at a time.
+private struct ByteReader {
+    let bytes: [UInt8]
+    var offset = 0
+
+    /// Copies the next `count` bytes; `false` when fewer are left (a truncated PNG).
+    mutating func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
+        guard count >= 0, count <= bytes.count - offset else { return false }
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { destination.update(from: base + offset, count: count) }
+        }
+        offset += count
+        return true
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// The kiosk example (Sources/kiosk-example) in a real terminal: tmux runs it, sends keys and
 /// captures the pane; `--trace` shows what the dispatcher and the focus system decided.
-@Suite(.serialized) struct KioskExampleTests {
+@Suite(.serialized) struct KioskExampleEndToEndTests {
     /// A kiosk in an 80x24 tmux pane, reading the terminal, tracing to a file.
     struct Kiosk {
         let tmux = TmuxSession()
