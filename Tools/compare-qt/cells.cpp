@@ -1,6 +1,7 @@
-// The Qt 6 Widgets side of Tools/wayland-perf: the kiosk example's home screen as a Qt app, run
+// The Qt 6 Widgets side of Tools/wayland-perf for the kiosk's terminal face (WAYLAND_PERF_FACE=cells): the
+// kiosk example's home screen in cells as a Qt app (tiles.cpp is its graphical face), run
 // under a Wayland compositor (QT_QPA_PLATFORM=wayland) beside ours. A full-screen window: a title
-// line, a menu, a grid of tiles (6 like the kiosk's home, three columns; `tiles-qt N` for another
+// line, a menu, a grid of tiles (6 like the kiosk's home, three columns; `cells-qt N` for another
 // count), a hint line and the kiosk's three status lines, the first of which names the focused tile.
 // The arrow keys move focus to the nearest tile in their direction (by geometry, as the kiosk's
 // focus system does); each move repaints the two tiles and the status line. Drawn in DejaVu Sans
