@@ -1,4 +1,3 @@
-public import AppRuntime
 public import CairoGraphics
 public import EventLoop
 public import Graphics
@@ -71,6 +70,12 @@ public final class DRMNodeOutput: NodeOutput, DisplayOutput {
     public var onChange: ((DisplayChange) -> Void)? {
         get { core.onChange }
         set { core.onChange = newValue }
+    }
+    /// Called when a frame drawn here is on the display (its page flip's event, or its mode set):
+    /// make the next frame of an animation or a video then.
+    public var onFrameShown: (() -> Void)? {
+        get { core.onFrameShown }
+        set { core.onFrameShown = newValue }
     }
     /// Called for every frame on the screen, with the rectangles it copied.
     public var onPresented: ((DisplayFrame) -> Void)? {

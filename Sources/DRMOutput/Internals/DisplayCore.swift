@@ -79,6 +79,8 @@ final class DisplayCore {
     private(set) var pointer: (x: Int, y: Int)?
     var onChange: ((DisplayChange) -> Void)?
     var onPresented: ((DisplayFrame) -> Void)?
+    /// Called after ``onPresented`` for every frame shown: the node output's display link.
+    var onFrameShown: (() -> Void)?
 
     private let wantedSize: DisplayPixelSize?
     private var chosen: ConnectorChoice.Chosen
@@ -220,6 +222,7 @@ final class DisplayCore {
             DisplayFrame(
                 number: framesPresented, started: started, shown: shown, rowsCopied: copy.rows,
                 rectsCopied: copy.rects, byModeSet: byModeSet))
+        onFrameShown?()
     }
 
     /// A mode set or flip the kernel refused. Without master while the app has a seat, the seat is
