@@ -109,7 +109,7 @@ let package = Package(
             name: "DRMOutput",
             dependencies: [
                 "LinuxSystem", "EventLoop", "Seat", "CDRM", "PixelCanvas", "TerminalCanvas", "ResponderChain", "Udev",
-                "AppRuntime", "Graphics", "CairoGraphics",
+                "Graphics", "CairoGraphics",
             ]),
         // udev's devices as values (enumeration with ID_INPUT_* tags, a monitor per subsystem), on CUdev.
         .target(name: "Udev", dependencies: ["LinuxSystem", "CUdev"]),

@@ -1,4 +1,3 @@
-public import AppRuntime
 public import CairoGraphics
 public import EventLoop
 public import Graphics
@@ -67,6 +66,9 @@ public final class DRMNodeOutput: NodeOutput, DisplayOutput {
     /// Called when ``pointSize`` changed by itself (a display of another mode or size plugged in);
     /// set by the runtime.
     public var onResize: (() -> Void)?
+    /// Called when a frame drawn here is on the screen (its flip's event, or the mode set that showed
+    /// it): make the next frame of an animation or a video then.
+    public var onFrameShown: (() -> Void)?
     /// Called with every ``DisplayChange``.
     public var onChange: ((DisplayChange) -> Void)? {
         get { core.onChange }
@@ -131,6 +133,7 @@ public final class DRMNodeOutput: NodeOutput, DisplayOutput {
         ring = DamageRing(bounds: shadow.bounds)
         painter = WindowPainter(window: window, size: Self.points(chosen.mode, scale))
         core.drawing = self
+        core.frameShown = { [unowned self] in onFrameShown?() }
     }
 
     private static func check(_ scale: Double?) throws(DisplayError) {
