@@ -70,7 +70,12 @@ struct TemporaryFile {
     }
 
     init(_ name: String, bytes: [UInt8]?) {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("cairo-\(getpid())-\(name)").path
+        // Unique per file: tests run in parallel, and two that wrote, read and removed the same
+        // path (pngBytes() of the in-memory image tests) removed each other's file.
+        path =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "cairo-\(getpid())-\(UUID().uuidString.prefix(8))-\(name)"
+            ).path
         if let bytes { _ = FileManager.default.createFile(atPath: path, contents: Data(bytes)) }
     }
 
