@@ -241,6 +241,8 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     // Keyboards attached now, for the on-screen keyboard (a full keyboard: not a keypad or a remote).
     var keyboards: Set<DeviceID> = []
+    // A compositor seat's keyboard (no device path): whether a real one is plugged in is unknown.
+    var seatKeyboards: Set<DeviceID> = []
     if let output = app.application.nodeOutput {
         let size = output.pointSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 1280, height: 800)
         kiosk.useGraphicalFace(size: size)
@@ -249,7 +251,13 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             device: app.application.inputContext.makeDeviceID(), theme: KioskAppearance.riverside)
         let always = files.alwaysShowsKeyboard
         keyboard.hasHardwareKeyboard = {
-            !always && (!keyboards.isEmpty || app.keyboards?.keyboards.contains { $0.kind == .keyboard } == true)
+            if always { return false }
+            if !keyboards.isEmpty || app.keyboards?.keyboards.contains(where: { $0.kind == .keyboard }) == true {
+                return true
+            }
+            // A compositor's seat reports a keyboard whether one is plugged in or not: the
+            // keyboard shows for a field a finger focused.
+            return seatKeyboards.isEmpty ? false : nil
         }
         keyboard.clock = { EventLoop.monotonicNow }
         kiosk.attachKeyboard(keyboard, focusSystem: app.focusSystem)
@@ -336,7 +344,9 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
         trace?.session.report(change)
         switch change {
         case .deviceAdded(let keyboard):
-            if keyboard.detail.hasPrefix("keyboard") { keyboards.insert(keyboard.id) }
+            if keyboard.detail.hasPrefix("keyboard") {
+                if keyboard.path == nil { seatKeyboards.insert(keyboard.id) } else { keyboards.insert(keyboard.id) }
+            }
             // The seat's keyboards coming back are no news after "Welcome back".
             guard !resuming else { break }
             let grabbed = app.keyboards?.keyboards.first { $0.id == keyboard.id }?.isGrabbed ?? false
@@ -346,6 +356,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             kiosk.message = "\(what): \(keyboard.name)\(grabbed ? " (grabbed)" : "")."
         case .deviceRemoved(let keyboard, let cancelled):
             keyboards.remove(keyboard.id)
+            seatKeyboards.remove(keyboard.id)
             // A Super held on the keyboard that went away never comes up: no overlay from it.
             endSuperHold()
             let keys =

@@ -69,14 +69,77 @@ struct OnScreenKeyboardTests {
         }
     }
 
-    @Test("a keyboard attached keeps it hidden; the app can still show it")
+    @Test("a keyboard attached keeps it hidden for a field reached by keys or a click; the app can still show it")
     func hardwareKeyboard() {
         let form = CheckInForm()
         form.keyboard.hasHardwareKeyboard = { true }
-        form.app.pointer.tap(at: Point(x: 300, y: 100))
+        form.app.pointer.click(at: Point(x: 300, y: 100))
+        #expect(form.window.firstResponder === form.name)
+        #expect(form.window.lastInteraction == .mouse)
         #expect(form.keyboard.isHidden)
+        form.app.keyboard.tap("tab")
+        form.app.focusSystem.setNeedsFocusUpdate(on: form.pin)
+        form.app.focusSystem.updateFocusIfNeeded()
+        #expect(form.window.firstResponder === form.pin)
+        #expect(form.keyboard.isHidden, "a field focused after a key: the keyboard types")
         form.keyboard.show(for: form.name)
         #expect(!form.keyboard.isHidden)
+    }
+
+    @Test("an app that cannot tell (a compositor's seat): a finger on a field shows it, a key or a click does not")
+    func fingerShowsIt() {
+        let form = CheckInForm()
+        form.keyboard.hasHardwareKeyboard = { nil }
+        form.app.pointer.click(at: Point(x: 300, y: 100))
+        #expect(form.window.firstResponder === form.name)
+        #expect(form.keyboard.isHidden)
+        form.app.pointer.click(at: Point(x: 1100, y: 100))
+        form.app.pointer.tap(at: Point(x: 300, y: 100))
+        #expect(form.window.lastInteraction == .touch)
+        #expect(form.window.firstResponder === form.name)
+        #expect(!form.keyboard.isHidden)
+        // Its own keys are not the user's keyboard: tapping them keeps it shown for the next field.
+        form.tap("a")
+        #expect(form.window.lastInteraction == .touch)
+        form.app.pointer.tap(at: Point(x: 800, y: 100))
+        #expect(form.window.firstResponder === form.pin)
+        #expect(!form.keyboard.isHidden && form.keyboard.page == .numberPad)
+        // Hidden with its key, it comes back when a finger taps the field that is first responder.
+        form.tap("hide")
+        #expect(form.keyboard.isHidden)
+        form.app.pointer.tap(at: Point(x: 800, y: 100))
+        #expect(!form.keyboard.isHidden)
+    }
+
+    @Test(
+        "a remote's Down from the field reaches the keyboard and Up comes back, in both navigation styles",
+        arguments: [FocusSystem.NavigationStyle.keyboard, .directional])
+    func reachedByArrows(style: FocusSystem.NavigationStyle) {
+        let form = CheckInForm()
+        form.app.focusSystem.navigationStyle = style
+        form.app.pointer.tap(at: Point(x: 300, y: 100))
+        form.tap("a")
+        form.tap("b")
+        #expect(form.name.inputView === form.keyboard)
+        form.app.focusSystem.setNeedsFocusUpdate(on: form.name)
+        form.app.focusSystem.updateFocusIfNeeded()
+        form.app.keyboard.tap("left")
+        #expect(form.name.cursorPosition == 1, "Left and Right still move the cursor")
+        form.app.keyboard.tap("down")
+        let key = form.app.focusSystem.focusedItem as? KeyNode
+        #expect(key != nil && form.keyboard.rows.first?.contains { $0 === key } == true, "\(String(describing: key))")
+        #expect(form.window.firstResponder === form.name)
+        form.app.keyboard.tap("return")  // select types the key
+        #expect(form.name.text.count == 3)
+        form.app.keyboard.tap("up")
+        #expect(form.app.focusSystem.focusedItem === form.name)
+        #expect(form.name.cursorPosition == 2, "Up moved focus, not the cursor")
+        // Hidden, the keyboard is no neighbour: Up and Down are the field's again.
+        form.keyboard.hide()
+        #expect(form.name.inputView == nil)
+        form.app.keyboard.tap("down")
+        #expect(form.app.focusSystem.focusedItem === form.name)
+        #expect(form.name.cursorPosition == 3)
     }
 
     @Test("taps type through the dispatcher as keys of the keyboard's device: shift, space, backspace")

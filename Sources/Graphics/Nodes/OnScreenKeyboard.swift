@@ -99,8 +99,9 @@ open class KeyNode: ButtonNode {
 /// whose `KeyboardType` asks for one.
 ///
 /// It is a focus group of ``KeyNode``s: a finger taps them, and arrows, a remote or a gamepad walk
-/// them and select. It is an input view (`FocusNode.isInputView`): walking it leaves the field
-/// first responder. Every key it types goes through the app's one input sink as a key of its own
+/// them and select; Down from the field reaches it and Up from its top row goes back (the field's
+/// `TextInputNode.inputView` while it is shown). It is an input view (`FocusNode.isInputView`):
+/// walking it leaves the field first responder. Every key it types goes through the app's one input sink as a key of its own
 /// device, so traces, key-command reports, input filters and tests see it as typing (a secure
 /// field's keys are `•` in traces), and a narrator speaks each key as focus reaches it.
 ///
@@ -127,7 +128,9 @@ open class OnScreenKeyboard: PanelNode {
     /// When the keyboard shows itself.
     public enum Presentation: Hashable, Sendable {
         /// When a text field becomes first responder and ``hasHardwareKeyboard`` says no keyboard
-        /// is attached; it hides when no text field is first responder.
+        /// is attached, or cannot tell and a finger focused the field (`Window.lastInteraction`
+        /// is `touch`: GNOME's rule, for a compositor whose seat always reports a keyboard); it
+        /// hides when no text field is first responder.
         case automatic
         /// Only through ``show(for:)`` and ``hide()``.
         case manual
@@ -144,9 +147,11 @@ open class OnScreenKeyboard: PanelNode {
     public let device: DeviceID
     /// When it shows itself.
     public var presentation: Presentation = .automatic
-    /// Whether a hardware keyboard is attached now (the app's devices); `false` by default, so
+    /// Whether a hardware keyboard is attached now (the app's devices), or `nil` when the app
+    /// cannot tell (a compositor's seat reports a keyboard whether one is plugged in or not): then
+    /// the keyboard shows for a field a finger focused, as GNOME's does. `false` by default, so
     /// that an automatic keyboard shows for every text field.
-    public var hasHardwareKeyboard: () -> Bool = { false }
+    public var hasHardwareKeyboard: () -> Bool? = { false }
     /// The time of the keys it sends, in seconds: the app's clock; by default a counter.
     public var clock: (() -> Double)?
     /// Called when it shows (`true`) or hides (`false`), after the change: lay the screen out
@@ -160,6 +165,7 @@ open class OnScreenKeyboard: PanelNode {
     /// The keys of the page shown, row by row.
     public private(set) var rows: [[KeyNode]] = []
     private var observation: UInt64?
+    private var activationObservation: UInt64?
     private weak var focusSystem: FocusSystem?
     private var ticks = 0.0
 
@@ -188,13 +194,23 @@ open class OnScreenKeyboard: PanelNode {
     }
 
     /// Follows the first responder: shows for a text field when ``presentation`` is automatic and
-    /// no hardware keyboard is attached, hides when no field is first responder.
+    /// no hardware keyboard is attached (see ``Presentation/automatic``), hides when no field is
+    /// first responder, and shows again when the field is tapped after ``hide()``.
     ///
     /// - Parameter focusSystem: The window's focus system.
     public func attach(to focusSystem: FocusSystem) {
-        if let observation, let old = self.focusSystem { old.removeObserver(observation) }
+        if let old = self.focusSystem {
+            for token in [observation, activationObservation].compactMap(\.self) { old.removeObserver(token) }
+        }
         self.focusSystem = focusSystem
         observation = focusSystem.addObserver { [weak self] _ in self?.firstResponderMayHaveChanged() }
+        // A tap on the field that is first responder brings a hidden keyboard back.
+        activationObservation = focusSystem.addActivationObserver { [weak self] item in
+            guard let self, self.presentation == .automatic, self.isHidden, let field = item as? TextInputNode,
+                self.window?.firstResponder === field, self.wantsToShow()
+            else { return }
+            self.show(for: field)
+        }
         firstResponderMayHaveChanged()
     }
 
@@ -202,7 +218,9 @@ open class OnScreenKeyboard: PanelNode {
     ///
     /// - Parameter field: The field typed into.
     public func show(for field: TextInputNode) {
+        if let old = target, old !== field, old.inputView === self { old.inputView = nil }
         target = field
+        field.inputView = self
         let wanted: Page = field.keyboardType == .numberPad || field.keyboardType == .decimalPad ? .numberPad : .letters
         if wanted != page || rows.isEmpty { setPage(wanted) } else { layoutKeys() }
         for key in rows.joined() { key.showsPreview = !field.isSecureTextEntry }
@@ -216,18 +234,26 @@ open class OnScreenKeyboard: PanelNode {
     public func hide() {
         guard !isHidden else { return }
         isHidden = true
+        if let target, target.inputView === self { target.inputView = nil }
         window?.inputViewDevices.remove(device)
         onVisibilityChange?(false)
     }
 
     private func firstResponderMayHaveChanged() {
         guard presentation == .automatic else { return }
-        if let field = window?.firstResponder as? TextInputNode, !hasHardwareKeyboard() {
+        if let field = window?.firstResponder as? TextInputNode, wantsToShow() {
             if field !== target || isHidden { show(for: field) }
         } else if window?.firstResponder == nil || !(window?.firstResponder is TextInputNode) {
             // Focus on one of the keys keeps the field first responder, so this is a real leave.
             hide()
         }
+    }
+
+    /// Whether an automatic keyboard shows for a field now: when no keyboard is attached, or,
+    /// when the app cannot tell, when a finger focused it.
+    private func wantsToShow() -> Bool {
+        if let attached = hasHardwareKeyboard() { return !attached }
+        return window?.lastInteraction == .touch
     }
 
     // MARK: - Typing

@@ -202,6 +202,7 @@ extension Dispatcher {
         }
         switch event.phase {
         case .down:
+            window.lastInteraction = event.kind == .touch ? .touch : .mouse
             // One hit test per event, shared by the tracker and the trace.
             let hit = focusSystem.item(at: event.point)
             tracker.down(event.contact, hit: hit)

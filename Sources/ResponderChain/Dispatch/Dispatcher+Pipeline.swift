@@ -33,6 +33,9 @@ extension Dispatcher {
         trace(.input(event, makeKey(event.code, typed: typed), transition))
         switch transition {
         case .pressed:
+            if window.inputViewDevices.isEmpty || !window.inputViewDevices.contains(event.device) {
+                window.lastInteraction = .keys
+            }
             beginPress(event, key: makeKey(event.code, typed: typed))
         case .repeated:
             // A held key's press already carries the current key: modifier changes update every

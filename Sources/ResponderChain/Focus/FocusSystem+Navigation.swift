@@ -135,6 +135,15 @@ extension FocusSystem {
             grid.search(from: origin, heading: heading, nearest: { best >= 0 ? bestAlong : nil }) { consider($0) }
         }
 
+        // A field and the input view shown for it are neighbours for Up and Down, across groups.
+        if best < 0, heading == .up || heading == .down,
+            let neighbour = inputViewNeighbour(of: current, heading: heading)
+        {
+            best = neighbour.index
+            bestAlong = neighbour.along
+            bestAcross = neighbour.across
+        }
+
         // Guides and sections compete with the best item; most trees have neither.
         if snapshot.guides.isEmpty && outsideSections.isEmpty {
             return best >= 0 ? remember(best) : nil
@@ -200,6 +209,51 @@ extension FocusSystem {
             }
         }
         return nil
+    }
+
+    /// Up or Down from a text field whose ``TextInputNode/inputView`` is shown to the nearest of the
+    /// input view's items in that direction, and from an item of that input view back to the field
+    /// (the window's first responder), when nothing nearer in the item's own group (or, in
+    /// directional style, on the screen) lies that way: an on-screen keyboard is reached from its
+    /// field with a remote's arrows, as tvOS's is, though it is a focus group of its own.
+    private func inputViewNeighbour(
+        of current: Int, heading: FocusHeading
+    ) -> (index: Int, along: Double, across: Double)? {
+        let origin = snapshot.items[current].frame
+        let focused = snapshot.items[current].item
+        var inputView: FocusNode
+        var towardField: TextInputNode?
+        if let field = focused as? TextInputNode, field.isShowingInputView, let view = field.inputView {
+            inputView = view
+        } else if let field = window.firstResponder as? TextInputNode, field.isShowingInputView,
+            let view = field.inputView, Self.isInside(focused, view)
+        {
+            inputView = view
+            towardField = field
+        } else {
+            return nil
+        }
+        var best: (index: Int, along: Double, across: Double)?
+        for (index, item) in snapshot.items.enumerated() where index != current && item.isFocusable {
+            if let towardField {
+                guard item.item === towardField else { continue }
+            } else {
+                guard Self.isInside(item.item, inputView) else { continue }
+            }
+            guard let (along, across) = Geometry.sweep(from: origin, to: item.frame, heading: heading) else { continue }
+            if let found = best, along > found.along || (along == found.along && across >= found.across) { continue }
+            best = (index, along, across)
+        }
+        return best
+    }
+
+    private static func isInside(_ environment: any FocusEnvironment, _ ancestor: FocusNode) -> Bool {
+        var current: (any FocusEnvironment)? = environment
+        while let node = current {
+            if node === ancestor { return true }
+            current = node.parentFocusEnvironment
+        }
+        return false
     }
 
     /// Sends the focused item's primary action, as the select key does.

@@ -96,12 +96,14 @@ extension FocusSystem {
             _ = requestFocus(on: item)
             updateFocusIfNeeded()
             if window.firstResponder !== input { _ = input.becomeFirstResponder() }
+            for observer in activationObservers { observer.body(item) }
             return .focusedTextInput(item: name)
         }
         guard let action = item.primaryAction else { return .nothing(reason: "\(name) has no primary action") }
         guard let target = select(item, heading: .none) else {
             return .nothing(reason: "no responder can perform \(action.rawValue) for \(name)")
         }
+        for observer in activationObservers { observer.body(item) }
         return .performed(action, item: name, responder: target.traceName)
     }
 }

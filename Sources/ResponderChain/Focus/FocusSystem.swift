@@ -82,6 +82,8 @@ public final class FocusSystem {
     @exclusivity(unchecked) var focusedGroup: FocusGroupName?
     @exclusivity(unchecked) var observers: [(id: UInt64, body: (FocusUpdateContext) -> Void)] = []
     var nextObserverID: UInt64 = 1
+    /// ``addActivationObserver(_:)``'s subscribers.
+    var activationObservers: [(id: UInt64, body: (any FocusItem) -> Void)] = []
     /// A modal scope was presented or dismissed during a focus update: `.screenChanged` is posted
     /// when it ends.
     var screenChangePending = false
@@ -203,13 +205,31 @@ public final class FocusSystem {
 
     /// Ends a subscription.
     ///
-    /// - Parameter token: What ``addObserver(_:)`` returned.
+    /// - Parameter token: What ``addObserver(_:)`` or ``addActivationObserver(_:)`` returned.
     public func removeObserver(_ token: UInt64) {
         // Taken out, then dropped after the array's access has ended: the closure may own an
         // object whose deinit removes another observer (the field skips the exclusivity check).
-        guard let position = observers.firstIndex(where: { $0.id == token }) else { return }
-        let removed = observers.remove(at: position)
-        withExtendedLifetime(removed) {}
+        if let position = observers.firstIndex(where: { $0.id == token }) {
+            let removed = observers.remove(at: position)
+            withExtendedLifetime(removed) {}
+        } else if let position = activationObservers.firstIndex(where: { $0.id == token }) {
+            let removed = activationObservers.remove(at: position)
+            withExtendedLifetime(removed) {}
+        }
+    }
+
+    /// Subscribes to activations by a finger or a click (``activate(at:)``): `body` is called
+    /// with the item after it acted, also when it was focused already (a tap on the text field
+    /// that is first responder brings its on-screen keyboard back, as in UIKit).
+    ///
+    /// - Parameter body: Called on the window's thread.
+    /// - Returns: A token for ``removeObserver(_:)``.
+    @discardableResult
+    public func addActivationObserver(_ body: @escaping (any FocusItem) -> Void) -> UInt64 {
+        let id = nextObserverID
+        nextObserverID += 1
+        activationObservers.append((id, body))
+        return id
     }
 
     // MARK: Modal scopes

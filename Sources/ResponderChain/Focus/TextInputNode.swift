@@ -10,7 +10,7 @@
 /// | characters | insert at the cursor, replacing the selection, up to ``maximumLength`` |
 /// | Left, Right | move the cursor (to the selection's edge first); with Ctrl, by word |
 /// | Home, End | to the start or the end |
-/// | Up, Down | to the start or the end, as in UIKit's single-line fields |
+/// | Up, Down | to the start or the end, as in UIKit's single-line fields (not while an ``inputView`` is shown: then they move focus to it and back) |
 /// | Shift with any move | extend the selection |
 /// | Backspace, Delete | delete the selection, or the character before or after the cursor; with Ctrl, the word |
 /// | Return, keypad Enter | run the ``onSubmit(perform:)`` action, when there is one |
@@ -96,6 +96,17 @@ open class TextInputNode: FocusNode, TextInputResponder {
     /// The on-screen keyboard the field asks for: ``KeyboardType/numberPad`` for a PIN.
     /// ``KeyboardType/default`` by default.
     public var keyboardType: KeyboardType = .default
+    /// The input view typing into the field while it is shown (an on-screen keyboard sets itself
+    /// here when it shows for the field and clears it when it hides), as UIKit's `inputView`.
+    /// While it is shown, Up and Down are not the field's: they move focus between the field and
+    /// the input view (tvOS's keyboard is reached by the remote the same way), in either
+    /// navigation style.
+    public weak var inputView: FocusNode?
+    /// Whether ``inputView`` is shown in the field's window.
+    public var isShowingInputView: Bool {
+        guard let inputView, !inputView.isHidden, let window, inputView.window === window else { return false }
+        return true
+    }
     /// Called after every change to ``text`` made by typing, deleting, cutting, pasting, undoing
     /// or redoing.
     public var onTextChange: ((String) -> Void)?
@@ -184,8 +195,10 @@ open class TextInputNode: FocusNode, TextInputResponder {
         let modifiers = key.modifierFlags
         if modifiers.contains(.command) || modifiers.contains(.alternate) { return false }
         switch key.logicalKeyCode {
-        case .leftArrow, .rightArrow, .upArrow, .downArrow, .home, .end, .backspace, .deleteForward:
+        case .leftArrow, .rightArrow, .home, .end, .backspace, .deleteForward:
             return true
+        case .upArrow, .downArrow:
+            return inputView == nil || !isShowingInputView
         case .return, .keypadEnter:
             return submitAction != nil && !modifiers.contains(.control)
         case .tab, .escape:

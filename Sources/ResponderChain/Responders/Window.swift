@@ -169,6 +169,22 @@ open class Window: Responder {
     /// items. Set by the input view (``FocusNode/isInputView``).
     public var inputViewDevices: Set<DeviceID> = []
 
+    /// How the user last reached the window.
+    public enum Interaction: String, Hashable, Sendable {
+        /// A key went down on a keyboard, a keypad, a remote or a gamepad.
+        case keys
+        /// A mouse, touchpad or tablet button went down.
+        case mouse
+        /// A finger touched the screen.
+        case touch
+    }
+
+    /// How the user last reached the window (a key, a button or a finger going down; an input
+    /// view's own keys do not count), or `nil` before any input. An on-screen keyboard shows
+    /// itself for a field a finger focused, as GNOME's does, even where the seat reports a
+    /// keyboard (a compositor's seat always does).
+    public internal(set) var lastInteraction: Interaction?
+
     /// The smallest width and height, in the frames' units, an item a finger taps should have:
     /// ``PointerTargetReport`` and `keytrace --conflicts` flag smaller ones. `nil` (no check) by
     /// default, for frames in terminal cells; 44 (points, WCAG 2.5.5's target size) once a
