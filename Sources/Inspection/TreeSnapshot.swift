@@ -188,6 +188,10 @@ struct SceneWriter {
         }
         out.append("],\"globalKeyCommands\":")
         writeCommands(globalCommands, to: &out)
+        if let minimum = window.minimumTargetSize, minimum.isFinite, minimum > 0 {
+            out.append(",\"minimumTargetSize\":")
+            Self.writeNumber(minimum, to: &out)
+        }
         out.append(",\"root\":")
         var written: Set<ObjectIdentifier> = []
         writeNode(root, written: &written, to: &out)

@@ -625,8 +625,12 @@ public enum Keytrace {
         }
         conflicts += targets.conflicts.count
         output.line(targets.description)
-        output.line(conflicts == 0 ? "No conflicts." : "\(conflicts) conflicts.")
-        return conflicts == 0 ? 0 : 1
+        // A target too small for a finger fails the check as a conflict does: a kiosk's CI catches it.
+        let small = targets.tooSmall.count
+        var verdict = conflicts == 0 ? "No conflicts" : "\(conflicts) conflicts"
+        if small > 0 { verdict += ", \(small) target\(small == 1 ? "" : "s") too small for a finger" }
+        output.line(verdict + ".")
+        return conflicts == 0 && small == 0 ? 0 : 1
     }
 }
 

@@ -165,6 +165,18 @@ struct KeytraceBinary {
         #expect(result.stdout.hasSuffix("1 conflicts.\n"))
     }
 
+    @Test("--conflicts flags a target smaller than the scene's minimumTargetSize and fails, as a kiosk's CI wants")
+    func smallTargets() throws {
+        let result = try KeytraceBinary.run(["--conflicts", "--scene", KeytraceBinary.fixture("small-targets.json")])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("Touch and pointer targets: 2 items, 0 conflicts, 1 smaller than 60×60\n"))
+        #expect(
+            result.stdout.contains(
+                "  help (1200, 20, 40×40): reachable; a tap: screen performs help; too small for a finger\n"))
+        #expect(!result.stdout.contains("pay (40, 600, 400×120): reachable; a tap: screen performs pay; too small"))
+        #expect(result.stdout.hasSuffix("No conflicts, 1 target too small for a finger.\n"), "\(result.stdout)")
+    }
+
     @Test("--focus-debug prints the groups and the tab loop in reading order")
     func focusDebug() throws {
         let result = try KeytraceBinary.run(["--focus-debug"])

@@ -82,6 +82,20 @@ import Testing
         #expect(mirrorFocus.debugGroupTree == focus.debugGroupTree)
     }
 
+    @Test("the window's minimum target size reaches the mirror, so keytrace --attach --conflicts flags small targets")
+    func minimumTargetSize() throws {
+        let (scene, dispatcher, focus) = try demo()
+        scene.window.minimumTargetSize = 60
+        let snapshot = TreeSnapshot(
+            name: "demo", window: scene.window, root: scene.root, focusSystem: focus, dispatcher: dispatcher, t: 0)
+        let mirror = try roundTrip(snapshot).makeScene()
+        #expect(mirror.minimumTargetSize == 60)
+        #expect(mirror.window.minimumTargetSize == 60)
+        let (_, mirrorFocus) = mirror.makeDispatcher()
+        #expect(PointerTargetReport(mirrorFocus).tooSmall.count == PointerTargetReport(focus).tooSmall.count)
+        #expect(!PointerTargetReport(focus).tooSmall.isEmpty, "the demo's cells are all under 60")
+    }
+
     @Test("every key command a scene can hold comes back the same", arguments: KeyCommand.SpecialKey.allCases)
     func commandsRoundTrip(key: KeyCommand.SpecialKey) throws {
         let window = Window(identifier: "w")

@@ -25,9 +25,13 @@ public final class Scene {
     public let selectKeys: Set<KeyCode>
     /// Menu-bar-like commands for ``Dispatcher/globalKeyCommands``.
     public let globalKeyCommands: [KeyCommand]
+    /// The smallest width and height a tapped item should have (``Window/minimumTargetSize``), in
+    /// the frames' units: `keytrace --conflicts` flags smaller ones. `nil` when not given.
+    public let minimumTargetSize: Double?
 
     static let sceneFields = [
-        "name", "layoutDirection", "navigationStyle", "fullKeyboardAccess", "selectKeys", "globalKeyCommands", "root",
+        "name", "layoutDirection", "navigationStyle", "fullKeyboardAccess", "selectKeys", "globalKeyCommands",
+        "minimumTargetSize", "root",
     ]
     static let nodeFields = [
         "id", "kind", "frame", "focusable", "interactions", "hidden", "group", "groupKind", "priority", "order",
@@ -105,6 +109,14 @@ public final class Scene {
             }
         }
         globalKeyCommands = global
+        minimumTargetSize = try fields["minimumTargetSize"].map { v throws(SceneError) in
+            let size = try decoder.number(v, "minimumTargetSize")
+            guard size.isFinite, size > 0, size <= 10_000 else {
+                throw decoder.fail(
+                    v, "minimumTargetSize", "\(size) is not a size between 0 and 10000 (points or cells)")
+            }
+            return size
+        }
         guard let rootValue = fields["root"] else {
             throw SceneError(
                 file: file, line: document.line, column: document.column, field: "root",
@@ -118,6 +130,7 @@ public final class Scene {
         nodeOrder = builder.order
         window = Window(identifier: name)
         if let direction { window.layoutDirection = direction }
+        window.minimumTargetSize = minimumTargetSize
         window.addChild(root)
     }
 
