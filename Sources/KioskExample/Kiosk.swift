@@ -369,6 +369,8 @@ import ResponderChain
             if !row.isHidden { matches += 1 }
         }
         scrollTop = 0
+        // The graphical face's heading counts the rows shown: it changes with them.
+        if let appearance { root.setNeedsDisplay(contentHeadingFrame(appearance.metrics)) }
         message = query.isEmpty ? "" : "\(matches) of \(rows.count) match \"\(text)\"; Down goes to the results."
         // The count, for a listener who asks where they are (and on the way to the results).
         search.accessibilityValue = query.isEmpty ? nil : "\(text), \(matches) of \(rows.count) match"

@@ -14,7 +14,7 @@ import TerminalCanvas
 let usage = """
     usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
                          [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
-                         [--ready-file FILE] [--frame-log FILE] [--cells] [--on-screen-keyboard]
+                         [--ready-file FILE] [--frame-log FILE] [--cells] [--on-screen-keyboard] [--rtl]
            kiosk-example --snapshot FILE [--size WxH[@SCALE]] [--screen NAME] [--rtl] [--keyboard]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
@@ -41,6 +41,8 @@ let usage = """
                       the kiosk's graphical face
       --on-screen-keyboard  show the on-screen keyboard for text fields even with a keyboard
                       attached (it shows by itself when none is)
+      --rtl           the graphical face in Hebrew, mirrored: right to left (not with --cells:
+                      the terminal's face is English)
       --snapshot FILE draw the graphical face offscreen into the PNG file FILE and exit: a screen
                       (--screen home, checkin, pin, dialog, directory or help; home by default) at a
                       size in pixels (--size 1920x1080, or 1920x1080@2 for 960x540 points at
@@ -118,6 +120,8 @@ struct Files {
     var snapshot: KioskSnapshotRequest?
     /// Whether the on-screen keyboard shows with a keyboard attached too.
     var alwaysShowsKeyboard = false
+    /// Whether the graphical face is the Hebrew one, mirrored (`--rtl`).
+    var rightToLeft = false
 }
 
 func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
@@ -190,8 +194,10 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             request.screen = screen
         }
         files.snapshot = request
-    } else if snapshot.size != nil || snapshot.screen != nil || snapshot.rtl || snapshot.keyboard {
-        fail("--size, --screen, --rtl and --keyboard go with --snapshot FILE")
+    } else if snapshot.size != nil || snapshot.screen != nil || snapshot.keyboard {
+        fail("--size, --screen and --keyboard go with --snapshot FILE")
+    } else {
+        files.rightToLeft = snapshot.rtl
     }
     return (configuration, files)
 }
@@ -245,7 +251,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     var seatKeyboards: Set<DeviceID> = []
     if let output = app.application.nodeOutput {
         let size = output.pointSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 1280, height: 800)
-        kiosk.useGraphicalFace(size: size)
+        kiosk.useGraphicalFace(size: size, language: files.rightToLeft ? .hebrew : .english)
         let keyboard = OnScreenKeyboard(
             layout: app.layout ?? USKeyboardLayout(), sink: app.application.inputContext.sink,
             device: app.application.inputContext.makeDeviceID(), theme: KioskAppearance.riverside)
@@ -261,6 +267,11 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
         }
         keyboard.clock = { EventLoop.monotonicNow }
         kiosk.attachKeyboard(keyboard, focusSystem: app.focusSystem)
+    }
+    if files.rightToLeft && app.application.nodeOutput == nil {
+        fail(
+            "--rtl: the Hebrew face is the graphical one, on a window or the display; "
+                + "--cells and a terminal are English")
     }
     // What the narrator says goes to --trace too, also with speech off: the trace shows what a
     // listener would hear (keytrace --attach watchers get what it says while speech is on).

@@ -53,4 +53,29 @@ import Testing
         let damage = painter.takeDamage()
         #expect(damage.bounds == kiosk.kiosk.footerFrame(kiosk.kiosk.appearance!.metrics))
     }
+
+    @Test("a search redraws the count in the directory's heading (on the display it kept 240 after \"an\" matched 69)")
+    func searchCount() {
+        let kiosk = GraphicalKiosk(hardwareKeyboard: true)
+        let painter = WindowPainter(window: kiosk.kiosk.window, size: Size(width: 1280, height: 800))
+        kiosk.app.keyboard.tap("ctrl+f")
+        #expect(kiosk.kiosk.window.firstResponder === kiosk.kiosk.search)
+        _ = painter.takeDamage()
+        // The count is drawn at the trailing end of the heading's band, above the search field.
+        let band = kiosk.kiosk.contentHeadingFrame(kiosk.kiosk.appearance!.metrics)
+        let count = Rect(x: band.maxX - 260, y: band.minY, width: 260, height: band.height)
+        for (key, shown) in [("a", 81), ("n", 69)] {
+            kiosk.app.keyboard.typeText(key)
+            let damage = painter.takeDamage()
+            #expect(damage.rects.contains { $0.contains(count) }, "\(key) typed: \(damage)")
+            let recorder = DrawingRecorder()
+            painter.paint(damage, in: recorder)
+            let texts = recorder.operations.compactMap { operation -> String? in
+                if case .text(let text, _, _) = operation { text } else { nil }
+            }
+            #expect(texts.contains(KioskLanguage.english.count(shown)) || shown == 81, "\(texts)")
+        }
+        kiosk.app.keyboard.tap("escape")
+        #expect(painter.takeDamage().rects.contains { $0.contains(count) }, "the search closed: every row again")
+    }
 }

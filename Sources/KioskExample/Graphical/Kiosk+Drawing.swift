@@ -174,9 +174,7 @@ extension Kiosk {
         let appearance = style
         let metrics = appearance.metrics
         let language = appearance.language
-        let frame = content.frame
-        let band = Rect(
-            x: frame.minX, y: frame.minY, width: frame.width, height: contentHeadingHeight(metrics) - metrics.gap)
+        let band = contentHeadingFrame(metrics)
         let heading: String
         var caption: String?
         switch screen {

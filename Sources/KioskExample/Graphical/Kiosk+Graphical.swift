@@ -334,6 +334,14 @@ extension Kiosk {
     /// The height of a line of the help.
     func helpLineHeight(_ metrics: KioskMetrics) -> Double { (40 * metrics.unit).rounded() }
     /// The message line at the bottom of the screen.
+    /// The band at the top of the content area with the screen's heading and, in the directory, how
+    /// many rows the search shows.
+    func contentHeadingFrame(_ metrics: KioskMetrics) -> Rect {
+        let frame = content.frame
+        return Rect(
+            x: frame.minX, y: frame.minY, width: frame.width, height: contentHeadingHeight(metrics) - metrics.gap)
+    }
+
     func footerFrame(_ metrics: KioskMetrics) -> Rect {
         Rect(
             x: 0, y: metrics.size.height - metrics.footerHeight, width: metrics.size.width, height: metrics.footerHeight
