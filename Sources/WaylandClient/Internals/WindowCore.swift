@@ -108,10 +108,12 @@ final class WindowCore {
     fileprivate func surfaceConfigured(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
         // The compositor's size is untrusted: two buffers of at most 8192x8192 keep the pool's size in an Int32.
-        let newWidth = min(
-            pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1)), Self.maximumSide)
-        let newHeight = min(
-            pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1)), Self.maximumSide)
+        // A zero side is the client's choice: a full-screen window takes its output's size in points
+        // (sway 1.7's first configure of a full-screen window is 0x0: the default size there would make a
+        // first frame of the wrong size, drawn for nothing).
+        let chosen = configured ? (width, height) : initialSize()
+        let newWidth = min(pendingSize.0 > 0 ? pendingSize.0 : chosen.0, Self.maximumSide)
+        let newHeight = min(pendingSize.1 > 0 ? pendingSize.1 : chosen.1, Self.maximumSide)
         let resized = newWidth != width || newHeight != height
         width = newWidth
         height = newHeight
@@ -122,6 +124,18 @@ final class WindowCore {
         // A new size may allow another scale (buffers are bounded in device pixels).
         refreshScale()
         drawDeferred()
+    }
+
+    /// The size before the first configure that gives one: for a full-screen window, the size in points
+    /// of the output it is on, or of the one output bound; else the options' default size.
+    private func initialSize() -> (Int, Int) {
+        let defaultSize = (max(options.defaultWidth, 1), max(options.defaultHeight, 1))
+        guard options.fullscreen else { return defaultSize }
+        let known = enteredOutputs.isEmpty ? display.outputs : enteredOutputs.compactMap { display.output($0) }
+        guard known.count == 1, let size = known[0].pointSize, size.width > 0, size.height > 0 else {
+            return defaultSize
+        }
+        return size
     }
 
     // MARK: - Outputs and scale
