@@ -51,6 +51,36 @@ struct WaylandWindowTests {
         #expect(shot.pixel(799, 599) == [255, 0, 0])
     }
 
+    @Test(
+        "on an output of 1600x1200 at scale 2 the first frame is already 800x600 points at scale 2 (1600x1200 pixels): sway says enter only after it shows, so the window takes the one output's scale and size"
+    )
+    func firstFrameAtOutputScale() throws {
+        let sway = try SwayHeadless(resolution: "1600x1200", scale: 2)
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection,
+            options: .init(title: "Sharp", appID: "rc.sharp", defaultWidth: 320, defaultHeight: 200))
+        #expect(window.scale == 2, "the output's scale before the surface is on it")
+        var drawn: [[Int]] = []
+        var scales: [Int] = []
+        window.onScaleChange = { scales.append($0) }
+        let drawRed = { (buffer: PixelBuffer) -> [PixelRect] in
+            drawn.append([buffer.width, buffer.height, buffer.scale])
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [buffer.bounds]
+        }
+        window.onResize = { _, _ in window.present(draw: drawRed) }
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.framesDone >= 1 && window.enteredOutputCount == 1 })
+        _ = run(loop, upTo: 0.3) { false }
+        #expect(drawn == [[1600, 1200, 2]], "one frame, at the size and scale it shows at")
+        #expect(scales.isEmpty, "entering the output changed nothing")
+        #expect(window.committedBufferScale == 2)
+        let shot = try sway.screenshot()
+        #expect(shot.width == 1600 && shot.pixel(1599, 1199) == [255, 0, 0])
+    }
+
     @Test("a present before the frame callback is deferred, not dropped; the next buffer carries the last frame's rows")
     func framesPacePresents() throws {
         let sway = try SwayHeadless()

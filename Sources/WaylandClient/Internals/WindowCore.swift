@@ -24,6 +24,9 @@ final class WindowCore {
 
     /// The outputs the surface is on (`wl_surface.enter`, less `leave`), as the display bound them.
     private var enteredOutputs: [UInt] = []
+    /// Whether the surface has been on an output: until then its scale and a full-screen size are
+    /// guessed from the outputs bound (a compositor sends `enter` only once the first buffer shows).
+    private var hasEnteredAnOutput = false
     private var outputObserver: UInt64?
     /// The buffer scale the compositor was last told (`wl_surface.set_buffer_scale`); 1 until then.
     private(set) var committedBufferScale = 1
@@ -37,7 +40,8 @@ final class WindowCore {
     static let maximumScale = 8
     /// The height in points (surface units).
     private(set) var height: Int
-    /// Device pixels per point: the largest scale of the outputs the surface is on, 1 before it is on any.
+    /// Device pixels per point: the largest scale of the outputs the surface is on; before it was ever
+    /// on one, the largest of the outputs bound (1 with none).
     private(set) var scale = 1
     private(set) var configured = false
     private(set) var framePending = false
@@ -84,6 +88,7 @@ final class WindowCore {
         wl_surface_commit(surface)
         flushOutsideBatch()
         outputObserver = display.addOutputObserver { [unowned self] in refreshScale() }
+        refreshScale()
         // A compositor that never configures the window would leave it undrawn forever, silently.
         let due = Syscalls.monotonicNow() + display.timeout
         configureDeadline = display.loop.addDeadline({ [unowned self] in configured || closed ? nil : due }) {
@@ -143,6 +148,7 @@ final class WindowCore {
     fileprivate func entered(_ output: UInt?) {
         guard let output, display.output(output) != nil, !enteredOutputs.contains(output) else { return }
         enteredOutputs.append(output)
+        hasEnteredAnOutput = true
         refreshScale()
     }
 
@@ -164,7 +170,10 @@ final class WindowCore {
     private func refreshScale() {
         guard !closed else { return }
         enteredOutputs.removeAll { display.output($0) == nil }
-        let outputScale = enteredOutputs.compactMap { display.output($0)?.scale }.max() ?? 1
+        // Before the surface was on an output, the one it will be on is unknown: the largest scale bound
+        // draws the first frame sharp where it shows (one output: exactly its scale).
+        let candidates = hasEnteredAnOutput ? enteredOutputs.compactMap { display.output($0) } : display.outputs
+        let outputScale = candidates.map(\.scale).max() ?? 1
         let newScale = Self.bufferScale(outputScale: outputScale, width: width, height: height)
         guard newScale != scale else { return }
         scale = newScale
