@@ -14,7 +14,7 @@ import TerminalCanvas
 let usage = """
     usage: kiosk-example [--wayland | --keyboards | --terminal] [--display] [--grab] [--device DEVICE]...
                          [--layout NAME] [--variant NAME] [--trace FILE] [--seat NAME] [--speak]
-                         [--ready-file FILE] [--frame-log FILE] [--cells] [--on-screen-keyboard]
+                         [--ready-file FILE] [--frame-log FILE] [--cells] [--on-screen-keyboard] [--rtl]
            kiosk-example --snapshot FILE [--size WxH[@SCALE]] [--screen NAME] [--rtl] [--keyboard]
       --wayland       run in a window of the Wayland compositor WAYLAND_DISPLAY names, on its seat
                       (default: when WAYLAND_DISPLAY is set; else the keyboards when readable,
@@ -41,6 +41,7 @@ let usage = """
                       the kiosk's graphical face
       --on-screen-keyboard  show the on-screen keyboard for text fields even with a keyboard
                       attached (it shows by itself when none is)
+      --rtl           on a screen, the graphical face in Hebrew, mirrored (right to left)
       --snapshot FILE draw the graphical face offscreen into the PNG file FILE and exit: a screen
                       (--screen home, checkin, pin, dialog, directory or help; home by default) at a
                       size in pixels (--size 1920x1080, or 1920x1080@2 for 960x540 points at
@@ -118,6 +119,8 @@ struct Files {
     var snapshot: KioskSnapshotRequest?
     /// Whether the on-screen keyboard shows with a keyboard attached too.
     var alwaysShowsKeyboard = false
+    /// Whether the graphical face speaks Hebrew, mirrored (`--rtl` without `--snapshot`).
+    var rightToLeft = false
 }
 
 func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
@@ -190,8 +193,10 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
             request.screen = screen
         }
         files.snapshot = request
-    } else if snapshot.size != nil || snapshot.screen != nil || snapshot.rtl || snapshot.keyboard {
-        fail("--size, --screen, --rtl and --keyboard go with --snapshot FILE")
+    } else if snapshot.size != nil || snapshot.screen != nil || snapshot.keyboard {
+        fail("--size, --screen and --keyboard go with --snapshot FILE")
+    } else {
+        files.rightToLeft = snapshot.rtl
     }
     return (configuration, files)
 }
@@ -241,9 +246,12 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
     kiosk.activeKeyCommands = { app.dispatcher.discoverableKeyCommands() }
     // Keyboards attached now, for the on-screen keyboard (a full keyboard: not a keypad or a remote).
     var keyboards: Set<DeviceID> = []
+    if files.rightToLeft && app.application.nodeOutput == nil {
+        printError("--rtl: the Hebrew face is the graphical one; the terminal's cells stay in English")
+    }
     if let output = app.application.nodeOutput {
         let size = output.pointSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 1280, height: 800)
-        kiosk.useGraphicalFace(size: size)
+        kiosk.useGraphicalFace(size: size, language: files.rightToLeft ? .hebrew : .english)
         let keyboard = OnScreenKeyboard(
             layout: app.layout ?? USKeyboardLayout(), sink: app.application.inputContext.sink,
             device: app.application.inputContext.makeDeviceID(), theme: KioskAppearance.riverside)
