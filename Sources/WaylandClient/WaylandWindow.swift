@@ -24,8 +24,11 @@
 /// ``width`` and ``height`` are in points (surface units, what the compositor configures and
 /// where the pointer lands). The buffers are ``scale`` times larger in device pixels: the window
 /// binds the compositor's outputs (`wl_output` version 2 or newer), follows the ones its surface
-/// is on (`wl_surface.enter` and `leave`), takes the largest of their scales (1 before it is on
-/// any) and tells the compositor with `wl_surface.set_buffer_scale`. When the scale changes,
+/// is on (`wl_surface.enter` and `leave`), takes the largest of their scales and tells the
+/// compositor with `wl_surface.set_buffer_scale`. A compositor sends `enter` only once a buffer
+/// shows, so until then the window takes the largest scale of the outputs bound, and a full-screen
+/// window that the compositor lets choose its size (sway's first configure is 0x0) takes its
+/// output's size in points: the first frame is drawn at the size and sharpness it is shown at. When the scale changes,
 /// ``onScaleChange`` is called: draw everything again. Integer scales only: the fractional-scale
 /// protocol (`wp_fractional_scale_v1`) is not offered by the compositors this package runs on
 /// (sway 1.7, wlroots 0.15); a compositor set to 1.5 sends 2 and scales the buffer down.
@@ -115,8 +118,9 @@ public final class WaylandWindow {
     /// The height in points (surface units): the compositor's last configure, or ``Options/defaultHeight``.
     public var height: Int { core.height }
 
-    /// Device pixels per point: the largest scale of the outputs the window is on (1 before it is
-    /// on any), at most 8, and lowered when a buffer that large would pass 8192 pixels a side.
+    /// Device pixels per point: the largest scale of the outputs the window is on (before it was ever
+    /// on one, of the outputs bound; 1 with none), at most 8, and lowered when a buffer that large
+    /// would pass 8192 pixels a side.
     public var scale: Int { core.scale }
 
     /// The buffers' width in device pixels: ``width`` × ``scale``.

@@ -33,10 +33,23 @@ struct KioskUnderSwayTests {
         /// The trace lines read so far, as text.
         var traceText = ""
 
-        init() throws {
-            sway = try SwayHeadless()
+        /// Starts sway, the held keyboard and pointer, the kiosk and keytrace attached to it.
+        ///
+        /// - Parameters:
+        ///   - arguments: The kiosk's arguments: the terminal's cells by default (this suite's goldens).
+        ///   - resolution: sway's output in pixels.
+        ///   - scale: sway's output scale.
+        ///   - environment: More of the kiosk's environment (`WAYLAND_DEBUG`).
+        init(
+            arguments: [String] = ["--cells"], resolution: String = "800x600", scale: Int = 1,
+            environment extra: [String: String] = [:]
+        ) throws {
+            sway = try SwayHeadless(resolution: resolution, scale: scale)
             try sway.run(["wtype", "-s", "3600000"], background: true)
-            pointer = try PointerTool(sway: sway, arguments: ["--hold"])
+            // The pointer's extent is the output's size in points: clicks land at the nodes' frames.
+            let pixels = resolution.split(separator: "x").compactMap { Int($0) }
+            let extent = pixels.count == 2 ? "\(pixels[0] / scale)x\(pixels[1] / scale)" : "800x600"
+            pointer = try PointerTool(sway: sway, arguments: ["--hold", "--extent", extent])
             guard pointer.readLine() == "ready" else { throw SwayHeadless.Failure(description: "no pointer") }
             stderrPath = sway.directory + "/kiosk.stderr"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
@@ -45,10 +58,10 @@ struct KioskUnderSwayTests {
                 "PATH": "/usr/bin:/bin", "HOME": "/root",
             ]
             kiosk.executableURL = URL(fileURLWithPath: Self.binary("kiosk-example"))
-            // The terminal's cells in the window, as the golden images are: the graphical face, the
-            // default on a screen since issue 37, is KioskExampleTests' (in-process goldens).
-            kiosk.arguments = ["--cells"]
-            kiosk.environment = environment
+            // This suite's kiosk draws the terminal's cells in the window, as its golden images are; the
+            // graphical face, the default on a screen since issue 37, is GraphicalKioskUnderSwayTests'.
+            kiosk.arguments = arguments
+            kiosk.environment = environment.merging(extra) { $1 }
             kiosk.standardInput = FileHandle.nullDevice
             kiosk.standardOutput = FileHandle.nullDevice
             kiosk.standardError = FileHandle(forWritingAtPath: stderrPath)

@@ -47,8 +47,13 @@ final class SwayHeadless {
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
 
-    /// Starts sway with one 800x600 headless output and waits for its socket.
-    init() throws {
+    /// Starts sway with one headless output and waits for its socket.
+    ///
+    /// - Parameters:
+    ///   - resolution: The output's mode in pixels (`1920x1080`); 800x600 by default.
+    ///   - scale: The output's scale (`output HEADLESS-1 scale 2`): clients see it from their first
+    ///     frame, as on a screen configured so before the kiosk starts.
+    init(resolution: String = "800x600", scale: Int = 1) throws {
         (uid, gid) = try Self.compositorUser()
         var template = Array("/tmp/rcwayland-XXXXXX".utf8CString)
         guard mkdtemp(&template) != nil else { throw Failure(description: "mkdtemp failed") }
@@ -56,7 +61,7 @@ final class SwayHeadless {
         chown(directory, uid, gid)
         chmod(directory, 0o700)
         let config = directory + "/sway.conf"
-        try "output HEADLESS-1 resolution 800x600\nxwayland disable\n".write(
+        try "output HEADLESS-1 resolution \(resolution) scale \(scale)\nxwayland disable\n".write(
             toFile: config, atomically: false, encoding: .utf8)
         chown(config, uid, gid)
         let log = directory + "/sway.log"

@@ -10,7 +10,9 @@ struct WaylandWindowTests {
     static let red: UInt32 = 0xFF_FF_00_00
     static let blue: UInt32 = 0xFF_00_00_FF
 
-    @Test("a full-screen window is configured 800x600 and a committed red buffer shows in grim's screenshot")
+    @Test(
+        "a full-screen window is 800x600 from its first frame (sway's first configure, 0x0, leaves the size to the app: its output's) and a committed red buffer shows in grim's screenshot"
+    )
     func redBufferShows() throws {
         let sway = try SwayHeadless()
         defer { sway.stop() }
@@ -31,20 +33,52 @@ struct WaylandWindowTests {
         }
         window.onResize = { _, _ in window.present(draw: drawRed) }
         #expect(run(loop, upTo: 5) { window.isConfigured })
-        // sway's first configure (0x0) leaves the size to the app: the default, until the window is mapped.
-        #expect(configures.first == [320, 200])
+        // sway's first configure (0x0) leaves the size to the app: a full-screen window takes its output's,
+        // not the default 320x200, and its first frame (drawn from onResize) is the size it is shown at.
+        #expect(configures.first == [800, 600])
+        #expect(run(loop, upTo: 5) { window.framesDone >= 1 })
         #expect(window.present(draw: drawRed))
-        // Mapped by that commit, the window is made full screen: 800x600, redrawn from onResize.
-        #expect(run(loop, upTo: 5) { window.width == 800 && window.framesDone >= 1 && drawn.count == 2 })
+        // Mapped by the first commit, the window is made full screen: 800x600 again, nothing resized.
+        #expect(run(loop, upTo: 5) { configures.count == 2 && window.framesDone >= 2 && drawn.count == 2 })
         #expect(configures.last == [800, 600])
-        #expect(drawn == [[320, 200, 1280], [800, 600, 3200]])
-        #expect(fullRedraws == [true, true])
+        #expect(drawn == [[800, 600, 3200], [800, 600, 3200]])
+        #expect(fullRedraws == [true, false], "the second buffer starts from the first, of the same size")
         #expect(run(loop, upTo: 5) { window.framesDone == window.framesCommitted })
         let shot = try sway.screenshot()
         #expect(shot.width == 800 && shot.height == 600)
         #expect(shot.pixel(400, 300) == [255, 0, 0])
         #expect(shot.pixel(0, 0) == [255, 0, 0])
         #expect(shot.pixel(799, 599) == [255, 0, 0])
+    }
+
+    @Test(
+        "on an output of 1600x1200 at scale 2 the first frame is already 800x600 points at scale 2 (1600x1200 pixels): sway says enter only after it shows, so the window takes the one output's scale and size"
+    )
+    func firstFrameAtOutputScale() throws {
+        let sway = try SwayHeadless(resolution: "1600x1200", scale: 2)
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection,
+            options: .init(title: "Sharp", appID: "rc.sharp", defaultWidth: 320, defaultHeight: 200))
+        #expect(window.scale == 2, "the output's scale before the surface is on it")
+        var drawn: [[Int]] = []
+        var scales: [Int] = []
+        window.onScaleChange = { scales.append($0) }
+        let drawRed = { (buffer: PixelBuffer) -> [PixelRect] in
+            drawn.append([buffer.width, buffer.height, buffer.scale])
+            buffer.fill(rows: 0..<buffer.height, color: Self.red)
+            return [buffer.bounds]
+        }
+        window.onResize = { _, _ in window.present(draw: drawRed) }
+        #expect(run(loop, upTo: 5) { window.isConfigured && window.framesDone >= 1 && window.enteredOutputCount == 1 })
+        _ = run(loop, upTo: 0.3) { false }
+        #expect(drawn == [[1600, 1200, 2]], "one frame, at the size and scale it shows at")
+        #expect(scales.isEmpty, "entering the output changed nothing")
+        #expect(window.committedBufferScale == 2)
+        let shot = try sway.screenshot()
+        #expect(shot.width == 1600 && shot.pixel(1599, 1199) == [255, 0, 0])
     }
 
     @Test("a present before the frame callback is deferred, not dropped; the next buffer carries the last frame's rows")

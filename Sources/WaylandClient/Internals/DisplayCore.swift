@@ -67,6 +67,17 @@ final class DisplayCore {
         var pendingScale = 1
         /// The output's name (`wl_output.name`, version 4), such as `HEADLESS-1`.
         var name: String?
+        /// The current mode in device pixels (`wl_output.mode` flagged current), turned as the output
+        /// is (`geometry`'s transform), as of the last `done`; `nil` until one came.
+        var pixelSize: (width: Int, height: Int)?
+        var pendingMode: (width: Int, height: Int)?
+        var pendingTransform: Int32 = 0
+
+        /// The output's size in points (surface units): its current mode over its scale, `nil` until
+        /// it sent one. What a full-screen window on it is configured to.
+        var pointSize: (width: Int, height: Int)? {
+            pixelSize.map { ($0.width / max(scale, 1), $0.height / max(scale, 1)) }
+        }
     }
 
     /// The outputs bound, in the order their globals came.
@@ -273,8 +284,24 @@ final class DisplayCore {
         outputs[index].name = name
     }
 
+    fileprivate func outputMode(_ id: UInt?, flags: UInt32, width: Int32, height: Int32) {
+        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0, width > 0, height > 0,
+            let index = outputs.firstIndex(where: { $0.id == id })
+        else { return }
+        outputs[index].pendingMode = (Int(width), Int(height))
+    }
+
+    fileprivate func outputGeometry(_ id: UInt?, transform: Int32) {
+        guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        outputs[index].pendingTransform = transform
+    }
+
     fileprivate func outputDone(_ id: UInt?) {
         guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        // A quarter turn (90, 270, and their flipped forms: odd transforms) swaps the sides.
+        outputs[index].pixelSize = outputs[index].pendingMode.map {
+            outputs[index].pendingTransform & 1 == 1 ? ($0.height, $0.width) : $0
+        }
         guard outputs[index].scale != outputs[index].pendingScale else { return }
         outputs[index].scale = outputs[index].pendingScale
         outputsChanged()
@@ -615,8 +642,18 @@ nonisolated(unsafe) private let wmBaseListener = staticListener(
 
 nonisolated(unsafe) private let outputListener = staticListener(
     wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
-        mode: { _, _, _, _, _, _ in },
+        geometry: { data, output, _, _, _, _, _, _, _, transform in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputGeometry(output, transform: transform) }
+        },
+        mode: { data, output, flags, width, height, _ in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputMode(output, flags: flags, width: width, height: height) }
+        },
         done: { data, output in
             let target = core(data)
             let output = output.map { UInt(bitPattern: $0) }

@@ -24,6 +24,9 @@ final class WindowCore {
 
     /// The outputs the surface is on (`wl_surface.enter`, less `leave`), as the display bound them.
     private var enteredOutputs: [UInt] = []
+    /// Whether the surface has been on an output: until then its scale and a full-screen size are
+    /// guessed from the outputs bound (a compositor sends `enter` only once the first buffer shows).
+    private var hasEnteredAnOutput = false
     private var outputObserver: UInt64?
     /// The buffer scale the compositor was last told (`wl_surface.set_buffer_scale`); 1 until then.
     private(set) var committedBufferScale = 1
@@ -37,7 +40,8 @@ final class WindowCore {
     static let maximumScale = 8
     /// The height in points (surface units).
     private(set) var height: Int
-    /// Device pixels per point: the largest scale of the outputs the surface is on, 1 before it is on any.
+    /// Device pixels per point: the largest scale of the outputs the surface is on; before it was ever
+    /// on one, the largest of the outputs bound (1 with none).
     private(set) var scale = 1
     private(set) var configured = false
     private(set) var framePending = false
@@ -84,6 +88,7 @@ final class WindowCore {
         wl_surface_commit(surface)
         flushOutsideBatch()
         outputObserver = display.addOutputObserver { [unowned self] in refreshScale() }
+        refreshScale()
         // A compositor that never configures the window would leave it undrawn forever, silently.
         let due = Syscalls.monotonicNow() + display.timeout
         configureDeadline = display.loop.addDeadline({ [unowned self] in configured || closed ? nil : due }) {
@@ -108,10 +113,12 @@ final class WindowCore {
     fileprivate func surfaceConfigured(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
         // The compositor's size is untrusted: two buffers of at most 8192x8192 keep the pool's size in an Int32.
-        let newWidth = min(
-            pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1)), Self.maximumSide)
-        let newHeight = min(
-            pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1)), Self.maximumSide)
+        // A zero side is the client's choice: a full-screen window takes its output's size in points
+        // (sway 1.7's first configure of a full-screen window is 0x0: the default size there would make a
+        // first frame of the wrong size, drawn for nothing).
+        let chosen = configured ? (width, height) : initialSize()
+        let newWidth = min(pendingSize.0 > 0 ? pendingSize.0 : chosen.0, Self.maximumSide)
+        let newHeight = min(pendingSize.1 > 0 ? pendingSize.1 : chosen.1, Self.maximumSide)
         let resized = newWidth != width || newHeight != height
         width = newWidth
         height = newHeight
@@ -124,11 +131,24 @@ final class WindowCore {
         drawDeferred()
     }
 
+    /// The size before the first configure that gives one: for a full-screen window, the size in points
+    /// of the output it is on, or of the one output bound; else the options' default size.
+    private func initialSize() -> (Int, Int) {
+        let defaultSize = (max(options.defaultWidth, 1), max(options.defaultHeight, 1))
+        guard options.fullscreen else { return defaultSize }
+        let known = enteredOutputs.isEmpty ? display.outputs : enteredOutputs.compactMap { display.output($0) }
+        guard known.count == 1, let size = known[0].pointSize, size.width > 0, size.height > 0 else {
+            return defaultSize
+        }
+        return size
+    }
+
     // MARK: - Outputs and scale
 
     fileprivate func entered(_ output: UInt?) {
         guard let output, display.output(output) != nil, !enteredOutputs.contains(output) else { return }
         enteredOutputs.append(output)
+        hasEnteredAnOutput = true
         refreshScale()
     }
 
@@ -150,7 +170,10 @@ final class WindowCore {
     private func refreshScale() {
         guard !closed else { return }
         enteredOutputs.removeAll { display.output($0) == nil }
-        let outputScale = enteredOutputs.compactMap { display.output($0)?.scale }.max() ?? 1
+        // Before the surface was on an output, the one it will be on is unknown: the largest scale bound
+        // draws the first frame sharp where it shows (one output: exactly its scale).
+        let candidates = hasEnteredAnOutput ? enteredOutputs.compactMap { display.output($0) } : display.outputs
+        let outputScale = candidates.map(\.scale).max() ?? 1
         let newScale = Self.bufferScale(outputScale: outputScale, width: width, height: height)
         guard newScale != scale else { return }
         scale = newScale

@@ -1,0 +1,376 @@
+import Foundation
+import Glibc
+import PixelCanvas
+import Testing
+
+/// The kiosk example's graphical face (its default on a screen) as a kiosk builder runs it: the built
+/// `kiosk-example` under sway headless at 1920x1080, keys from `wtype`, taps from `wayland-pointer` at
+/// the frames `keytrace --attach --json` reports, screens from `grim` compared with golden images in
+/// `Golden/graphical-*.png`: home, check-in with the on-screen keyboard (`--on-screen-keyboard`: the
+/// seat always reports a keyboard) and letters typed by tapping its keys, the dialog, the directory;
+/// the home screen on a 3840x2160 output at scale 2 (drawn at 3840x2160 from its first frame, not
+/// upscaled); and the Hebrew face (`--rtl`), mirrored, with the welcome's 欢迎 through the fallback
+/// font.
+///
+/// Images are compared in blocks of 24x24 pixels, each at the best of the nine offsets of at most a
+/// pixel (hinting and antialiasing move an edge by one): a block matches when its pixels differ from
+/// the golden's by at most 6 levels on average (the largest channel difference of each pixel) and at
+/// most 24 of them by more than 96 levels. The mean passes the soft edges of anti-aliased text; the
+/// count fails what a mean dilutes: a missing focus ring (a 2-point line), a glyph turned into a tofu
+/// box, a caret. `UPDATE_GOLDEN=1` writes them anew; look at them before committing. A failing
+/// screen is written to the temporary directory as `got-NAME` beside the message.
+@Suite("The kiosk example's graphical face under sway headless", .serialized)
+@MainActor
+struct GraphicalKioskUnderSwayTests {
+    typealias Kiosk = KioskUnderSwayTests.Kiosk
+
+    static let goldenDirectory = KioskUnderSwayTests.goldenDirectory
+    static let block = 24
+    static let meanTolerance = 6
+    static let strongLevel = 96
+    static let strongPixels = 24
+
+    // MARK: The screens
+
+    @Test(
+        "at 1920x1080: home (focus lifted on Check in), a tap on Check in, \"Ada\" tapped on the on-screen keyboard (its own device in the trace), the dialog, the directory"
+    )
+    func screens() throws {
+        let kiosk = try Kiosk(arguments: ["--on-screen-keyboard"], resolution: "1920x1080")
+        defer { kiosk.stop() }
+        try Self.waitForHome(kiosk)
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-home-1920x1080.png")
+
+        // A tap on the Check in tile opens the form, focus in the name, the keyboard under it.
+        try tap(kiosk, "tile-checkin")
+        try kiosk.waitForFocus("name")
+        for key in ["key-shift", "key-A", "key-d", "key-a"] { try tap(kiosk, key) }
+        try Self.flushTrace(kiosk)
+        let typed = try kiosk.waitFor("\"Ada\" typed") {
+            $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "a"
+        }
+        // The three letters came from the on-screen keyboard's device, not the seat's keyboard.
+        let letters = kiosk.trace.filter {
+            $0["event"] as? String == "key" && $0["phase"] as? String == "down"
+                && ["A", "d", "a"].contains($0["characters"] as? String ?? "")
+        }
+        #expect(letters.map { $0["characters"] as? String } == ["A", "d", "a"], "\(letters)")
+        let devices = Set(letters.map { "\($0["device"] ?? "-")" })
+        #expect(devices.count == 1 && devices.first == "\(typed["device"] ?? "?")")
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-checkin-keyboard-1920x1080.png")
+
+        // The PIN from the seat's keyboard, the consent ticked, Right to Check in beside it: the dialog asks to confirm.
+        try kiosk.keys("-k", "Return")
+        try kiosk.waitForFocus("pin")
+        try kiosk.keys("-k", "KP_4", "-k", "KP_7", "-k", "KP_2", "-k", "KP_1")
+        let seatKey = try kiosk.waitFor("the PIN's first key (masked)") {
+            $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["key"] as? String == "•"
+        }
+        #expect(
+            "\(seatKey["device"] ?? "?")" != devices.first, "the letters came from the on-screen keyboard's device")
+        try kiosk.keys("-k", "Return")
+        try kiosk.waitForFocus("consent")
+        try kiosk.keys("-k", "space", "-k", "Right")
+        try kiosk.waitForFocus("submit")
+        try kiosk.keys("-k", "Return")
+        try kiosk.waitForFocus("confirm")
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-dialog-1920x1080.png")
+
+        // Escape closes it; the menu's Directory, a tap on the search, "an" tapped on the keyboard.
+        try kiosk.keys("-k", "Escape")
+        try kiosk.waitForFocus("submit")
+        try tap(kiosk, "nav-directory")
+        try tap(kiosk, "search")
+        try kiosk.waitForFocus("search")
+        for key in ["key-a", "key-n"] { try tap(kiosk, key) }
+        try Self.flushTrace(kiosk)
+        try kiosk.waitFor("\"an\" typed") {
+            $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "n"
+        }
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-directory-1920x1080.png")
+    }
+
+    @Test(
+        "on a 3840x2160 output at scale 2: every buffer is 3840x2160 at buffer scale 2 from the first frame (WAYLAND_DEBUG), and the screen is the 1920x1080 home at twice the pixels"
+    )
+    func scaleTwo() throws {
+        let kiosk = try Kiosk(
+            arguments: [], resolution: "3840x2160", scale: 2, environment: ["WAYLAND_DEBUG": "client"])
+        defer { kiosk.stop() }
+        try Self.waitForHome(kiosk)
+        let image = try Self.settledScreenshot(kiosk)
+        try Self.expectGolden(image, "graphical-home-3840x2160@2.png")
+        // What the kiosk sent: its buffers and their scale, before any commit.
+        let log = (try? String(contentsOfFile: kiosk.stderrPath, encoding: .utf8)) ?? ""
+        let buffers = log.split(separator: "\n").filter { $0.contains("create_buffer(") }.map { line in
+            line.split(separator: ",").dropFirst(2).prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(!buffers.isEmpty && buffers.allSatisfy { $0 == ["3840", "2160"] }, "buffers \(buffers)")
+        let requests = log.split(separator: "\n").filter { $0.contains(" -> wl_surface@") }
+        let firstAttach = requests.firstIndex { $0.contains(".attach(") }
+        let scale = requests.firstIndex { $0.contains(".set_buffer_scale(2)") }
+        #expect(
+            scale != nil && firstAttach != nil && scale! < firstAttach!, "set_buffer_scale(2) before the first attach")
+        // Halved, it is the picture at scale 1 (the same 1920x1080 points): sharp, the same layout.
+        let golden = try PixelImage(
+            contentsOfPNG: Self.goldenDirectory.appendingPathComponent(
+                "graphical-home-1920x1080.png"
+            ).path)
+        let halved = Self.halved(image)
+        // Text is hinted for its own pixels at each scale: the halved glyphs differ by a few levels at
+        // their edges, so the mean alone is checked here, looser; a tile or a word out of place is far more.
+        let failures = Self.differences(halved, golden, meanTolerance: 32, strongPixels: Self.block * Self.block)
+        #expect(failures.isEmpty, "halved against the 1920x1080 home: \(failures.count) blocks: \(failures.prefix(6))")
+    }
+
+    @Test(
+        "--rtl: the Hebrew face mirrored (the menu at the right, Check in the rightmost tile) with 欢迎 in the welcome"
+    )
+    func hebrew() throws {
+        let kiosk = try Kiosk(arguments: ["--rtl", "--on-screen-keyboard"], resolution: "1920x1080")
+        defer { kiosk.stop() }
+        try Self.waitForHome(kiosk)
+        let snapshot = try #require(kiosk.trace.last { $0["event"] as? String == "snapshot" })
+        let scene = try #require(snapshot["scene"] as? [String: Any])
+        #expect(scene["layoutDirection"] as? String == "rightToLeft")
+        let tile = try #require(Self.frame(of: "tile-checkin", in: kiosk))
+        let menu = try #require(Self.frame(of: "nav-home", in: kiosk))
+        #expect(tile[0] > 960 && menu[0] > tile[0] + tile[2], "Check in at the right, the menu right of it")
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-home-rtl-1920x1080.png")
+        // The check-in form in Hebrew, the keyboard under it.
+        try tap(kiosk, "tile-checkin")
+        try kiosk.waitForFocus("name")
+        for key in ["key-k", "key-i", "key-m"] { try tap(kiosk, key) }
+        try Self.flushTrace(kiosk)
+        try kiosk.waitFor("\"kim\" typed") {
+            $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "m"
+        }
+        try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-checkin-rtl-1920x1080.png")
+    }
+
+    // MARK: Driving
+
+    /// Taps the middle of a node where the kiosk has it now, and waits for the tap in the trace.
+    func tap(_ kiosk: Kiosk, _ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(5)
+        var frame = try Self.currentFrame(of: id, in: kiosk)
+        while frame == nil || frame![2] <= 0 {
+            guard Date() < deadline else { throw SwayHeadless.Failure(description: "no \(id) shown in the tree") }
+            usleep(100_000)
+            frame = try Self.currentFrame(of: id, in: kiosk)
+        }
+        let (x, y) = (Int(frame![0] + frame![2] / 2), Int(frame![1] + frame![3] / 2))
+        let ups = kiosk.trace.count { $0["event"] as? String == "pointer" && $0["phase"] as? String == "up" }
+        #expect(kiosk.pointer.send("click \(x) \(y)") == "ok", sourceLocation: sourceLocation)
+        var seen = 0
+        try kiosk.waitFor("the tap on \(id)") {
+            guard $0["event"] as? String == "pointer" && $0["phase"] as? String == "up" else { return false }
+            seen += 1
+            return seen > ups
+        }
+    }
+
+    /// Presses and releases Shift on the seat's keyboard (it types nothing), which makes the kiosk end a
+    /// frame: the key an on-screen key typed after the tap's own frame ended reaches watchers only at the
+    /// end of the next one.
+    static func flushTrace(_ kiosk: Kiosk) throws {
+        try kiosk.keys("-k", "Shift_L")
+    }
+
+    /// A node's frame `[x, y, width, height]` in points as the kiosk has it now, from the snapshot a new
+    /// `keytrace --attach --json` watcher is sent first (the suite's own watcher gets snapshots as the
+    /// tree's structure changes, not when the keyboard's keys are laid out); `nil` when it is not there.
+    static func currentFrame(of id: String, in kiosk: Kiosk) throws -> [Double]? {
+        let watcher = Process()
+        let output = Pipe()
+        watcher.executableURL = URL(fileURLWithPath: Kiosk.binary("keytrace"))
+        watcher.arguments = ["--attach", "kiosk-example", "--json"]
+        watcher.environment = ["XDG_RUNTIME_DIR": kiosk.sway.directory, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
+        watcher.standardOutput = output
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        defer {
+            kill(watcher.processIdentifier, SIGKILL)
+            watcher.waitUntilExit()
+        }
+        let fd = output.fileHandleForReading.fileDescriptor
+        var buffered: [UInt8] = []
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 50) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            buffered += chunk[..<count]
+            while let end = buffered.firstIndex(of: 0x0A) {
+                let line = Data(buffered[..<end])
+                buffered.removeSubrange(...end)
+                guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+                    event["event"] as? String == "snapshot"
+                else { continue }
+                return frame(of: id, in: event)
+            }
+        }
+        throw SwayHeadless.Failure(description: "keytrace --attach sent no snapshot")
+    }
+
+    /// Waits for the home screen at the screen's size: a tree snapshot with focus on the Check in tile and
+    /// the root as large as the window (the first snapshot may come before the compositor's configure).
+    static func waitForHome(_ kiosk: Kiosk) throws {
+        try kiosk.waitFor("the home screen") { event in
+            guard event["event"] as? String == "snapshot", event["focused"] as? String == "tile-checkin",
+                let scene = event["scene"] as? [String: Any], let root = scene["root"] as? [String: Any],
+                let frame = root["frame"] as? [NSNumber]
+            else { return false }
+            return frame[2].intValue == 1920
+        }
+    }
+
+    /// A node's frame `[x, y, width, height]` in points in the latest tree snapshot, `nil` when it is not there.
+    static func frame(of id: String, in kiosk: Kiosk) -> [Double]? {
+        kiosk.trace.last { $0["event"] as? String == "snapshot" }.flatMap { frame(of: id, in: $0) }
+    }
+
+    /// A node's frame `[x, y, width, height]` in points in a tree snapshot, `nil` when it is not there.
+    static func frame(of id: String, in snapshot: [String: Any]) -> [Double]? {
+        guard let scene = snapshot["scene"] as? [String: Any], let root = scene["root"] as? [String: Any] else {
+            return nil
+        }
+        func find(_ node: [String: Any]) -> [Double]? {
+            if node["id"] as? String == id { return (node["frame"] as? [NSNumber])?.map(\.doubleValue) }
+            for child in node["children"] as? [[String: Any]] ?? [] {
+                if let found = find(child) { return found }
+            }
+            return nil
+        }
+        return find(root)
+    }
+
+    /// A screenshot once the window stopped changing (two in a row alike, 150 ms apart).
+    static func settledScreenshot(_ kiosk: Kiosk) throws -> PixelImage {
+        var last = try kiosk.sway.screenshot()
+        for _ in 0..<30 {
+            usleep(150_000)
+            let next = try kiosk.sway.screenshot()
+            if next.rgb == last.rgb { break }
+            last = next
+        }
+        return kiosk.image(last)
+    }
+
+    // MARK: Comparing
+
+    /// Compares a screen with its golden image (see the suite's comment), or writes it with `UPDATE_GOLDEN=1`.
+    static func expectGolden(_ image: PixelImage, _ name: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        let path = goldenDirectory.appendingPathComponent(name).path
+        if ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] == "1" {
+            try image.writePNG(to: path)
+            return
+        }
+        let golden = try PixelImage(contentsOfPNG: path)
+        let failures = differences(image, golden)
+        guard !failures.isEmpty else { return }
+        let got = FileManager.default.temporaryDirectory.appendingPathComponent("got-\(name)").path
+        try? image.writePNG(to: got)
+        Issue.record(
+            Comment(
+                rawValue: "\(name): \(failures.count) blocks differ (the screen in \(got); UPDATE_GOLDEN=1 rewrites "
+                    + "golden images): " + failures.prefix(8).joined(separator: "; ")),
+            sourceLocation: sourceLocation)
+    }
+
+    /// The blocks that do not match, described; empty when the images match.
+    static func differences(
+        _ image: PixelImage, _ golden: PixelImage, meanTolerance: Int = meanTolerance, strongPixels: Int = strongPixels
+    ) -> [String] {
+        guard image.width == golden.width, image.height == golden.height else {
+            return ["\(image.width)x\(image.height) pixels, golden \(golden.width)x\(golden.height)"]
+        }
+        let (width, height) = (image.width, image.height)
+        return image.pixels.withUnsafeBufferPointer { a in
+            golden.pixels.withUnsafeBufferPointer { b in
+                var failures: [String] = []
+                for top in stride(from: 0, to: height, by: block) {
+                    for left in stride(from: 0, to: width, by: block) {
+                        let (right, bottom) = (min(left + block, width), min(top + block, height))
+                        let count = (right - left) * (bottom - top)
+                        var best = (sum: Int.max, strong: Int.max)
+                        // The offset 0 first: most blocks match there, and the eight others are not needed.
+                        for (dx, dy) in [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (1, -1), (-1, 1), (1, 1)] {
+                            var sum = 0
+                            var strong = 0
+                            for y in top..<bottom {
+                                let v = min(max(y + dy, 0), height - 1)
+                                for x in left..<right {
+                                    let u = min(max(x + dx, 0), width - 1)
+                                    let p = v * image.stride + u * 4
+                                    let q = y * golden.stride + x * 4
+                                    let difference = max(
+                                        abs(Int(a[p]) - Int(b[q])), abs(Int(a[p + 1]) - Int(b[q + 1])),
+                                        abs(Int(a[p + 2]) - Int(b[q + 2])))
+                                    sum += difference
+                                    if difference > strongLevel { strong += 1 }
+                                }
+                            }
+                            if sum < best.sum { best = (sum, strong) }
+                            if sum <= meanTolerance * count && strong <= strongPixels {
+                                best = (sum, strong)
+                                break
+                            }
+                        }
+                        if best.sum > meanTolerance * count || best.strong > strongPixels {
+                            failures.append(
+                                "block at \(left),\(top): \(best.sum / count) levels on average, \(best.strong) pixels "
+                                    + "far off")
+                        }
+                    }
+                }
+                return failures
+            }
+        }
+    }
+
+    /// The image at half its size, each pixel the mean of four.
+    static func halved(_ image: PixelImage) -> PixelImage {
+        var half = PixelImage(width: image.width / 2, height: image.height / 2)
+        for y in 0..<half.height {
+            for x in 0..<half.width {
+                let target = y * half.stride + x * 4
+                for channel in 0..<4 {
+                    var sum = 0
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        sum += Int(image.pixels[(2 * y + dy) * image.stride + (2 * x + dx) * 4 + channel])
+                    }
+                    half.pixels[target + channel] = UInt8(sum / 4)
+                }
+            }
+        }
+        return half
+    }
+
+    @Test("the comparison passes a one-pixel shift of a screen and fails a missing ring and another word")
+    func comparison() throws {
+        let golden = try PixelImage(
+            contentsOfPNG: Self.goldenDirectory.appendingPathComponent("graphical-home-1920x1080.png").path)
+        var shifted = PixelImage(width: golden.width, height: golden.height)
+        for y in 0..<golden.height {
+            for x in 0..<golden.width {
+                let source = y * golden.stride + min(x + 1, golden.width - 1) * 4
+                for channel in 0..<4 {
+                    shifted.pixels[y * shifted.stride + x * 4 + channel] = golden.pixels[source + channel]
+                }
+            }
+        }
+        #expect(Self.differences(shifted, golden).isEmpty)
+        // A 2-pixel line of another colour across a block (a focus ring that is not there, or is).
+        var ringed = golden
+        for y in 300..<302 {
+            for x in 1000..<1100 { for channel in 0..<3 { ringed.pixels[y * ringed.stride + x * 4 + channel] = 0 } }
+        }
+        #expect(!Self.differences(ringed, golden).isEmpty)
+        #expect(Self.differences(PixelImage(width: 10, height: 10), golden) == ["10x10 pixels, golden 1920x1080"])
+    }
+}
