@@ -286,3 +286,45 @@ struct OnScreenKeyboardNarrationTests {
         withExtendedLifetime(narrator) {}
     }
 }
+
+@MainActor
+@Suite("Right to left: the keyboard keeps its keys' places, the caret follows the text's direction")
+struct RightToLeftTypingTests {
+    /// Text, cursor, the screen's direction, and the caret's x in a box from 100 to 400, each
+    /// character 10 wide.
+    nonisolated static let caretCases: [(String, Int, LayoutDirection, Double)] = [
+        // English on an English screen: from the left edge.
+        ("kim", 3, .leftToRight, 130),
+        // English on a Hebrew screen: the block at the right, the caret after "m", at the right.
+        ("kim", 3, .rightToLeft, 400), ("kim", 0, .rightToLeft, 370),
+        // Hebrew on a Hebrew screen: after its last letter is its left end.
+        ("שלום", 4, .rightToLeft, 360), ("שלום", 1, .rightToLeft, 390),
+        // Hebrew on an English screen: the block at the left, the start at its right end.
+        ("שלום", 0, .leftToRight, 140),
+        // Digits alone are weak: the screen's direction decides.
+        ("123", 3, .rightToLeft, 370),
+    ]
+
+    @Test("on a Hebrew screen the letters still read q w e … from the left (a keyboard is never mirrored)")
+    func keyboardNotMirrored() {
+        let form = CheckInForm()
+        form.window.layoutDirection = .rightToLeft
+        form.app.pointer.tap(at: Point(x: 300, y: 100))
+        #expect(!form.keyboard.isHidden)
+        for row in form.keyboard.rows {
+            let byX = row.sorted { $0.frame.minX < $1.frame.minX }.compactMap(\.accessibilityLabel)
+            #expect(byX == row.compactMap(\.accessibilityLabel))
+        }
+        #expect(form.keyboard.rows[0].first?.accessibilityLabel == "q")
+        #expect(form.keyboard.rows[0].first!.frame.minX < form.keyboard.rows[0].last!.frame.minX)
+    }
+
+    @Test(
+        "the caret after the cursor's characters in the text's own direction, in a block at the screen's leading side",
+        arguments: RightToLeftTypingTests.caretCases)
+    func caret(text: String, cursor: Int, direction: LayoutDirection, expected: Double) {
+        let box = Rect(x: 100, y: 0, width: 300, height: 40)
+        let x = TextFieldNode.caretX(text, cursor: cursor, in: box, direction: direction) { Double($0.count) * 10 }
+        #expect(x == expected)
+    }
+}

@@ -189,6 +189,9 @@ open class OnScreenKeyboard: PanelNode {
         cornerRadius = 0
         focusGroupIdentifier = identifier
         isInputView = true
+        // A keyboard's keys keep their places on a right-to-left screen: a Hebrew or Arabic
+        // keyboard is not mirrored (the iPad's is not), and a Latin one read backwards is wrong.
+        layoutDirection = .leftToRight
         isHidden = true
         build()
     }
@@ -394,8 +397,7 @@ open class OnScreenKeyboard: PanelNode {
             let rowWidth = units[index] * unitWidth + gap * Double(row.count - 1)
             var x = inner.minX + (inner.width - rowWidth) / 2
             let y = inner.minY + Double(index) * (rowHeight + gap)
-            let ordered = effectiveLayoutDirection == .rightToLeft ? row.reversed() : row
-            for key in ordered {
+            for key in row {
                 let width = (key.kind == .space ? 4 : 1) * unitWidth + (key.kind == .space ? 3 * gap : 0)
                 key.frame = Rect(x: x, y: y, width: width, height: rowHeight)
                 x += width + gap

@@ -93,13 +93,52 @@ open class TextFieldNode: TextInputNode {
             context.draw(shown, in: inner, style: style)
         }
         if state.isFirstResponder {
-            let before = String(shown.prefix(cursorPosition))
-            let advance = before.isEmpty ? 0 : context.measure(before, style: style, width: nil).width
-            let x =
-                context.layoutDirection == .rightToLeft
-                ? inner.maxX - min(advance, inner.width) : inner.minX + min(advance, inner.width)
+            let x = Self.caretX(
+                shown, cursor: cursorPosition, in: inner, direction: context.layoutDirection,
+                measure: { context.measure($0, style: style, width: nil).width })
             let height = textSize * 1.25
             context.fill(.rect(Rect(x: x - 1, y: inner.midY - height / 2, width: 2, height: height)), theme.accent)
         }
+    }
+}
+
+extension TextFieldNode {
+    /// Where the caret goes: after the characters before the cursor, in the text's own direction
+    /// (a paragraph runs in the direction of its first strong character, as Pango lays it out),
+    /// in a block aligned to the leading side of the screen's direction. English typed into a
+    /// Hebrew screen's field sits at the right and its caret after its last letter, at the right;
+    /// Hebrew's caret after its last letter is at the left.
+    ///
+    /// - Parameters:
+    ///   - text: The text shown.
+    ///   - cursor: The cursor's offset in characters.
+    ///   - box: Where the text is drawn.
+    ///   - direction: The screen's reading direction.
+    ///   - measure: A text's width.
+    /// - Returns: The caret's x.
+    package static func caretX(
+        _ text: String, cursor: Int, in box: Rect, direction: LayoutDirection, measure: (String) -> Double
+    ) -> Double {
+        let total = text.isEmpty ? 0 : min(measure(text), box.width)
+        let before = String(text.prefix(max(0, cursor)))
+        let advance = before.isEmpty ? 0 : min(measure(before), total)
+        let start = direction == .rightToLeft ? box.maxX - total : box.minX
+        let textDirection = firstStrongDirection(text) ?? direction
+        return textDirection == .rightToLeft ? start + total - advance : start + advance
+    }
+
+    /// The direction of the first character with a strong direction: right to left for the Hebrew,
+    /// Arabic, Syriac, Thaana, NKo and Samaritan blocks and their presentation forms, left to right
+    /// for any other letter; `nil` when there is no letter (digits and punctuation are weak).
+    package static func firstStrongDirection(_ text: String) -> LayoutDirection? {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x1_0800...0x1_0FFF, 0x1_E800...0x1_EFFF:
+                if scalar.properties.isAlphabetic { return .rightToLeft }
+            default:
+                if scalar.properties.isAlphabetic { return .leftToRight }
+            }
+        }
+        return nil
     }
 }
