@@ -207,7 +207,7 @@ extension DRMNodeOutput: DisplayDrawing {
             ) { context in
                 painter.paint(damage, in: context)
             }
-            ring.add(rects.map { DisplayRect(enclosing: $0, scale: scale) })
+            ring.add(rects.map { PixelRect(enclosing: $0, scale: scale) })
             unshown = true
         }
         guard unshown || mustShow else { return nil }

@@ -1,3 +1,5 @@
+public import Graphics
+
 /// A frame that reached the screen (``DisplayOutput/onPresented``): for figures (key to flip)
 /// and for checking what a frame cost.
 public struct DisplayFrame: Hashable, Sendable {
@@ -12,7 +14,7 @@ public struct DisplayFrame: Hashable, Sendable {
     public var rowsCopied: Int
     /// The rectangles copied into the buffer: full-width rows for ``DRMCanvasOutput``, the damaged
     /// rectangles (this frame's and those the buffer missed) for ``DRMNodeOutput``.
-    public var rectsCopied: [DisplayRect]
+    public var rectsCopied: [PixelRect]
     /// Whether it was shown by setting the mode (the first frame, after a VT switch or a
     /// hot-plug) rather than a flip.
     public var byModeSet: Bool

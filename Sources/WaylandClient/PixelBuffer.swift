@@ -1,3 +1,4 @@
+public import Graphics
 public import ResponderChain
 
 /// A free `wl_shm` buffer's pixels, handed to ``WaylandWindow/present(draw:)``'s closure to draw into.

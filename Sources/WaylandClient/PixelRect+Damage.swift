@@ -1,3 +1,5 @@
+package import Graphics
+
 extension PixelRect {
     /// The most rectangles damaged (`wl_surface.damage_buffer`) or copied forward one by one; more
     /// become their bounding box. Graphics' `DamageRegion` keeps at most as many.

@@ -1,3 +1,4 @@
+internal import Graphics
 public import PixelCanvas
 public import ResponderChain
 public import TerminalCanvas

@@ -1,3 +1,5 @@
+public import Graphics
+
 /// One window: a `wl_surface` with an `xdg_surface` and `xdg_toplevel` (title and app id set,
 /// full screen asked for), acknowledging the compositor's configures, and drawn through a
 /// double-buffered `wl_shm` pool paced by `wl_surface.frame` callbacks.

@@ -1,6 +1,7 @@
 import AppRuntime
 import EventLoop
 import Foundation
+import Graphics
 import ResponderChain
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import Graphics
 import ResponderChain
 import Testing
 import WaylandClient

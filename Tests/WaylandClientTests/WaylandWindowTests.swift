@@ -1,5 +1,6 @@
 import EventLoop
 import Foundation
+import Graphics
 import TestSupport
 import Testing
 import WaylandClient

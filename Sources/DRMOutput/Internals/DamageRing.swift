@@ -1,3 +1,5 @@
+internal import Graphics
+
 /// What each of a display's buffers missed since it was last drawn into: wlroots' damage ring
 /// (`wlr_damage_ring`, buffer age), kept per buffer instead of per age. Every frame's damage is
 /// added to every buffer; the buffer a frame is drawn into takes what it missed (this frame's
@@ -7,25 +9,25 @@ struct DamageRing: Hashable {
     /// The most rectangles kept per buffer; more are merged (the two whose union adds least area).
     static let limit = 16
     /// The screen: every rectangle is clipped to it.
-    let bounds: DisplayRect
-    private var missed: [[DisplayRect]]
+    let bounds: PixelRect
+    private var missed: [[PixelRect]]
 
     /// A ring whose buffers all missed everything.
     ///
     /// - Parameters:
     ///   - bounds: The screen's pixels.
     ///   - buffers: How many buffers (two: front and back).
-    init(bounds: DisplayRect, buffers: Int = 2) {
+    init(bounds: PixelRect, buffers: Int = 2) {
         self.bounds = bounds
         missed = Array(repeating: bounds.isEmpty ? [] : [bounds], count: max(1, buffers))
     }
 
     /// Rectangles drawn anew: missed by every buffer.
-    mutating func add(_ rects: some Sequence<DisplayRect>) {
+    mutating func add(_ rects: some Sequence<PixelRect>) {
         let added = Array(rects)
         guard !added.isEmpty else { return }
         for index in missed.indices {
-            missed[index] = DisplayRect.coalesced(missed[index] + added, within: bounds, limit: Self.limit)
+            missed[index] = PixelRect.coalesced(missed[index] + added, within: bounds, limit: Self.limit)
         }
     }
 
@@ -35,25 +37,25 @@ struct DamageRing: Hashable {
     }
 
     /// What a buffer missed, without taking it.
-    func missed(buffer index: Int) -> [DisplayRect] {
+    func missed(buffer index: Int) -> [PixelRect] {
         missed[index]
     }
 
     /// What a buffer missed, which is about to be drawn into it: it is then up to date.
-    mutating func take(buffer index: Int) -> [DisplayRect] {
+    mutating func take(buffer index: Int) -> [PixelRect] {
         defer { missed[index] = [] }
         return missed[index]
     }
 }
 
-extension DisplayRect {
+extension PixelRect {
     /// The rectangles clamped to `bounds`, empty ones dropped, those that overlap or touch merged
     /// while their union is at most a quarter larger than the two (one holding the other always
     /// merges), as Graphics' `DamageRegion` merges points; while more than `limit` are left, the two
     /// whose union adds the least area are merged. When they cover three quarters of `bounds` or more,
     /// `bounds` alone: one copy of whole rows is cheaper than many short ones.
-    static func coalesced(_ rects: [DisplayRect], within bounds: DisplayRect, limit: Int) -> [DisplayRect] {
-        var result: [DisplayRect] = []
+    static func coalesced(_ rects: [PixelRect], within bounds: PixelRect, limit: Int) -> [PixelRect] {
+        var result: [PixelRect] = []
         for rect in rects {
             var merged = rect.intersection(bounds)
             guard !merged.isEmpty else { continue }
@@ -87,7 +89,7 @@ extension DisplayRect {
 
     /// Two rectangles merge when one holds the other, or when they overlap or touch and their union
     /// is at most a quarter larger than the two together.
-    static func shouldMerge(_ a: DisplayRect, _ b: DisplayRect) -> Bool {
+    static func shouldMerge(_ a: PixelRect, _ b: PixelRect) -> Bool {
         if a.contains(b) || b.contains(a) { return true }
         guard a.x <= b.maxX, b.x <= a.maxX, a.y <= b.maxY, b.y <= a.maxY else { return false }
         return a.union(b).area * 4 <= (a.area + b.area) * 5

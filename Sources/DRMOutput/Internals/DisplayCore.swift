@@ -1,4 +1,5 @@
 internal import EventLoop
+internal import Graphics
 internal import LinuxSystem
 internal import Seat
 internal import Udev
@@ -31,17 +32,17 @@ protocol DisplayDrawing: AnyObject {
 
 /// What a frame copied into its buffer.
 struct FrameCopy {
-    var rects: [DisplayRect]
+    var rects: [PixelRect]
     var rows: Int
 
     /// Full-width rows: the canvas output's copies.
     init(rows ranges: [Range<Int>], width: Int) {
-        rects = ranges.map { DisplayRect(x: 0, y: $0.lowerBound, width: width, height: $0.count) }
+        rects = ranges.map { PixelRect(x: 0, y: $0.lowerBound, width: width, height: $0.count) }
         rows = ranges.reduce(0) { $0 + $1.count }
     }
 
     /// Rectangles: the rows they touch counted once.
-    init(rects: [DisplayRect]) {
+    init(rects: [PixelRect]) {
         self.rects = rects
         var touched: [Range<Int>] = []
         for rect in rects.sorted(by: { $0.y < $1.y }) where !rect.isEmpty {
@@ -151,7 +152,7 @@ final class DisplayCore {
     var isShowing: Bool { !scheduler.isPaused && !scheduler.isDisconnected }
 
     /// The screen's pixels.
-    var bounds: DisplayRect { DisplayRect(x: 0, y: 0, width: mode.width, height: mode.height) }
+    var bounds: PixelRect { PixelRect(x: 0, y: 0, width: mode.width, height: mode.height) }
 
     /// A frame is wanted: drawn now when no flip is on its way, else when it is done.
     func requestFrame() {

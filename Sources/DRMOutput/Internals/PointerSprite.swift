@@ -1,3 +1,5 @@
+internal import Graphics
+
 /// The pointer drawn over the screen when a mouse moves: an arrow, black outline, white inside,
 /// its tip (the hot spot) at its top-left pixel. Composited while rows are copied into a dumb
 /// buffer, so it costs nothing while hidden and works on every driver (no cursor plane needed).
@@ -63,7 +65,7 @@ struct PointerSprite {
     }
 
     /// The pixels the pointer covers at a position, clipped to the screen.
-    static func rect(at position: (x: Int, y: Int), screen: DisplayRect) -> DisplayRect {
-        DisplayRect(x: position.x, y: position.y, width: width, height: height).intersection(screen)
+    static func rect(at position: (x: Int, y: Int), screen: PixelRect) -> PixelRect {
+        PixelRect(x: position.x, y: position.y, width: width, height: height).intersection(screen)
     }
 }

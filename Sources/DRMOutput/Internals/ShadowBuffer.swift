@@ -1,3 +1,5 @@
+internal import Graphics
+
 /// The frame in memory that an output draws into (cached memory: drawing reads what it blends
 /// with, which is slow in a dumb buffer's write-combined mapping) and copies from into the buffer
 /// to show: 32-bit `XRGB8888` pixels, rows `width * 4` bytes apart, black at first.
@@ -21,7 +23,7 @@ final class ShadowBuffer {
     var stride: Int { width * 4 }
 
     /// The whole frame.
-    var bounds: DisplayRect { DisplayRect(x: 0, y: 0, width: width, height: height) }
+    var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
 
     /// Copies rectangles into a buffer to show, the pointer drawn over them where they cover it.
     ///
@@ -29,9 +31,9 @@ final class ShadowBuffer {
     ///   - rects: The rectangles, in pixels (clipped to both sizes).
     ///   - buffer: The buffer.
     ///   - pointer: The pointer's hot spot, when shown.
-    func copy(_ rects: [DisplayRect], into buffer: DumbBuffer, pointer: (x: Int, y: Int)?) {
+    func copy(_ rects: [PixelRect], into buffer: DumbBuffer, pointer: (x: Int, y: Int)?) {
         guard let source = pixels.baseAddress, let target = buffer.pixels.baseAddress else { return }
-        let limit = DisplayRect(x: 0, y: 0, width: min(width, buffer.width), height: min(height, buffer.height))
+        let limit = PixelRect(x: 0, y: 0, width: min(width, buffer.width), height: min(height, buffer.height))
         for rect in rects {
             let clipped = rect.intersection(limit)
             guard !clipped.isEmpty else { continue }

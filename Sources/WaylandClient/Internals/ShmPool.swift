@@ -1,5 +1,6 @@
 internal import CWayland
 internal import Glibc
+internal import Graphics
 internal import LinuxSystem
 
 /// One of the pool's two buffers: busy from its commit until the compositor releases it.

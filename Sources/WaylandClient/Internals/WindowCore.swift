@@ -2,6 +2,7 @@ internal import CWayland
 internal import CWaylandProtocols
 internal import EventLoop
 internal import Glibc
+internal import Graphics
 internal import LinuxSystem
 
 /// The C side of ``WaylandWindow``: the surface and its roles, their listeners, the outputs it is

@@ -1,15 +1,16 @@
 public import ResponderChain
 
-/// A rectangle of device pixels in a window's buffer: the unit of damage.
+/// A rectangle of device pixels in an output's buffer: the unit of damage and of copies.
 ///
-/// ``WaylandWindow/present(draw:)``'s closure returns the rectangles it changed; the window
-/// damages each (`wl_surface.damage_buffer`) and copies only those into the other buffer before
-/// it is drawn next. The origin is the buffer's top-left corner; `x` grows right and `y` down. A
-/// rectangle with no width or height is empty and damages nothing.
+/// A Wayland window (`WaylandWindow.present(draw:)`) damages each rectangle its closure returns
+/// (`wl_surface.damage_buffer`) and copies only those into the other buffer before it is drawn
+/// next; a display (`DRMNodeOutput`) copies them into the dumb buffer it flips to and reports them
+/// (`DisplayFrame.rectsCopied`). The origin is the buffer's top-left corner; `x` grows right and
+/// `y` down. A rectangle with no width or height is empty and damages nothing.
 ///
-/// An output drawing in points makes its rectangles with ``init(enclosing:scale:)`` or
-/// ``PixelBuffer/pixelRect(enclosing:)``, which round outward so that a rectangle in points is
-/// covered whole at any buffer scale.
+/// An output drawing in points makes its rectangles with `init(enclosing:scale:)`,
+/// which rounds outward so that a rectangle in points is covered whole at any scale, as
+/// `CairoRenderer` rounds the damage it draws.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     /// The left edge, in device pixels.
     public var x: Int
@@ -44,16 +45,17 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.init(x: 0, y: rows.lowerBound, width: width, height: rows.count)
     }
 
-    /// The device pixels that cover a rectangle in points (surface units) at a buffer scale: its
-    /// edges multiplied by `scale` and rounded outward.
+    /// The device pixels that cover a rectangle in points at a scale: its edges multiplied by
+    /// `scale` and rounded outward.
     ///
     /// A rectangle with a NaN edge is empty; edges beyond 2³⁰ pixels (infinities too) are clamped there.
     ///
     /// - Parameters:
     ///   - rect: The rectangle in points.
-    ///   - scale: Device pixels per point (``WaylandWindow/scale``); less than 1 counts as 1.
-    public init(enclosing rect: Rect, scale: Int) {
-        let factor = Double(max(1, scale))
+    ///   - scale: Device pixels per point (a display's 1.25 or 1.5 too); anything not finite and
+    ///     positive counts as 1.
+    public init(enclosing rect: Rect, scale: Double) {
+        let factor = scale.isFinite && scale > 0 ? scale : 1
         // Beyond this the rectangle is far outside any buffer; infinities are clamped to it.
         let limit = Double(1 << 30)
         func pixels(_ value: Double, roundingUp: Bool) -> Int {
@@ -69,6 +71,16 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         let right = pixels(rect.maxX, roundingUp: true)
         let bottom = pixels(rect.maxY, roundingUp: true)
         self.init(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// The device pixels that cover a rectangle in points at an integer buffer scale (a Wayland
+    /// window's `wl_surface.set_buffer_scale`); less than 1 counts as 1.
+    ///
+    /// - Parameters:
+    ///   - rect: The rectangle in points.
+    ///   - scale: Device pixels per point.
+    public init(enclosing rect: Rect, scale: Int) {
+        self.init(enclosing: rect, scale: Double(max(1, scale)))
     }
 
     /// The right edge (`x + width`), outside the rectangle.
