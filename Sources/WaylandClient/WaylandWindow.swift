@@ -196,6 +196,19 @@ public final class WaylandWindow {
         core.present(draw)
     }
 
+    /// ``present(draw:)`` for a drawing that repaints every rectangle it returns whole, with opaque
+    /// pixels, never reading what was there (an output that fills its damage with an opaque background
+    /// first): the buffer then copies what it missed after the drawing, less what it drew, rather than
+    /// all of it before.
+    ///
+    /// - Parameters:
+    ///   - draw: Draws, returning the changed rectangles in device pixels.
+    /// - Returns: Whether the frame was committed now.
+    @discardableResult
+    func present(repaintingWhole draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
+        core.present(draw, repaintsWhole: true)
+    }
+
     /// The rectangles the last commit damaged, in device pixels (tests, statistics).
     package var lastDamage: [PixelRect] { core.lastDamage }
 
