@@ -79,7 +79,7 @@ public final class CairoGraphicsContext: GraphicsContext {
     ///   - paint: A colour or a gradient.
     public func fill(_ path: Path, with paint: Paint) {
         guard canDraw, PathDrawing.isDrawable(path) else { return }
-        if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: 0) }
+        if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: 0, coveredByFill: paint.isOpaque) }
         PathDrawing.add(path, to: cairo)
         setSource(paint)
         cairo_fill(cairo)
@@ -231,5 +231,14 @@ public final class CairoGraphicsContext: GraphicsContext {
 
     static func isFinite(_ rect: Rect) -> Bool {
         rect.x.isFinite && rect.y.isFinite && rect.width.isFinite && rect.height.isFinite
+    }
+}
+
+extension Paint {
+    /// Whether every pixel it paints is opaque, hiding what is under it: a colour of alpha 1 (a
+    /// gradient may leave parts clear past its ends, so none counts).
+    var isOpaque: Bool {
+        if case .color(let color) = self { return color.alpha >= 1 }
+        return false
     }
 }

@@ -1,3 +1,4 @@
+import CCairoGraphics
 import PixelCanvas
 import ResponderChain
 import Testing
@@ -164,6 +165,63 @@ import Testing
         #expect(renderer.cacheCounts.shadowMasksMade == 1)
         _ = frame(at: 160.5)  // half a pixel over: another phase
         #expect(renderer.cacheCounts.shadowMasksMade == 2)
+    }
+
+    @Test(
+        "an opaque fill's shadow is not drawn where the fill covers it: the same pixels as the whole shadow under it",
+        arguments: [
+            (Rect(x: 30, y: 30, width: 160, height: 90), 14.0, Point(x: 0, y: 10), 22.0, 1.0),
+            (Rect(x: 30.3, y: 29.6, width: 151.4, height: 80.2), 20.0, Point(x: 3, y: -4), 8.0, 1.0),
+            (Rect(x: 40, y: 40, width: 120, height: 70), 0.0, Point(x: 0, y: 3), 10.0, 1.04),
+            (Rect(x: 20.5, y: 20.5, width: 60, height: 60), 30.0, Point(x: 0, y: 2), 6.0, 2.0),
+        ])
+    func opaqueFillHidesItsShadow(shape: Rect, cornerRadius: Double, offset: Point, radius: Double, scale: Double) {
+        let shadow = Shadow(color: Color(hex: 0x0B2A2E, alpha: 0.4), offset: offset, radius: radius)
+        let path = Path.roundedRect(shape, cornerRadius: cornerRadius)
+        let size = Size(width: 240, height: 160)
+        func transform(_ context: CairoGraphicsContext) {
+            context.translate(x: shape.midX, y: shape.midY)
+            context.scale(by: scale)
+            context.translate(x: -shape.midX, y: -shape.midY)
+        }
+        let renderer = CairoRenderer()
+        let hidden = renderer.image(size: size) { context in
+            transform(context)
+            context.setShadow(shadow)
+            context.fill(path, .white)
+        }
+        // The whole shadow: cast by a fill too faint to show (not opaque), then the opaque fill over it.
+        let whole = CairoRenderer().image(size: size) { context in
+            transform(context)
+            context.withSavedState {
+                context.setShadow(shadow)
+                context.fill(path, Color.white.opacity(0.001))
+            }
+            context.fill(path, .white)
+        }
+        #expect(hidden == whole)
+        #expect(hidden.count { $0.red < 250 } > 500, "a shadow is drawn")
+    }
+
+    @Test("the whole parts of a rounded rectangle's coverage: all of it but the corners, a pixel in")
+    func solidParts() throws {
+        let surface = try #require(CairoSurface(format: CAIRO_FORMAT_A8, width: 100, height: 60))
+        surface.draw { cairo in
+            PathDrawing.add(.roundedRect(Rect(x: 10, y: 10, width: 80, height: 40), cornerRadius: 10), to: cairo)
+            cairo_fill(cairo)
+        }
+        #expect(
+            ShadowMask.solidParts(of: surface) == [
+                PixelBox(x: 11, y: 21, width: 78, height: 18), PixelBox(x: 21, y: 11, width: 58, height: 38),
+            ])
+        // A ring has no whole middle: nothing is hidden.
+        let ring = try #require(CairoSurface(format: CAIRO_FORMAT_A8, width: 100, height: 60))
+        ring.draw { cairo in
+            PathDrawing.add(.roundedRect(Rect(x: 10, y: 10, width: 80, height: 40), cornerRadius: 10), to: cairo)
+            cairo_set_line_width(cairo, 4)
+            cairo_stroke(cairo)
+        }
+        #expect(ShadowMask.solidParts(of: ring).isEmpty)
     }
 
     @Test("text and images cast shadows too")
