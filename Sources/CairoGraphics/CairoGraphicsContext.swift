@@ -7,7 +7,7 @@ public import ResponderChain
 ///
 /// Shapes are filled and stroked with colours or linear gradients, antialiased; arcs are Cairo's.
 /// Text is laid out by Pango (see ``draw(_:in:style:)``); images are decoded once and kept
-/// at each device size (see ``draw(_:in:mode:)``). Everything is clipped to the damage being redrawn.
+/// at each device size (see `draw(_ image:in:mode:)`; an app's own pixels: `draw(_ bitmap:in:mode:)`). Everything is clipped to the damage being redrawn.
 ///
 /// State follows ``saveState()`` and ``restoreState()``: the clip, the transform, the shadow, the
 /// opacity and ``layoutDirection``. ``setOpacity(_:)`` makes everything drawn until the matching

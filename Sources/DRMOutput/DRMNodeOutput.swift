@@ -66,16 +66,13 @@ public final class DRMNodeOutput: NodeOutput, DisplayOutput {
     /// Called when ``pointSize`` changed by itself (a display of another mode or size plugged in);
     /// set by the runtime.
     public var onResize: (() -> Void)?
+    /// Called when a frame drawn here is on the screen (its flip's event, or the mode set that showed
+    /// it): make the next frame of an animation or a video then.
+    public var onFrameShown: (() -> Void)?
     /// Called with every ``DisplayChange``.
     public var onChange: ((DisplayChange) -> Void)? {
         get { core.onChange }
         set { core.onChange = newValue }
-    }
-    /// Called when a frame drawn here is on the display (its page flip's event, or its mode set):
-    /// make the next frame of an animation or a video then.
-    public var onFrameShown: (() -> Void)? {
-        get { core.onFrameShown }
-        set { core.onFrameShown = newValue }
     }
     /// Called for every frame on the screen, with the rectangles it copied.
     public var onPresented: ((DisplayFrame) -> Void)? {
@@ -136,6 +133,7 @@ public final class DRMNodeOutput: NodeOutput, DisplayOutput {
         ring = DamageRing(bounds: shadow.bounds)
         painter = WindowPainter(window: window, size: Self.points(chosen.mode, scale))
         core.drawing = self
+        core.frameShown = { [unowned self] in onFrameShown?() }
     }
 
     private static func check(_ scale: Double?) throws(DisplayError) {

@@ -31,7 +31,7 @@ public final class DisplayPlatform: AppPlatform {
         /// The display's device, connector and mode.
         public var display = DisplayOptions()
         /// Pixels per point when the app draws nodes (`screenDrawing` `.nodes`): `nil` (the default)
-        /// for the display's own (``DRMOutput/DisplayScale``), from its size and mode.
+        /// for the display's own (`DisplayScale`, DRMOutput), from its size and mode.
         public var scale: Double?
         /// The font cells are drawn in (a canvas): a family fontconfig knows.
         public var fontFamily = "DejaVu Sans Mono"

@@ -96,7 +96,7 @@ gid = int(subprocess.check_output(["id", "-g", user]))
 started = time.monotonic()
 kiosk_process = subprocess.Popen(
     ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups", "env", f"HOME=/home/{user}",
-     "LIBSEAT_BACKEND=seatd", "LANG=C.UTF-8", kiosk, "--display", "--layout", "us", "--frame-log", log_path],
+     "LIBSEAT_BACKEND=seatd", "LANG=C.UTF-8", kiosk, "--display", "--cells", "--layout", "us", "--frame-log", log_path],
     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=open(os.path.join(rundir, "kiosk.err"), "w"))
 frames = FrameLog(log_path)
 first = frames.wait(lambda f: f[0] == 1, 120)

@@ -79,8 +79,9 @@ final class DisplayCore {
     private(set) var pointer: (x: Int, y: Int)?
     var onChange: ((DisplayChange) -> Void)?
     var onPresented: ((DisplayFrame) -> Void)?
-    /// Called after ``onPresented`` for every frame shown: the node output's display link.
-    var onFrameShown: (() -> Void)?
+    /// Called after ``onPresented`` for every frame on the screen: the output's own hook (a node
+    /// output's `onFrameShown`).
+    var frameShown: (() -> Void)?
 
     private let wantedSize: DisplayPixelSize?
     private var chosen: ConnectorChoice.Chosen
@@ -222,7 +223,7 @@ final class DisplayCore {
             DisplayFrame(
                 number: framesPresented, started: started, shown: shown, rowsCopied: copy.rows,
                 rectsCopied: copy.rects, byModeSet: byModeSet))
-        onFrameShown?()
+        frameShown?()
     }
 
     /// A mode set or flip the kernel refused. Without master while the app has a seat, the seat is
