@@ -148,6 +148,14 @@ final class FakeCompositor: @unchecked Sendable {
         send(event(output, 3, uint(UInt32(bitPattern: factor))) + event(output, 2, []))
     }
 
+    /// Configures the toplevel again (`xdg_toplevel.configure` with no states, then
+    /// `xdg_surface.configure` with `serial`), as a compositor does when it makes a window full
+    /// screen.
+    func configure(width: UInt32, height: UInt32, serial: UInt32) {
+        guard let toplevel = object(of: "xdg_toplevel"), let xdgSurface = object(of: "xdg_surface") else { return }
+        send(event(toplevel, 0, uint(width) + uint(height) + uint(0)) + event(xdgSurface, 0, uint(serial)))
+    }
+
     /// Takes the surface off the bound output (`wl_surface.leave`).
     func leaveOutput() {
         guard let output = object(of: "wl_output"), let surface = object(of: "wl_surface") else { return }
@@ -232,6 +240,7 @@ final class FakeCompositor: @unchecked Sendable {
                         lock.withLock { boundObjects["wl_surface"] = surface }
                     } else if request.object == base && request.opcode == 2 {  // get_xdg_surface(new id, surface)
                         xdgSurface = word(request.arguments, 0)
+                        lock.withLock { boundObjects["xdg_surface"] = xdgSurface }
                     } else if request.object == self.object(of: "wl_seat") && request.opcode == 1 {
                         // get_keyboard(new id)
                         let keyboard = word(request.arguments, 0)
@@ -239,6 +248,7 @@ final class FakeCompositor: @unchecked Sendable {
                     } else if request.object == xdgSurface && request.opcode == 1 && configures {
                         // get_toplevel(new id)
                         let toplevel = word(request.arguments, 0)
+                        lock.withLock { boundObjects["xdg_toplevel"] = toplevel }
                         reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
                         reply += event(xdgSurface, 0, uint(5))
                         if let output = self.object(of: "wl_output") {  // wl_surface.enter(output)

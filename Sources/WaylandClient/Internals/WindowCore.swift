@@ -117,11 +117,20 @@ final class WindowCore {
         height = newHeight
         configured = true
         removeConfigureDeadline()
+        let committed = framesCommitted
         onConfigure?(width, height)
         if resized { onResize?(width, height) }
         // A new size may allow another scale (buffers are bounded in device pixels).
         refreshScale()
         drawDeferred()
+        // The ack takes effect at the next commit, and a compositor may wait for it before it shows
+        // the window (sway's transactions wait up to 200 ms for the commit after a configure's ack):
+        // a drawn window that draws nothing for this configure, and has no frame waiting, commits
+        // its surface as it is.
+        if framesCommitted == committed, committed > 0, deferred.isEmpty, !closed {
+            wl_surface_commit(surface)
+            flushOutsideBatch()
+        }
     }
 
     // MARK: - Outputs and scale
