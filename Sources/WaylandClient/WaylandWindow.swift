@@ -48,9 +48,11 @@ public final class WaylandWindow {
         public var appID: String?
         /// Whether the window asks to be full screen (`xdg_toplevel.set_fullscreen`).
         public var fullscreen: Bool
-        /// The width chosen when the compositor leaves it to the app (a configure of 0).
+        /// The width chosen when the compositor leaves it to the app (a configure of 0), unless the
+        /// window asks to be full screen and an output has told its size: then that output's.
         public var defaultWidth: Int
-        /// The height chosen when the compositor leaves it to the app (a configure of 0).
+        /// The height chosen when the compositor leaves it to the app (a configure of 0), unless the
+        /// window asks to be full screen and an output has told its size: then that output's.
         public var defaultHeight: Int
         /// How pixels are stored.
         public var format: PixelFormat

@@ -334,6 +334,26 @@ struct FakeServerTests {
     }
 
     @Test(
+        "a configure of 0x0: a full-screen window takes its output's size in points (its mode over its scale), another its default",
+        arguments: [
+            (true, Int32(1), 3 as UInt32, [1024, 768]), (true, 2, 3, [512, 384]), (true, 2, 1, [1024, 768]),
+            (false, 1, 3, [800, 600]),
+        ])
+    func outputSizedFirstFrame(fullscreen: Bool, scale: Int32, version: UInt32, size: [Int]) throws {
+        let server = try FakeCompositor(
+            globals: Self.all + [("wl_output", version)], outputScale: scale, outputMode: (1024, 768),
+            configureSize: (0, 0))
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Sized", appID: "rc.sized", fullscreen: fullscreen))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect([window.width, window.height] == size)
+    }
+
+    @Test(
         "an output's global removed: the window is no longer on it and its scale falls back to 1; the output is released"
     )
     func outputRemoved() throws {

@@ -67,6 +67,19 @@ final class DisplayCore {
         var pendingScale = 1
         /// The output's name (`wl_output.name`, version 4), such as `HEADLESS-1`.
         var name: String?
+        /// The current mode's size in the output's pixels (`wl_output.mode` with the current flag).
+        var modeSize: (width: Int, height: Int)?
+        /// Whether the output is turned a quarter (`wl_output.geometry`'s transform 90 or 270, flipped or
+        /// not): its mode's width is then the height it shows.
+        var turned = false
+
+        /// The size a full-screen surface on it has, in points (its mode turned and divided by its
+        /// scale), or `nil` before its current mode came.
+        var fullScreenSize: (width: Int, height: Int)? {
+            guard let modeSize else { return nil }
+            let (width, height) = turned ? (modeSize.height, modeSize.width) : (modeSize.width, modeSize.height)
+            return (max(1, width / max(1, scale)), max(1, height / max(1, scale)))
+        }
     }
 
     /// The outputs bound, in the order their globals came.
@@ -266,6 +279,18 @@ final class DisplayCore {
         guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
         // The compositor's number is untrusted: the window bounds it again by its buffer's size.
         outputs[index].pendingScale = Int(min(max(factor, 1), 64))
+    }
+
+    fileprivate func outputMode(_ id: UInt?, flags: UInt32, width: Int32, height: Int32) {
+        guard flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0, let index = outputs.firstIndex(where: { $0.id == id })
+        else { return }
+        // Untrusted: a window bounds it again by its buffer's size.
+        outputs[index].modeSize = (Int(min(max(width, 1), 16384)), Int(min(max(height, 1), 16384)))
+    }
+
+    fileprivate func outputTransform(_ id: UInt?, _ transform: Int32) {
+        guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
+        outputs[index].turned = transform % 2 == 1  // 90, 270, flipped-90, flipped-270
     }
 
     fileprivate func outputNamed(_ id: UInt?, _ name: String) {
@@ -615,8 +640,18 @@ nonisolated(unsafe) private let wmBaseListener = staticListener(
 
 nonisolated(unsafe) private let outputListener = staticListener(
     wl_output_listener(
-        geometry: { _, _, _, _, _, _, _, _, _, _ in },
-        mode: { _, _, _, _, _, _ in },
+        geometry: { data, output, _, _, _, _, _, _, _, transform in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputTransform(output, transform) }
+        },
+        mode: { data, output, flags, width, height, _ in
+            let target = core(data)
+            let output = output.map { UInt(bitPattern: $0) }
+
+            MainActor.assumeIsolated { target?.outputMode(output, flags: flags, width: width, height: height) }
+        },
         done: { data, output in
             let target = core(data)
             let output = output.map { UInt(bitPattern: $0) }

@@ -107,11 +107,16 @@ final class WindowCore {
 
     fileprivate func surfaceConfigured(serial: UInt32) {
         xdg_surface_ack_configure(xdgSurface, serial)
+        // A size of 0 leaves it to the window: what it had, or at first its default, or, for a window
+        // that asked to be full screen, the output's size (sway sends 0x0 before its full-screen
+        // configure: drawn at that size at once, the first frame is the one shown).
+        var chosen = configured ? (width, height) : (max(options.defaultWidth, 1), max(options.defaultHeight, 1))
+        if !configured, options.fullscreen, let size = display.outputs.lazy.compactMap(\.fullScreenSize).first {
+            chosen = size
+        }
         // The compositor's size is untrusted: two buffers of at most 8192x8192 keep the pool's size in an Int32.
-        let newWidth = min(
-            pendingSize.0 > 0 ? pendingSize.0 : (configured ? width : max(options.defaultWidth, 1)), Self.maximumSide)
-        let newHeight = min(
-            pendingSize.1 > 0 ? pendingSize.1 : (configured ? height : max(options.defaultHeight, 1)), Self.maximumSide)
+        let newWidth = min(pendingSize.0 > 0 ? pendingSize.0 : chosen.0, Self.maximumSide)
+        let newHeight = min(pendingSize.1 > 0 ? pendingSize.1 : chosen.1, Self.maximumSide)
         let resized = newWidth != width || newHeight != height
         width = newWidth
         height = newHeight
