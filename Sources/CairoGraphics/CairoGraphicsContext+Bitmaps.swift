@@ -13,7 +13,7 @@ extension CairoGraphicsContext {
     ///   - rect: Where, in points.
     ///   - mode: How they fill `rect`.
     public func draw(_ bitmap: Bitmap, in rect: Rect, mode: ImageContentMode) {
-        guard canDraw, Self.isFinite(rect), rect.width > 0, rect.height > 0 else { return }
+        guard canDraw, Self.isFinite(rect), rect.width > 0, rect.height > 0, !isClippedOut(rect) else { return }
         let target = Self.placement(
             width: Double(bitmap.width), height: Double(bitmap.height), in: rect, mode: mode)
         var pixels = bitmap.pixels

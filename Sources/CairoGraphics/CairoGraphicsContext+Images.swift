@@ -23,7 +23,7 @@ extension CairoGraphicsContext {
     ///   - rect: Where, in points.
     ///   - mode: How it fills `rect`.
     public func draw(_ image: ImageSource, in rect: Rect, mode: ImageContentMode) {
-        guard canDraw, Self.isFinite(rect), rect.width > 0, rect.height > 0 else { return }
+        guard canDraw, Self.isFinite(rect), rect.width > 0, rect.height > 0, !isClippedOut(rect) else { return }
         guard let decoded = renderer.images.decoded(image) else {
             drawPlaceholder(in: rect)
             return

@@ -6,8 +6,10 @@ extension CairoGraphicsContext {
     func shadowSigma(_ shadow: Shadow) -> Double { shadow.radius * scale / 2 }
 
     /// Casts a shape's shadow: its blurred mask, kept per shape (moved to its origin), transform,
-    /// quarter-pixel phase and radius, filled with the shadow's colour.
-    func castShadow(_ shadow: Shadow, of path: Path, lineWidth: Double) {
+    /// quarter-pixel phase and radius, filled with the shadow's colour. Under an opaque fill of the shape
+    /// (`coveredByFill`), where the fill paints over it, the shadow is not drawn: a card's shadow costs
+    /// its rim, not its area.
+    func castShadow(_ shadow: Shadow, of path: Path, lineWidth: Double, coveredByFill: Bool = false) {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cairo, &matrix)
         let bounds = path.bounds
@@ -31,7 +33,9 @@ extension CairoGraphicsContext {
             Rect(x: -half, y: -half, width: bounds.width + 2 * half, height: bounds.height + 2 * half), maskMatrix)
         // A pixel more for the mask: antialiasing, and a curve's control points outside nothing.
         let covered = (minX: shape.minX - 1, minY: shape.minY - 1, maxX: shape.maxX + 1, maxY: shape.maxY + 1)
-        let mask = renderer.shadows.mask(for: key, bounds: covered, matrix: maskMatrix, sigma: sigma) { cairo in
+        let mask = renderer.shadows.mask(
+            for: key, bounds: covered, matrix: maskMatrix, sigma: sigma, findsSolidParts: lineWidth == 0
+        ) { cairo in
             PathDrawing.add(moved, to: cairo)
             if lineWidth > 0 {
                 cairo_set_line_width(cairo, lineWidth)
@@ -41,12 +45,20 @@ extension CairoGraphicsContext {
             }
         }
         guard let mask else { return }
+        // Where the fill will be: the mask's whole parts at the shape's place (not moved by the offset).
+        let hidden =
+            coveredByFill
+            ? mask.solid.map {
+                PixelBox(
+                    x: wholeX + mask.originX + $0.x, y: wholeY + mask.originY + $0.y, width: $0.width,
+                    height: $0.height)
+            } : []
         paint(
             mask, shadow, atX: Double(wholeX), y: Double(wholeY),
             reach: (
                 shape.minX + Double(wholeX), shape.minY + Double(wholeY), shape.maxX + Double(wholeX),
                 shape.maxY + Double(wholeY)
-            ))
+            ), hidden: hidden)
     }
 
     /// Casts the shadow of anything (text, an image): `draw` draws it on a mask covering `rect` (user
@@ -64,12 +76,13 @@ extension CairoGraphicsContext {
 
     /// Fills the mask with the shadow's colour, moved by its offset, and no further from what cast it
     /// than `Shadow.reach` (the area a redraw covers; the Gaussian's faint tail beyond
-    /// it is cut, so that no stale shadow is left behind).
+    /// it is cut, so that no stale shadow is left behind), nor where `hidden` (device pixels) says an
+    /// opaque fill will cover it.
     ///
     /// Uses `cairo_mask_surface` in device space.
     private func paint(
         _ mask: ShadowMask, _ shadow: Shadow, atX x: Double, y: Double,
-        reach covered: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+        reach covered: (minX: Double, minY: Double, maxX: Double, maxY: Double), hidden: [PixelBox] = []
     ) {
         let offsetX = shadow.offset.x * scale
         let offsetY = shadow.offset.y * scale
@@ -80,7 +93,16 @@ extension CairoGraphicsContext {
         let top = (covered.minY + offsetY - spread).rounded(.down)
         let right = (covered.maxX + offsetX + spread).rounded(.up)
         let bottom = (covered.maxY + offsetY + spread).rounded(.up)
-        cairo_rectangle(cairo, left, top, right - left, bottom - top)
+        // The reach less what is hidden: boxes of whole pixels, so that the clip stays boxes.
+        var parts = [PixelBox(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top))]
+        for box in hidden { parts = parts.flatMap { $0.subtracting(box) } }
+        guard !parts.isEmpty else {
+            cairo_restore(cairo)
+            return
+        }
+        for part in parts {
+            cairo_rectangle(cairo, Double(part.x), Double(part.y), Double(part.width), Double(part.height))
+        }
         cairo_clip(cairo)
         let color = shadow.color
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)

@@ -26,6 +26,9 @@ extension CairoGraphicsContext {
     ///   - style: How.
     public func draw(_ text: String, in rect: Rect, style: TextStyle) {
         guard canDraw, !text.isEmpty, Self.isFinite(rect), rect.width > 0, rect.height > 0 else { return }
+        // Glyphs' ink may pass their lines' boxes (accents, overhangs): a font size around the rectangle.
+        let ink = abs(style.font.size)
+        guard !isClippedOut(rect.insetBy(dx: -ink, dy: -ink)) else { return }
         let placed = place(text, in: rect, style: style)
         if let shadow {
             castShadow(shadow, covering: rect) { cairo in show(placed, rect: rect, on: cairo) }

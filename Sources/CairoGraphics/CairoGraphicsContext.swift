@@ -8,6 +8,9 @@ public import ResponderChain
 /// Shapes are filled and stroked with colours or linear gradients, antialiased; arcs are Cairo's.
 /// Text is laid out by Pango (see ``draw(_:in:style:)``); images are decoded once and kept
 /// at each device size (see `draw(_ image:in:mode:)`; an app's own pixels: `draw(_ bitmap:in:mode:)`). Everything is clipped to the damage being redrawn.
+/// What lies wholly outside the clip, with its shadow, is skipped: no text is laid out, no image
+/// decoded, no shape filled, so a node drawn for a damaged rectangle that holds only its edge costs
+/// that edge.
 ///
 /// State follows ``saveState()`` and ``restoreState()``: the clip, the transform, the shadow, the
 /// opacity and ``layoutDirection``. ``setOpacity(_:)`` makes everything drawn until the matching
@@ -78,8 +81,8 @@ public final class CairoGraphicsContext: GraphicsContext {
     ///   - path: The shape; nothing is drawn when it holds a coordinate that is not finite.
     ///   - paint: A colour or a gradient.
     public func fill(_ path: Path, with paint: Paint) {
-        guard canDraw, PathDrawing.isDrawable(path) else { return }
-        if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: 0) }
+        guard canDraw, PathDrawing.isDrawable(path), !isClippedOut(path.bounds) else { return }
+        if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: 0, coveredByFill: paint.isOpaque) }
         PathDrawing.add(path, to: cairo)
         setSource(paint)
         cairo_fill(cairo)
@@ -95,6 +98,9 @@ public final class CairoGraphicsContext: GraphicsContext {
     ///   - lineWidth: The width in points; nothing is drawn when it is not positive.
     public func stroke(_ path: Path, with paint: Paint, lineWidth: Double) {
         guard canDraw, lineWidth > 0, lineWidth.isFinite, PathDrawing.isDrawable(path) else { return }
+        // A mitred corner reaches at most Cairo's miter limit (10) times half the width from the path.
+        let reach = lineWidth * 5
+        guard !isClippedOut(path.bounds.insetBy(dx: -reach, dy: -reach)) else { return }
         if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: lineWidth) }
         PathDrawing.add(path, to: cairo)
         cairo_set_line_width(cairo, lineWidth)
@@ -117,6 +123,36 @@ public final class CairoGraphicsContext: GraphicsContext {
             cairo_set_source(cairo, pattern)
             cairo_pattern_destroy(pattern)
         }
+    }
+
+    // MARK: Culling
+
+    /// Whether nothing drawn inside `rect` (user space), and its shadow when one is set, can show
+    /// inside the clip: the drawing is skipped whole. A node drawn for a damaged rectangle that holds
+    /// only its edge (a neighbour's shadow reaching into it) then lays out no text, copies no icon and
+    /// fills no shape away from that edge, and a container whose parts lie elsewhere (a header, a
+    /// footer) costs its walk alone.
+    ///
+    /// Uses `cairo_clip_extents`.
+    ///
+    /// - Parameter rect: What the drawing touches, in points of the current user space.
+    /// - Returns: `true` when it lies wholly outside the clip's bounds, a pixel and the shadow's reach
+    ///   kept around it; `false` when it may show, or when a coordinate is not finite.
+    func isClippedOut(_ rect: Rect) -> Bool {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cairo, &matrix)
+        var (left, top, right, bottom) = (0.0, 0.0, 0.0, 0.0)
+        cairo_clip_extents(cairo, &left, &top, &right, &bottom)
+        let clip = PathDrawing.transformedBounds(
+            Rect(x: left, y: top, width: right - left, height: bottom - top), matrix)
+        let drawn = PathDrawing.transformedBounds(rect, matrix)
+        // Device pixels: one for antialiasing, and the shadow's offset and blur (as `paint(_:_:atX:y:reach:hidden:)`).
+        var reach = 1.0
+        if let shadow = current.shadow {
+            reach += (max(abs(shadow.offset.x), abs(shadow.offset.y)) + shadow.radius) * scale + 1
+        }
+        return drawn.maxX + reach <= clip.minX || drawn.minX - reach >= clip.maxX
+            || drawn.maxY + reach <= clip.minY || drawn.minY - reach >= clip.maxY
     }
 
     // MARK: State
@@ -231,5 +267,14 @@ public final class CairoGraphicsContext: GraphicsContext {
 
     static func isFinite(_ rect: Rect) -> Bool {
         rect.x.isFinite && rect.y.isFinite && rect.width.isFinite && rect.height.isFinite
+    }
+}
+
+extension Paint {
+    /// Whether every pixel it paints is opaque, hiding what is under it: a colour of alpha 1 (a
+    /// gradient may leave parts clear past its ends, so none counts).
+    var isOpaque: Bool {
+        if case .color(let color) = self { return color.alpha >= 1 }
+        return false
     }
 }

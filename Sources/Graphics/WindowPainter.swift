@@ -144,7 +144,11 @@ public final class WindowPainter {
             guard let focused, !focused.isHidden, case .lift = focused.focusEffect else { return nil }
             return focused
         }()
-        for rect in damage.rects {
+        for damaged in damage.rects {
+            // Whole points: a clip edge inside a pixel would blend that pixel's column or row again
+            // over what it showed (a faint seam across a card) and take Cairo's masked path for every
+            // shape drawn. The output damages the enclosing pixels anyway.
+            let rect = Self.wholePoints(damaged)
             context.withSavedState {
                 context.clip(to: rect)
                 context.fill(.rect(rect), backgroundColor)
@@ -158,6 +162,14 @@ public final class WindowPainter {
                 }
             }
         }
+    }
+
+    /// The smallest rectangle of whole points that holds a rectangle: whole device pixels at any
+    /// integer scale.
+    static func wholePoints(_ rect: Rect) -> Rect {
+        let left = rect.minX.rounded(.down)
+        let top = rect.minY.rounded(.down)
+        return Rect(x: left, y: top, width: rect.maxX.rounded(.up) - left, height: rect.maxY.rounded(.up) - top)
     }
 
     // MARK: - Damage

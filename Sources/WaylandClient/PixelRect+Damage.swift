@@ -47,4 +47,24 @@ extension PixelRect {
         guard touching else { return false }
         return a.union(b).area * 4 <= (a.area + b.area) * 5
     }
+
+    /// This rectangle less another: what is left, in at most four rectangles (the bands above and
+    /// below the other, then those at its sides).
+    ///
+    /// - Parameter other: The rectangle taken away.
+    /// - Returns: The parts left, none empty; this rectangle when they do not overlap.
+    package func subtracting(_ other: PixelRect) -> [PixelRect] {
+        let overlap = intersection(other)
+        guard !overlap.isEmpty else { return isEmpty ? [] : [self] }
+        var parts: [PixelRect] = []
+        if overlap.y > y { parts.append(PixelRect(x: x, y: y, width: width, height: overlap.y - y)) }
+        if overlap.maxY < maxY {
+            parts.append(PixelRect(x: x, y: overlap.maxY, width: width, height: maxY - overlap.maxY))
+        }
+        if overlap.x > x { parts.append(PixelRect(x: x, y: overlap.y, width: overlap.x - x, height: overlap.height)) }
+        if overlap.maxX < maxX {
+            parts.append(PixelRect(x: overlap.maxX, y: overlap.y, width: maxX - overlap.maxX, height: overlap.height))
+        }
+        return parts
+    }
 }

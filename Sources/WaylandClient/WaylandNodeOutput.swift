@@ -4,9 +4,10 @@ public import ResponderChain
 
 /// Shows a window's nodes in a Wayland window: each node draws itself in points
 /// (`FocusNode.draw(in:state:)`), with Cairo and Pango, at the window's scale, into its
-/// double-buffered `wl_shm` buffers. Only the damage is drawn, damaged and copied forward (a focus
-/// move: two tiles), paced by the compositor's frame callbacks; an app that changed nothing
-/// commits nothing.
+/// double-buffered `wl_shm` buffers. Only the damage is drawn and damaged (a focus move: two tiles),
+/// paced by the compositor's frame callbacks; what a buffer missed while the other was shown is
+/// copied into it after drawing, less what it drew again (after a focus move back and forth,
+/// nothing); an app that changed nothing commits nothing.
 ///
 /// ```swift
 /// let output = WaylandNodeOutput(window: waylandWindow, showing: window)
@@ -82,7 +83,14 @@ public final class WaylandNodeOutput: NodeOutput {
         guard configured, !queued, painter.needsFrame else { return }
         queued = true
         let kept = window.deferredDrawCount
-        if !window.present(draw: { [unowned self] buffer in draw(into: buffer) }), window.deferredDrawCount <= kept {
+        let drawing: (PixelBuffer) -> [PixelRect] = { [unowned self] buffer in draw(into: buffer) }
+        // The painter fills each damaged rectangle (whole points: whole pixels) with the window's
+        // background before drawing: when it is opaque, nothing under it is read, and the buffer need
+        // not copy there first what it missed.
+        let presented =
+            painter.backgroundColor.alpha >= 1
+            ? window.present(repaintingWhole: drawing) : window.present(draw: drawing)
+        if !presented, window.deferredDrawCount <= kept {
             queued = false
         }
     }

@@ -53,9 +53,11 @@ public final class WaylandWindow {
         public var appID: String?
         /// Whether the window asks to be full screen (`xdg_toplevel.set_fullscreen`).
         public var fullscreen: Bool
-        /// The width chosen when the compositor leaves it to the app (a configure of 0).
+        /// The width chosen when the compositor leaves it to the app (a configure of 0), unless the
+        /// window asks to be full screen and an output has told its size: then that output's.
         public var defaultWidth: Int
-        /// The height chosen when the compositor leaves it to the app (a configure of 0).
+        /// The height chosen when the compositor leaves it to the app (a configure of 0), unless the
+        /// window asks to be full screen and an output has told its size: then that output's.
         public var defaultHeight: Int
         /// How pixels are stored.
         public var format: PixelFormat
@@ -200,6 +202,19 @@ public final class WaylandWindow {
     @discardableResult
     public func present(draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
         core.present(draw)
+    }
+
+    /// ``present(draw:)`` for a drawing that repaints every rectangle it returns whole, with opaque
+    /// pixels, never reading what was there (an output that fills its damage with an opaque background
+    /// first): the buffer then copies what it missed after the drawing, less what it drew, rather than
+    /// all of it before.
+    ///
+    /// - Parameters:
+    ///   - draw: Draws, returning the changed rectangles in device pixels.
+    /// - Returns: Whether the frame was committed now.
+    @discardableResult
+    func present(repaintingWhole draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
+        core.present(draw, repaintsWhole: true)
     }
 
     /// The rectangles the last commit damaged, in device pixels (tests, statistics).

@@ -1,3 +1,4 @@
+import CCairoGraphics
 import PixelCanvas
 import ResponderChain
 import Testing
@@ -126,6 +127,76 @@ import Testing
         #expect(invisible.color(5, 5) == .white)
     }
 
+    @Test("what lies wholly outside the clip is skipped: no text laid out, no image decoded, no shadow blurred")
+    func clippedOutSkipped() {
+        let renderer = CairoRenderer()
+        let icon = ImageSource(
+            svg: "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='10' height='10'/></svg>",
+            name: "square")
+        let image = renderer.image(size: Size(width: 200, height: 160)) { context in
+            context.clip(to: Rect(x: 0, y: 0, width: 40, height: 40))
+            context.draw(
+                "Far away", in: Rect(x: 100, y: 10, width: 90, height: 30),
+                style: TextStyle(font: Font(family: "DejaVu Sans", size: 20), color: .black))
+            context.draw(icon, in: Rect(x: 100, y: 100, width: 30, height: 30), mode: .fit)
+            context.setShadow(Shadow(offset: Point(x: 0, y: 4), radius: 8))
+            context.fill(.roundedRect(Rect(x: 80, y: 80, width: 60, height: 40), cornerRadius: 8), brand)
+            context.stroke(.rect(Rect(x: 80, y: 130, width: 60, height: 20)), brand, lineWidth: 2)
+        }
+        #expect(renderer.cacheCounts.layoutsMade == 0)
+        #expect(renderer.cacheCounts.decodes == 0)
+        #expect(renderer.cacheCounts.shadowMasksMade == 0)
+        #expect(image.count { $0 != .white } == 0)
+    }
+
+    @Test(
+        "what reaches into the clip is drawn (a shadow, text, an image at its edge): the clip's pixels as drawn whole; a mitred corner too",
+        arguments: [1.0, 2.0])
+    func reachingIntoClipDrawn(scale: Double) {
+        let clip = Rect(x: 0, y: 0, width: 40, height: 40)
+        let icon = ImageSource(
+            svg: "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='10' height='10'/></svg>",
+            name: "square")
+        let size = Size(width: 100, height: 80)
+        let side = Int(40 * scale)
+        func inked(_ image: PixelImage) -> Int {
+            var count = 0
+            for y in 0..<side {
+                for x in 0..<side where image.color(x, y) != .white { count += 1 }
+            }
+            return count
+        }
+        func scene(_ context: CairoGraphicsContext) {
+            context.draw(
+                "Édge", in: Rect(x: 4, y: 39.5, width: 90, height: 30),
+                style: TextStyle(font: Font(family: "DejaVu Sans", size: 20), color: .black))
+            context.draw(icon, in: Rect(x: 39.75, y: 2, width: 10, height: 10), mode: .fit)
+            context.setShadow(Shadow(color: .black, offset: Point(x: -2, y: 0), radius: 6))
+            context.fill(.roundedRect(Rect(x: 47, y: 24, width: 30, height: 12), cornerRadius: 3), brand)
+        }
+        let whole = CairoRenderer().image(size: size, scale: scale) { context in scene(context) }
+        let clipped = CairoRenderer().image(size: size, scale: scale) { context in
+            context.clip(to: clip)
+            scene(context)
+        }
+        var differing = 0
+        for y in 0..<side {
+            for x in 0..<side where clipped.color(x, y) != whole.color(x, y) { differing += 1 }
+        }
+        #expect(differing == 0)
+        #expect(inked(clipped) > 10, "the edges reaching in are drawn")
+        // A sharp corner's mitre passes its path by four times the half width: its tip is inside the clip.
+        let mitred = CairoRenderer().image(size: size, scale: scale) { context in
+            context.clip(to: clip)
+            var wedge = Path()
+            wedge.move(to: Point(x: 60, y: 10))
+            wedge.line(to: Point(x: 44, y: 14))
+            wedge.line(to: Point(x: 60, y: 18))
+            context.stroke(wedge, brand, lineWidth: 4)
+        }
+        #expect(inked(mitred) > 0)
+    }
+
     @Test("a shadow falls below the shape, fades with distance and stops at its reach")
     func shadow() {
         let tile = Rect(x: 30, y: 30, width: 60, height: 40)
@@ -164,6 +235,63 @@ import Testing
         #expect(renderer.cacheCounts.shadowMasksMade == 1)
         _ = frame(at: 160.5)  // half a pixel over: another phase
         #expect(renderer.cacheCounts.shadowMasksMade == 2)
+    }
+
+    @Test(
+        "an opaque fill's shadow is not drawn where the fill covers it: the same pixels as the whole shadow under it",
+        arguments: [
+            (Rect(x: 30, y: 30, width: 160, height: 90), 14.0, Point(x: 0, y: 10), 22.0, 1.0),
+            (Rect(x: 30.3, y: 29.6, width: 151.4, height: 80.2), 20.0, Point(x: 3, y: -4), 8.0, 1.0),
+            (Rect(x: 40, y: 40, width: 120, height: 70), 0.0, Point(x: 0, y: 3), 10.0, 1.04),
+            (Rect(x: 20.5, y: 20.5, width: 60, height: 60), 30.0, Point(x: 0, y: 2), 6.0, 2.0),
+        ])
+    func opaqueFillHidesItsShadow(shape: Rect, cornerRadius: Double, offset: Point, radius: Double, scale: Double) {
+        let shadow = Shadow(color: Color(hex: 0x0B2A2E, alpha: 0.4), offset: offset, radius: radius)
+        let path = Path.roundedRect(shape, cornerRadius: cornerRadius)
+        let size = Size(width: 240, height: 160)
+        func transform(_ context: CairoGraphicsContext) {
+            context.translate(x: shape.midX, y: shape.midY)
+            context.scale(by: scale)
+            context.translate(x: -shape.midX, y: -shape.midY)
+        }
+        let renderer = CairoRenderer()
+        let hidden = renderer.image(size: size) { context in
+            transform(context)
+            context.setShadow(shadow)
+            context.fill(path, .white)
+        }
+        // The whole shadow: cast by a fill too faint to show (not opaque), then the opaque fill over it.
+        let whole = CairoRenderer().image(size: size) { context in
+            transform(context)
+            context.withSavedState {
+                context.setShadow(shadow)
+                context.fill(path, Color.white.opacity(0.001))
+            }
+            context.fill(path, .white)
+        }
+        #expect(hidden == whole)
+        #expect(hidden.count { $0.red < 250 } > 500, "a shadow is drawn")
+    }
+
+    @Test("the whole parts of a rounded rectangle's coverage: all of it but the corners, a pixel in")
+    func solidParts() throws {
+        let surface = try #require(CairoSurface(format: CAIRO_FORMAT_A8, width: 100, height: 60))
+        surface.draw { cairo in
+            PathDrawing.add(.roundedRect(Rect(x: 10, y: 10, width: 80, height: 40), cornerRadius: 10), to: cairo)
+            cairo_fill(cairo)
+        }
+        #expect(
+            ShadowMask.solidParts(of: surface) == [
+                PixelBox(x: 11, y: 21, width: 78, height: 18), PixelBox(x: 21, y: 11, width: 58, height: 38),
+            ])
+        // A ring has no whole middle: nothing is hidden.
+        let ring = try #require(CairoSurface(format: CAIRO_FORMAT_A8, width: 100, height: 60))
+        ring.draw { cairo in
+            PathDrawing.add(.roundedRect(Rect(x: 10, y: 10, width: 80, height: 40), cornerRadius: 10), to: cairo)
+            cairo_set_line_width(cairo, 4)
+            cairo_stroke(cairo)
+        }
+        #expect(ShadowMask.solidParts(of: ring).isEmpty)
     }
 
     @Test("text and images cast shadows too")

@@ -88,6 +88,33 @@ struct PainterPixelsTests {
         }
     }
 
+    @Test("a damage rectangle whose edges fall inside pixels leaves no seam: the frame equals one drawn whole")
+    func fractionalDamage() {
+        let (window, _, tiles) = Self.screen()
+        window.backgroundColor = Theme.standard.background
+        let painter = WindowPainter(window: window, size: Size(width: 640, height: 400))
+        let renderer = CairoRenderer()
+        let (width, height) = (640, 400)
+        func frame(into buffer: inout [UInt8]) {
+            let damage = painter.takeDamage()
+            buffer.withUnsafeMutableBytes { bytes in
+                renderer.render(
+                    into: bytes, width: width, height: height, stride: width * 4, scale: 1, damage: damage.rects
+                ) { context in painter.paint(damage, in: context) }
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: width * height * 4)
+        frame(into: &buffer)
+        // Through the second tile's white card and its title: edges at x 404.4 and 464.7, y 140.6 and 193.1.
+        tiles[1].setNeedsDisplay(Rect(x: 404.4, y: 140.6, width: 60.3, height: 52.5))
+        frame(into: &buffer)
+        painter.invalidateAll()
+        var fresh = [UInt8](repeating: 0, count: width * height * 4)
+        frame(into: &fresh)
+        let differing = stride(from: 0, to: buffer.count, by: 4).count { buffer[$0..<$0 + 4] != fresh[$0..<$0 + 4] }
+        #expect(differing == 0, "\(differing) pixels differ from the frame drawn whole")
+    }
+
     @Test("right to left: a label's leading edge is on the right")
     func rightToLeftLabel() {
         let (window, _, _) = Self.screen(direction: .rightToLeft)

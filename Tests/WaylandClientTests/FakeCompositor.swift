@@ -6,14 +6,14 @@ import Glibc
 /// object id and size/opcode, then 32-bit arguments and padded strings): `wl_display.get_registry`
 /// and `sync` answered, the globals it is given announced, `wl_registry.bind` recorded, a ping sent
 /// on `xdg_wm_base` and capabilities on `wl_seat` when they are bound; a toplevel configured at
-/// 640x480; at each commit the buffer it replaces released (`wl_buffer.release`), as a compositor
-/// that copies `wl_shm` buffers does, and then its `wl_surface.frame` callbacks answered at once. A
-/// test adds and removes globals while the client runs (``addGlobal(_:version:)``,
-/// ``removeGlobal(_:)``) and presses keys on the keyboard it bound (``enterAndPress(key:)``); a
-/// silent server accepts the connection and never answers. A
-/// `wl_output` global, when given, gets `scale` and `done` when bound (``outputScale``), and the
-/// toplevel's surface enters it when configured; ``setOutputScale(_:)`` and ``leaveOutput()``
-/// change that while the client runs.
+/// 640x480 (or ``configureSize``); at each commit the buffer it replaces released
+/// (`wl_buffer.release`), as a compositor that copies `wl_shm` buffers does, and then its
+/// `wl_surface.frame` callbacks answered at once. A test adds and removes globals while the client
+/// runs (``addGlobal(_:version:)``, ``removeGlobal(_:)``) and presses keys on the keyboard it bound
+/// (``enterAndPress(key:)``); a silent server accepts the connection and never answers. A
+/// `wl_output` global, when given, gets its current `mode` (``outputMode``, when given), `scale`
+/// and `done` when bound (``outputScale``), and the toplevel's surface enters it when configured;
+/// ``setOutputScale(_:)`` and ``leaveOutput()`` change that while the client runs.
 final class FakeCompositor: @unchecked Sendable {
     struct Request: Equatable {
         var object: UInt32
@@ -38,6 +38,10 @@ final class FakeCompositor: @unchecked Sendable {
     private let failsFrames: Bool
     private let silent: Bool
     private let configures: Bool
+    /// The current mode a bound `wl_output` announces.
+    private let outputMode: (width: UInt32, height: UInt32)?
+    /// The size of the toplevel's configure.
+    private let configureSize: (width: UInt32, height: UInt32)
     /// The scale a bound `wl_output` announces.
     let outputScale: Int32
     private var client: Int32 = -1
@@ -57,11 +61,17 @@ final class FakeCompositor: @unchecked Sendable {
     ///   - namesSeat: Whether a bound `wl_seat` gets its `name` event (`false`: a compositor that never sends
     ///     it, though the seat's version has it).
     ///   - outputScale: The scale a bound `wl_output` of version 2 or newer announces.
+    ///   - outputMode: The current mode a bound `wl_output` announces (`nil`: none).
+    ///   - configureSize: The size of the toplevel's first configure (0x0 leaves it to the client, as sway
+    ///     does before its full-screen configure).
     init(
         globals: [(String, UInt32)], pausesAfterBinding: Bool = false, failsFrames: Bool = false,
-        silent: Bool = false, configures: Bool = true, namesSeat: Bool = true, outputScale: Int32 = 1
+        silent: Bool = false, configures: Bool = true, namesSeat: Bool = true, outputScale: Int32 = 1,
+        outputMode: (width: UInt32, height: UInt32)? = nil, configureSize: (width: UInt32, height: UInt32) = (640, 480)
     ) throws {
         self.outputScale = outputScale
+        self.outputMode = outputMode
+        self.configureSize = configureSize
         self.namesSeat = namesSeat
         self.globals = globals
         self.pausesAfterBinding = pausesAfterBinding
@@ -148,6 +158,14 @@ final class FakeCompositor: @unchecked Sendable {
         send(event(output, 3, uint(UInt32(bitPattern: factor))) + event(output, 2, []))
     }
 
+    /// Configures the toplevel again (`xdg_toplevel.configure` with no states, then
+    /// `xdg_surface.configure` with `serial`), as a compositor does when it makes a window full
+    /// screen.
+    func configure(width: UInt32, height: UInt32, serial: UInt32) {
+        guard let toplevel = object(of: "xdg_toplevel"), let xdgSurface = object(of: "xdg_surface") else { return }
+        send(event(toplevel, 0, uint(width) + uint(height) + uint(0)) + event(xdgSurface, 0, uint(serial)))
+    }
+
     /// Takes the surface off the bound output (`wl_surface.leave`).
     func leaveOutput() {
         guard let output = object(of: "wl_output"), let surface = object(of: "wl_surface") else { return }
@@ -218,6 +236,9 @@ final class FakeCompositor: @unchecked Sendable {
                     lock.withLock { boundObjects[interface] = id }
                     if interface == "xdg_wm_base" { reply += event(id, 0, uint(pingSerial)) }
                     let version = word(request.arguments, 8 + padded)
+                    if interface == "wl_output", let outputMode {  // mode(current, width, height, refresh)
+                        reply += event(id, 1, uint(1) + uint(outputMode.width) + uint(outputMode.height) + uint(60000))
+                    }
                     if interface == "wl_output" && version >= 2 {  // scale(factor), done
                         reply += event(id, 3, uint(UInt32(bitPattern: outputScale))) + event(id, 2, [])
                     }
@@ -232,6 +253,7 @@ final class FakeCompositor: @unchecked Sendable {
                         lock.withLock { boundObjects["wl_surface"] = surface }
                     } else if request.object == base && request.opcode == 2 {  // get_xdg_surface(new id, surface)
                         xdgSurface = word(request.arguments, 0)
+                        lock.withLock { boundObjects["xdg_surface"] = xdgSurface }
                     } else if request.object == self.object(of: "wl_seat") && request.opcode == 1 {
                         // get_keyboard(new id)
                         let keyboard = word(request.arguments, 0)
@@ -239,7 +261,8 @@ final class FakeCompositor: @unchecked Sendable {
                     } else if request.object == xdgSurface && request.opcode == 1 && configures {
                         // get_toplevel(new id)
                         let toplevel = word(request.arguments, 0)
-                        reply += event(toplevel, 0, uint(640) + uint(480) + uint(0))
+                        lock.withLock { boundObjects["xdg_toplevel"] = toplevel }
+                        reply += event(toplevel, 0, uint(configureSize.width) + uint(configureSize.height) + uint(0))
                         reply += event(xdgSurface, 0, uint(5))
                         if let output = self.object(of: "wl_output") {  // wl_surface.enter(output)
                             reply += event(surface, 0, uint(output))

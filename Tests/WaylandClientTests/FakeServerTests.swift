@@ -127,6 +127,39 @@ struct FakeServerTests {
         #expect(rectangle(first[1]) == [0, 0, 640, 480])
     }
 
+    @Test(
+        "a configure after a frame is committed at once: as it is when nothing changes (sway shows the window only then), by the new frame alone after a resize",
+        arguments: [(640 as UInt32, 480 as UInt32, [6]), (320, 240, [1, 9, 3, 6])])
+    func configureCommitted(width: UInt32, height: UInt32, afterAck: [UInt16]) throws {
+        let server = try FakeCompositor(globals: Self.all)
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(connection: connection, options: .init(title: "Acked", appID: "rc.acked"))
+        let draw = { (buffer: PixelBuffer) -> [PixelRect] in
+            buffer.fill(rows: 0..<buffer.height, color: 0xFF_FF_00_00)
+            return [buffer.bounds]
+        }
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect(window.present(draw: draw))
+        #expect(run(loop, upTo: 5) { window.framesDone == 1 })
+        window.onResize = { [unowned window] _, _ in window.present(draw: draw) }
+        server.configure(width: width, height: height, serial: 6)
+        let xdgSurface = try #require(server.object(of: "xdg_surface"))
+        let surface = try #require(server.object(of: "wl_surface"))
+        let acked = { (request: FakeCompositor.Request) in
+            request.object == xdgSurface && request.opcode == 4 && self.rectangle(request, count: 1) == [6]
+        }
+        let afterAcked = {
+            let requests = server.received
+            guard let ack = requests.firstIndex(where: acked) else { return [UInt16]() }
+            return requests[(ack + 1)...].filter { $0.object == surface }.map(\.opcode)
+        }
+        #expect(run(loop, upTo: 5) { afterAcked().contains(6) })
+        #expect(afterAcked() == afterAck)
+    }
+
     /// A request's first `count` arguments as 32-bit integers (damage_buffer's x, y, width, height).
     /// Shorter arguments give `[]`: a test that expected another request fails instead of trapping.
     func rectangle(_ request: FakeCompositor.Request, count: Int = 4) -> [Int32] {
@@ -299,6 +332,26 @@ struct FakeServerTests {
         #expect(run(loop, upTo: 5) { window.scale == 1 })
         #expect(scales == [1, 3, 1])
         #expect(window.enteredOutputCount == 0)
+    }
+
+    @Test(
+        "a configure of 0x0: a full-screen window takes its output's size in points (its mode over its scale), another its default",
+        arguments: [
+            (true, Int32(1), 3 as UInt32, [1024, 768]), (true, 2, 3, [512, 384]), (true, 2, 1, [1024, 768]),
+            (false, 1, 3, [800, 600]),
+        ])
+    func outputSizedFirstFrame(fullscreen: Bool, scale: Int32, version: UInt32, size: [Int]) throws {
+        let server = try FakeCompositor(
+            globals: Self.all + [("wl_output", version)], outputScale: scale, outputMode: (1024, 768),
+            configureSize: (0, 0))
+        defer { server.stop() }
+        let loop = try makeLoop()
+        let environment = WaylandEnvironment(display: server.socketName, runtimeDirectory: server.directory)
+        let connection = try WaylandConnection(loop: loop, environment: environment)
+        let window = try WaylandWindow(
+            connection: connection, options: .init(title: "Sized", appID: "rc.sized", fullscreen: fullscreen))
+        #expect(run(loop, upTo: 5) { window.isConfigured })
+        #expect([window.width, window.height] == size)
     }
 
     @Test(

@@ -106,4 +106,35 @@ struct PixelRectTests {
         #expect(PixelRect.coalesced(tiles, within: Self.bounds) == [PixelRect(x: 0, y: 0, width: 650, height: 490)])
         #expect(PixelRect.coalesced(Array(tiles.prefix(3)), within: Self.bounds, limit: 2).count == 1)
     }
+
+    @Test(
+        "less another rectangle: the bands above and below, then the sides; all of it when they do not overlap",
+        arguments: [
+            // A hole in the middle: four parts.
+            (
+                PixelRect(x: 0, y: 0, width: 100, height: 50), PixelRect(x: 10, y: 20, width: 30, height: 10),
+                [
+                    PixelRect(x: 0, y: 0, width: 100, height: 20), PixelRect(x: 0, y: 30, width: 100, height: 20),
+                    PixelRect(x: 0, y: 20, width: 10, height: 10), PixelRect(x: 40, y: 20, width: 60, height: 10),
+                ]
+            ),
+            // The same rectangle, or one holding it: nothing left.
+            (PixelRect(x: 5, y: 5, width: 10, height: 10), PixelRect(x: 5, y: 5, width: 10, height: 10), []),
+            (PixelRect(x: 5, y: 5, width: 10, height: 10), PixelRect(x: 0, y: 0, width: 50, height: 50), []),
+            // Over its right edge: the left part.
+            (
+                PixelRect(x: 0, y: 0, width: 20, height: 10), PixelRect(x: 15, y: -5, width: 20, height: 30),
+                [PixelRect(x: 0, y: 0, width: 15, height: 10)]
+            ),
+            // Touching only: all of it.
+            (
+                PixelRect(x: 0, y: 0, width: 20, height: 10), PixelRect(x: 20, y: 0, width: 5, height: 5),
+                [PixelRect(x: 0, y: 0, width: 20, height: 10)]
+            ),
+        ])
+    func subtracting(rect: PixelRect, other: PixelRect, expected: [PixelRect]) {
+        let parts = rect.subtracting(other)
+        #expect(parts == expected)
+        #expect(parts.reduce(0) { $0 + $1.area } == rect.area - rect.intersection(other).area)
+    }
 }

@@ -105,6 +105,51 @@ import WaylandClient
     }
 }
 
+extension WaylandNodeOutputTests {
+    @Test(
+        "a focus move back and forth copies nothing forward: the tiles a buffer missed are those it draws again, and the screen is what a frame drawn whole shows"
+    )
+    func focusMovesCopyNothing() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Moves", appID: "rc.moves"))
+        let (window, focusSystem, tiles) = Self.nodes()
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        #expect(
+            run(loop, upTo: 5) { output.framesDrawn >= 1 && waylandWindow.framesDone == waylandWindow.framesCommitted })
+        var copies: [Int] = []
+        for target in [1, 0, 1, 0, 1] {
+            let commits = waylandWindow.framesCommitted
+            focusSystem.setNeedsFocusUpdate(on: tiles[target])
+            focusSystem.updateFocusIfNeeded()
+            output.update()
+            #expect(
+                run(loop, upTo: 5) {
+                    waylandWindow.framesCommitted == commits + 1 && waylandWindow.framesDone == commits + 1
+                })
+            copies.append(waylandWindow.lastCopy.bytes)
+        }
+        // The second buffer, never drawn, takes the first one's frame less the two tiles it draws; after
+        // that each buffer missed the two tiles it draws again.
+        #expect(copies.count == 5 && copies[0] > 0 && copies[0] < 800 * 600 * 4)
+        #expect(Array(copies.dropFirst()) == [0, 0, 0, 0], "\(copies)")
+        _ = run(loop, upTo: 0.3) { false }
+        let moved = try sway.screenshot()
+        #expect(Self.ringPixels(moved, around: tiles[0].frame, scale: 1) == 0)
+        #expect(Self.ringPixels(moved, around: tiles[1].frame, scale: 1) > 500)
+        // Everything drawn again: the same picture.
+        let commits = waylandWindow.framesCommitted
+        output.invalidate()
+        output.update()
+        #expect(run(loop, upTo: 5) { waylandWindow.framesDone == commits + 1 })
+        _ = run(loop, upTo: 0.3) { false }
+        let whole = try sway.screenshot()
+        #expect(whole.rgb == moved.rgb, "drawn by damage, the screen is what a frame drawn whole shows")
+    }
+}
+
 @MainActor @Suite(.serialized) struct WaylandPlatformNodesTests {
     @Test(
         "KeyboardApp with screenDrawing .nodes on the Wayland platform draws the nodes: no canvas output, the seat's surface in points"

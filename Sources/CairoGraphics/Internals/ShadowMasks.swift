@@ -7,11 +7,89 @@ final class ShadowMask {
     let surface: CairoSurface
     let originX: Int
     let originY: Int
+    /// Rectangles of the mask (its pixels) that the shape, unblurred, covers whole, a pixel in from
+    /// their edges: an opaque fill of the shape paints over its shadow there (``ShadowMask/solidParts(of:)``).
+    let solid: [PixelBox]
 
-    init(surface: CairoSurface, originX: Int, originY: Int) {
+    init(surface: CairoSurface, originX: Int, originY: Int, solid: [PixelBox] = []) {
         self.surface = surface
         self.originX = originX
         self.originY = originY
+        self.solid = solid
+    }
+
+    /// The parts of a shape's coverage (an A8 surface, before the blur) that are whole: the band of
+    /// full rows through its middle and the band of full columns through it, each a pixel in from its
+    /// edges (the fill that casts the shadow is placed to a quarter pixel the mask is not). For a
+    /// rounded rectangle that is all of it but the corners; for a shape with no full middle, nothing.
+    static func solidParts(of surface: CairoSurface) -> [PixelBox] {
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return [] }
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        let (width, height) = (surface.width, surface.height)
+        let (centerX, centerY) = (width / 2, height / 2)
+        guard width > 4, height > 4, data[centerY * stride + centerX] == 255 else { return [] }
+        func full(_ x: Int, _ y: Int) -> Bool { data[y * stride + x] == 255 }
+        func rowFull(_ y: Int, _ columns: ClosedRange<Int>) -> Bool {
+            var x = columns.lowerBound
+            while x <= columns.upperBound {
+                if data[y * stride + x] != 255 { return false }
+                x += 1
+            }
+            return true
+        }
+        func columnFull(_ x: Int, _ rows: ClosedRange<Int>) -> Bool {
+            var y = rows.lowerBound
+            while y <= rows.upperBound {
+                if data[y * stride + x] != 255 { return false }
+                y += 1
+            }
+            return true
+        }
+        // The middle row's run of full pixels, then the rows above and below that are full along it.
+        var (left, right) = (centerX, centerX)
+        while left > 0, full(left - 1, centerY) { left -= 1 }
+        while right < width - 1, full(right + 1, centerY) { right += 1 }
+        var (top, bottom) = (centerY, centerY)
+        while top > 0, rowFull(top - 1, left...right) { top -= 1 }
+        while bottom < height - 1, rowFull(bottom + 1, left...right) { bottom += 1 }
+        // The middle column's run, then the columns either side that are full along it.
+        var (upper, lower) = (centerY, centerY)
+        while upper > 0, full(centerX, upper - 1) { upper -= 1 }
+        while lower < height - 1, full(centerX, lower + 1) { lower += 1 }
+        var (first, last) = (centerX, centerX)
+        while first > 0, columnFull(first - 1, upper...lower) { first -= 1 }
+        while last < width - 1, columnFull(last + 1, upper...lower) { last += 1 }
+        return [
+            PixelBox(x: left + 1, y: top + 1, width: right - left - 1, height: bottom - top - 1),
+            PixelBox(x: first + 1, y: upper + 1, width: last - first - 1, height: lower - upper - 1),
+        ].filter { $0.width > 0 && $0.height > 0 }
+    }
+}
+
+/// A rectangle of whole device pixels.
+struct PixelBox: Hashable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+
+    /// This box less another: what is left, in at most four boxes.
+    func subtracting(_ other: PixelBox) -> [PixelBox] {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
+        guard left < right, top < bottom else { return [self] }
+        var parts: [PixelBox] = []
+        if top > y { parts.append(PixelBox(x: x, y: y, width: width, height: top - y)) }
+        if bottom < maxY { parts.append(PixelBox(x: x, y: bottom, width: width, height: maxY - bottom)) }
+        if left > x { parts.append(PixelBox(x: x, y: top, width: left - x, height: bottom - top)) }
+        if right < maxX { parts.append(PixelBox(x: right, y: top, width: maxX - right, height: bottom - top)) }
+        return parts
     }
 }
 
@@ -50,7 +128,7 @@ final class ShadowStore {
     /// covering `bounds` (device pixels, relative to the whole pixel the shape starts in) and blurred.
     func mask(
         for key: Key?, bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), matrix: cairo_matrix_t,
-        sigma: Double, draw: (OpaquePointer) -> Void
+        sigma: Double, findsSolidParts: Bool = false, draw: (OpaquePointer) -> Void
     ) -> ShadowMask? {
         if let key, let kept = masks.value(for: key) { return kept }
         let reach = ShadowBlur.reach(sigma: sigma)
@@ -69,8 +147,9 @@ final class ShadowStore {
             cairo_set_matrix(cairo, &matrix)
             draw(cairo)
         }
+        let solid = findsSolidParts ? ShadowMask.solidParts(of: surface) : []
         ShadowBlur.blur(surface, sigma: sigma)
-        let mask = ShadowMask(surface: surface, originX: originX, originY: originY)
+        let mask = ShadowMask(surface: surface, originX: originX, originY: originY, solid: solid)
         if let key { masks.insert(mask, for: key, cost: surface.byteCount) }
         return mask
     }

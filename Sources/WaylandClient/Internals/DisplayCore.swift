@@ -289,6 +289,16 @@ final class DisplayCore {
             let index = outputs.firstIndex(where: { $0.id == id })
         else { return }
         outputs[index].pendingMode = (Int(width), Int(height))
+        // Version 1 has no `done`: its mode counts as it comes (after its geometry).
+        if outputs[index].version < 2 { applyMode(index) }
+    }
+
+    /// The pending mode, turned by the pending transform, becomes the output's pixel size.
+    private func applyMode(_ index: Int) {
+        // A quarter turn (90, 270, and their flipped forms: odd transforms) swaps the sides.
+        outputs[index].pixelSize = outputs[index].pendingMode.map {
+            outputs[index].pendingTransform & 1 == 1 ? ($0.height, $0.width) : $0
+        }
     }
 
     fileprivate func outputGeometry(_ id: UInt?, transform: Int32) {
@@ -298,10 +308,7 @@ final class DisplayCore {
 
     fileprivate func outputDone(_ id: UInt?) {
         guard let index = outputs.firstIndex(where: { $0.id == id }) else { return }
-        // A quarter turn (90, 270, and their flipped forms: odd transforms) swaps the sides.
-        outputs[index].pixelSize = outputs[index].pendingMode.map {
-            outputs[index].pendingTransform & 1 == 1 ? ($0.height, $0.width) : $0
-        }
+        applyMode(index)
         guard outputs[index].scale != outputs[index].pendingScale else { return }
         outputs[index].scale = outputs[index].pendingScale
         outputsChanged()

@@ -31,19 +31,34 @@ final class ShmBuffer {
     /// missed, coalesced (all of it when they cover three quarters of the buffer or more, or when it
     /// was never drawn and `front` shows a frame of this size).
     func prepare(front: ShmBuffer?, width: Int, height: Int, stride: Int) -> ForwardCopy {
+        guard let front, let rects = missed(front: front, width: width, height: height) else { return ForwardCopy() }
+        return copy(rects, from: front, stride: stride)
+    }
+
+    /// What the buffer must take from `front` to show what it shows, and forgets it: `nil` for nothing
+    /// (no other buffer shows a frame), else the rectangles it missed, coalesced, or all of it (they
+    /// cover three quarters of it or more, or it was never drawn and `front` shows a frame of this size).
+    func missed(front: ShmBuffer?, width: Int, height: Int) -> [PixelRect]? {
         defer { staleRects = [] }
-        guard let front, front !== self else { return ForwardCopy() }
+        guard let front, front !== self else { return nil }
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         if needsFullRedraw {
             // Never drawn, but the other buffer shows a frame of this size: start from it.
             needsFullRedraw = false
-            return copyAll(from: front)
+            return [bounds]
         }
-        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let rects = PixelRect.coalesced(staleRects, within: bounds)
         let area = rects.reduce(0) { $0 + $1.area }
-        if area * 4 >= bounds.area * 3 { return copyAll(from: front) }
+        return area * 4 >= bounds.area * 3 ? [bounds] : rects
+    }
+
+    /// Copies rectangles from `front`.
+    func copy(_ rects: [PixelRect], from front: ShmBuffer, stride: Int) -> ForwardCopy {
         var copy = ForwardCopy()
-        for rect in rects {
+        for rect in rects where !rect.isEmpty {
+            if rect.x == 0 && rect.y == 0 && rect.width * 4 == stride && rect.height * stride == pixels.count {
+                return copyAll(from: front)
+            }
             let source = front.pixels.baseAddress! + rect.y * stride + rect.x * 4
             let target = pixels.baseAddress! + rect.y * stride + rect.x * 4
             if rect.x == 0 && rect.width * 4 == stride {
@@ -72,7 +87,8 @@ final class ShmBuffer {
     }
 }
 
-/// What a buffer copied from the front one before it was drawn (``ShmBuffer/prepare(front:width:height:stride:)``).
+/// What a buffer copied from the front one to show the last frame where it was not drawn
+/// (``ShmBuffer/prepare(front:width:height:stride:)``, or after a drawing that repaints whole).
 struct ForwardCopy: Hashable, Sendable {
     /// How many rectangles were copied (1 for the whole buffer).
     var rects = 0

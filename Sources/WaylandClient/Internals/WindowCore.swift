@@ -48,7 +48,7 @@ final class WindowCore {
     private(set) var framePending = false
     private(set) var framesCommitted = 0
     private(set) var framesDone = 0
-    private(set) var deferred: [(PixelBuffer) -> [PixelRect]] = []
+    private(set) var deferred: [Drawing] = []
     /// The rectangles the last commit damaged (in device pixels).
     private(set) var lastDamage: [PixelRect] = []
     /// What was copied from the front buffer before the last frame was drawn, and since the window was made.
@@ -125,11 +125,20 @@ final class WindowCore {
         height = newHeight
         configured = true
         removeConfigureDeadline()
+        let committed = framesCommitted
         onConfigure?(width, height)
         if resized { onResize?(width, height) }
         // A new size may allow another scale (buffers are bounded in device pixels).
         refreshScale()
         drawDeferred()
+        // The ack takes effect at the next commit, and a compositor may wait for it before it shows
+        // the window (sway's transactions wait up to 200 ms for the commit after a configure's ack):
+        // a drawn window that draws nothing for this configure, and has no frame waiting, commits
+        // its surface as it is.
+        if framesCommitted == committed, committed > 0, deferred.isEmpty, !closed {
+            wl_surface_commit(surface)
+            flushOutsideBatch()
+        }
     }
 
     /// The size before the first configure that gives one: for a full-screen window, the size in points
@@ -187,9 +196,22 @@ final class WindowCore {
 
     // MARK: - Frames
 
-    func present(_ draw: @escaping (PixelBuffer) -> [PixelRect]) -> Bool {
+    /// A kept drawing, and whether it repaints every rectangle it returns whole, with opaque pixels,
+    /// without reading what was there (``present(_:repaintsWhole:)``).
+    struct Drawing {
+        var draw: (PixelBuffer) -> [PixelRect]
+        var repaintsWhole: Bool
+    }
+
+    /// Keeps a drawing for the next frame and draws it now when the window may.
+    ///
+    /// The buffer drawn into must first show the last frame where the drawing does not change it: it
+    /// copies the rectangles it missed from the buffer on screen. A drawing that `repaintsWhole` never
+    /// reads the pixels it draws over, so the buffer copies them afterwards, less what it drew (after
+    /// a focus move, the two tiles a buffer missed are the two it draws again: nothing is copied).
+    func present(_ draw: @escaping (PixelBuffer) -> [PixelRect], repaintsWhole: Bool = false) -> Bool {
         guard !closed, display.disconnectError == nil else { return false }
-        deferred.append(draw)
+        deferred.append(Drawing(draw: draw, repaintsWhole: repaintsWhole))
         return drawDeferred()
     }
 
@@ -214,20 +236,33 @@ final class WindowCore {
             }
         }
         guard let pool, let buffer = pool.freeBuffer() else { return false }
-        lastCopy = buffer.prepare(front: pool.front, width: pixelWidth, height: pixelHeight, stride: pool.stride)
-        totalCopied.rects += lastCopy.rects
-        totalCopied.bytes += lastCopy.bytes
-        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
-        var drawn: [PixelRect] = []
         let drawings = deferred
         deferred.removeAll()
+        let front = pool.front
+        // What the buffer missed: copied now, or after drawings that repaint whole, less what they drew.
+        let missed = buffer.missed(front: front, width: pixelWidth, height: pixelHeight)
+        let copiesAfter = drawings.allSatisfy(\.repaintsWhole)
+        lastCopy = ForwardCopy()
+        if let front, let missed, !copiesAfter {
+            lastCopy = buffer.copy(missed, from: front, stride: pool.stride)
+        }
+        let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
+        var drawn: [PixelRect] = []
         for drawing in drawings {
             let view = PixelBuffer(
                 pixels: buffer.pixels, width: pixelWidth, height: pixelHeight, stride: pool.stride,
                 format: options.format, scale: scale, needsFullRedraw: buffer.needsFullRedraw && drawn.isEmpty)
-            drawn += drawing(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+            drawn += drawing.draw(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         }
         let damage = buffer.needsFullRedraw ? [bounds] : PixelRect.coalesced(drawn, within: bounds)
+        if let front, let missed, copiesAfter {
+            // Less what was drawn (not the damage: more than 16 rectangles are damaged as their bounds).
+            var rest = missed
+            for rect in drawn { rest = rest.flatMap { $0.subtracting(rect) } }
+            lastCopy = buffer.copy(rest, from: front, stride: pool.stride)
+        }
+        totalCopied.rects += lastCopy.rects
+        totalCopied.bytes += lastCopy.bytes
         if pool.scale != committedBufferScale {
             // In the commit that attaches the first buffer of the new size: its size is a multiple of the scale.
             wl_surface_set_buffer_scale(surface, Int32(pool.scale))
