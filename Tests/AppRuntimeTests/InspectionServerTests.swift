@@ -1,6 +1,7 @@
 import AppRuntime
 import DispatchTrace
 import Foundation
+import Graphics
 import Inspection
 import LinuxSystem
 import ResponderChain
@@ -186,6 +187,98 @@ func event(_ line: String) -> String? {
         app.setNeedsFrame()
         let quiet = peer.read(app, for: 0.3) { _ in false }
         #expect(!quiet.contains { event($0) == "snapshot" })
+    }
+
+    @Test("a watcher served after the tree changed, before the frame ended, leaves the others their snapshot of it")
+    func lateWatcherLeavesOthersTheirSnapshot() throws {
+        let app = try Self.makeApp(directory: Self.makeDirectory())
+        try app.start()
+        let path = try #require(app.inspectionPath)
+        let first = try Self.watch(app, at: path).peer
+        // The second is admitted, and sends its request later.
+        let second = try SocketPeer(path: path)
+        _ = second.read(app, for: 0.2) { _ in false }
+        // The tree changes between batches (a task's work), then one batch serves the second and ends the frame.
+        let root = try #require(app.root as? FocusNode)
+        root.addChild(FocusNode(identifier: "late", frame: Rect(x: 0, y: 1, width: 1, height: 1), isFocusable: true))
+        second.send(InspectionRequest.watch.line)
+        let head = second.read(app) { $0.count >= 3 }
+        #expect(head.count == 3 && head[2].contains("\"late\""), "the second starts with the changed tree")
+        let lines = first.read(app, for: 1) { $0.contains { event($0) == "snapshot" } }
+        #expect(
+            lines.contains { event($0) == "snapshot" && $0.contains("\"late\"") },
+            "the first gets the changed tree too: \(lines.compactMap(event))")
+    }
+
+    @Test(
+        "a tap on an on-screen key: the tree with the keyboard laid out, then the keys it typed, reach a watcher at the end of each tap's own batch"
+    )
+    func onScreenKeyboardTap() throws {
+        let window = Window(identifier: "window")
+        let root = FocusNode(identifier: "root", frame: Rect(x: 0, y: 0, width: 800, height: 600))
+        window.addChild(root)
+        let field = TextFieldNode(label: "Name", identifier: "name", frame: Rect(x: 40, y: 40, width: 400, height: 96))
+        root.addChild(field)
+        // Focus starts on a button: the keyboard shows when a finger taps the field.
+        root.addChild(ButtonNode("Done", identifier: "done", frame: Rect(x: 480, y: 40, width: 200, height: 96)))
+        root.preferredFocusIdentifiers = ["done"]
+        var configuration = Application.Configuration()
+        configuration.usesTerminalForOutput = false
+        configuration.inspection.directory = Self.makeDirectory()
+        configuration.inspection.name = "tester"
+        let app = try Application(window: window, root: root, configuration: configuration)
+        app.setPrimaryInput(FakeInputSource("seat"), fallsBackToTerminal: false)
+        let keyboard = OnScreenKeyboard(
+            layout: app.layout, sink: app.inputContext.sink, device: app.inputContext.makeDeviceID())
+        root.addChild(keyboard)
+        // Docked when it shows, as the kiosk example lays it out: its keys get frames in the batch that shows it.
+        keyboard.onVisibilityChange = { [unowned keyboard] shown in
+            keyboard.frame = shown ? Rect(x: 0, y: 300, width: 800, height: 300) : .zero
+            keyboard.layoutKeys()
+        }
+        keyboard.attach(to: app.focusSystem)
+        try app.start()
+        let peer = try Self.watch(app, at: #require(app.inspectionPath)).peer
+
+        // A finger taps through the app's input sink in one batch of the loop; what the watcher holds is read
+        // after that batch alone (no other input, no other frame).
+        func tap(_ point: Point) -> [String] {
+            let touch = DeviceID(rawValue: 77)
+            app.loop.control.perform {
+                for phase in [PointerEvent.Phase.down, .up] {
+                    app.inputContext.sink.receive(
+                        .pointer(PointerEvent(phase, .touch, contact: 1, at: point, device: touch, timestamp: 1)))
+                }
+            }
+            app.loop.runOnce(timeout: 5)
+            usleep(20_000)
+            return peer.take()
+        }
+
+        #expect(keyboard.isHidden)
+        let shown = tap(Point(x: 100, y: 80))
+        let snapshot = try #require(shown.last { event($0) == "snapshot" }, "\(shown.compactMap(event))")
+        let frame = try #require(Self.frame(of: "key-a", in: snapshot))
+        #expect(frame[2] > 0 && frame[3] > 0 && frame[1] >= 300, "key-a laid out in the keyboard: \(frame)")
+        let typed = tap(Point(x: frame[0] + frame[2] / 2, y: frame[1] + frame[3] / 2))
+        let keys = typed.filter { event($0) == "key" }
+        #expect(keys.count == 2 && keys[0].contains("\"characters\":\"a\""), "\(typed)")
+        #expect(field.text == "a", "typed into the field")
+    }
+
+    /// A node's frame `[x, y, width, height]` in a snapshot line, `nil` when it is not there.
+    static func frame(of id: String, in line: String) -> [Double]? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let scene = object["scene"] as? [String: Any], let root = scene["root"] as? [String: Any]
+        else { return nil }
+        func find(_ node: [String: Any]) -> [Double]? {
+            if node["id"] as? String == id { return (node["frame"] as? [NSNumber])?.map(\.doubleValue) }
+            for child in node["children"] as? [[String: Any]] ?? [] {
+                if let found = find(child) { return found }
+            }
+            return nil
+        }
+        return find(root)
     }
 
     @Test("with nobody watching the dispatcher traces nothing; a watcher turns it on, its leaving turns it off")

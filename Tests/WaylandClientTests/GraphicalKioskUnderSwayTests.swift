@@ -45,7 +45,6 @@ struct GraphicalKioskUnderSwayTests {
         try tap(kiosk, "tile-checkin")
         try kiosk.waitForFocus("name")
         for key in ["key-shift", "key-A", "key-d", "key-a"] { try tap(kiosk, key) }
-        try Self.flushTrace(kiosk)
         let typed = try kiosk.waitFor("\"Ada\" typed") {
             $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "a"
         }
@@ -83,7 +82,6 @@ struct GraphicalKioskUnderSwayTests {
         try tap(kiosk, "search")
         try kiosk.waitForFocus("search")
         for key in ["key-a", "key-n"] { try tap(kiosk, key) }
-        try Self.flushTrace(kiosk)
         try kiosk.waitFor("\"an\" typed") {
             $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "n"
         }
@@ -141,7 +139,6 @@ struct GraphicalKioskUnderSwayTests {
         try tap(kiosk, "tile-checkin")
         try kiosk.waitForFocus("name")
         for key in ["key-k", "key-i", "key-m"] { try tap(kiosk, key) }
-        try Self.flushTrace(kiosk)
         try kiosk.waitFor("\"kim\" typed") {
             $0["event"] as? String == "key" && $0["phase"] as? String == "down" && $0["characters"] as? String == "m"
         }
@@ -152,14 +149,8 @@ struct GraphicalKioskUnderSwayTests {
 
     /// Taps the middle of a node where the kiosk has it now, and waits for the tap in the trace.
     func tap(_ kiosk: Kiosk, _ id: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let deadline = Date().addingTimeInterval(5)
-        var frame = try Self.currentFrame(of: id, in: kiosk)
-        while frame == nil || frame![2] <= 0 {
-            guard Date() < deadline else { throw SwayHeadless.Failure(description: "no \(id) shown in the tree") }
-            usleep(100_000)
-            frame = try Self.currentFrame(of: id, in: kiosk)
-        }
-        let (x, y) = (Int(frame![0] + frame![2] / 2), Int(frame![1] + frame![3] / 2))
+        let frame = try Self.shownFrame(of: id, in: kiosk)
+        let (x, y) = (Int(frame[0] + frame[2] / 2), Int(frame[1] + frame[3] / 2))
         let ups = kiosk.trace.count { $0["event"] as? String == "pointer" && $0["phase"] as? String == "up" }
         #expect(kiosk.pointer.send("click \(x) \(y)") == "ok", sourceLocation: sourceLocation)
         var seen = 0
@@ -170,49 +161,23 @@ struct GraphicalKioskUnderSwayTests {
         }
     }
 
-    /// Presses and releases Shift on the seat's keyboard (it types nothing), which makes the kiosk end a
-    /// frame: the key an on-screen key typed after the tap's own frame ended reaches watchers only at the
-    /// end of the next one.
-    static func flushTrace(_ kiosk: Kiosk) throws {
-        try kiosk.keys("-k", "Shift_L")
-    }
-
-    /// A node's frame `[x, y, width, height]` in points as the kiosk has it now, from the snapshot a new
-    /// `keytrace --attach --json` watcher is sent first (the suite's own watcher gets snapshots as the
-    /// tree's structure changes, not when the keyboard's keys are laid out); `nil` when it is not there.
-    static func currentFrame(of id: String, in kiosk: Kiosk) throws -> [Double]? {
-        let watcher = Process()
-        let output = Pipe()
-        watcher.executableURL = URL(fileURLWithPath: Kiosk.binary("keytrace"))
-        watcher.arguments = ["--attach", "kiosk-example", "--json"]
-        watcher.environment = ["XDG_RUNTIME_DIR": kiosk.sway.directory, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        watcher.standardOutput = output
-        watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
-        defer {
-            kill(watcher.processIdentifier, SIGKILL)
-            watcher.waitUntilExit()
-        }
-        let fd = output.fileHandleForReading.fileDescriptor
-        var buffered: [UInt8] = []
+    /// A node's frame `[x, y, width, height]` in points as the kiosk has it now: from the latest snapshot
+    /// the suite's `keytrace --attach --json` watcher got (the kiosk sends one at the end of every frame
+    /// that changed the tree's layout), waiting up to 5 s for one in which the node is shown.
+    static func shownFrame(of id: String, in kiosk: Kiosk) throws -> [Double] {
         let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 50) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { break }
-            buffered += chunk[..<count]
-            while let end = buffered.firstIndex(of: 0x0A) {
-                let line = Data(buffered[..<end])
-                buffered.removeSubrange(...end)
-                guard let event = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-                    event["event"] as? String == "snapshot"
-                else { continue }
-                return frame(of: id, in: event)
+        while true {
+            if let frame = frame(of: id, in: kiosk), frame[2] > 0 { return frame }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { throw SwayHeadless.Failure(description: "no \(id) shown in the tree") }
+            let snapshots = kiosk.trace.count { $0["event"] as? String == "snapshot" }
+            var seen = 0
+            _ = try? kiosk.waitFor("a new snapshot", upTo: left) { event in
+                guard event["event"] as? String == "snapshot" else { return false }
+                seen += 1
+                return seen > snapshots
             }
         }
-        throw SwayHeadless.Failure(description: "keytrace --attach sent no snapshot")
     }
 
     /// Waits for the home screen at the screen's size: a tree snapshot with focus on the Check in tile and

@@ -95,6 +95,10 @@ struct KioskUnderSwayTests {
         }
 
         /// Reads trace lines until one matches, for up to `seconds`.
+        ///
+        /// Every whole line read is parsed into ``trace`` before this returns, those after the match
+        /// too: one read often holds a tap's `pointer` line with the keys it typed and the snapshot
+        /// of the tree it changed, which the app sends at the end of that one frame and never again.
         @discardableResult
         func waitFor(_ what: String, upTo seconds: Double = 5, _ match: ([String: Any]) -> Bool) throws -> [String:
             Any]
@@ -109,16 +113,7 @@ struct KioskUnderSwayTests {
                 let count = read(fd, &chunk, chunk.count)
                 guard count > 0 else { break }
                 buffered += chunk[..<count]
-                while let end = buffered.firstIndex(of: 0x0A) {
-                    let line = Array(buffered[..<end])
-                    buffered.removeSubrange(...end)
-                    traceText += String(decoding: line, as: UTF8.self) + "\n"
-                    guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
-                        continue
-                    }
-                    trace.append(object)
-                    if match(object) { return object }
-                }
+                if let found = parseBufferedLines(matching: match) { return found }
             }
             let moves = trace.filter { $0["event"] as? String == "focus" }.map { "\($0["to"] ?? "-")" }
             let keys = trace.filter { $0["event"] as? String == "key" && $0["phase"] as? String == "down" }
@@ -126,6 +121,22 @@ struct KioskUnderSwayTests {
             throw SwayHeadless.Failure(
                 description: "no \(what) in the trace; focus went to \(moves), keys down \(keys); its end: "
                     + "\(traceText.suffix(800))")
+        }
+
+        /// Parses every whole line in `buffered` into ``trace``; returns the first that matches.
+        private func parseBufferedLines(matching match: ([String: Any]) -> Bool) -> [String: Any]? {
+            var found: [String: Any]?
+            while let end = buffered.firstIndex(of: 0x0A) {
+                let line = Array(buffered[..<end])
+                buffered.removeSubrange(...end)
+                traceText += String(decoding: line, as: UTF8.self) + "\n"
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any] else {
+                    continue
+                }
+                trace.append(object)
+                if found == nil && match(object) { found = object }
+            }
+            return found
         }
 
         /// Waits for focus to reach an item.

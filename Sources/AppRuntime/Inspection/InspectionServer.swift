@@ -55,8 +55,13 @@ final class InspectionServer {
     private var deviceNames: [DeviceID: String] = [:]
     /// One serialization of each line, copied into every watcher's buffer.
     private var scratch = ByteWriter(capacity: 4096)
-    /// What the last snapshot was taken of: the tree's layout and command generations, the modal.
-    private var snapshotKey: (UInt64, UInt64, ObjectIdentifier?)?
+
+    /// What a snapshot was taken of: the tree's layout and command generations, and the modal.
+    private struct SnapshotKey: Equatable {
+        var layout: UInt64
+        var commands: UInt64
+        var modal: ObjectIdentifier?
+    }
 
     /// A connection that has not sent its request yet.
     private struct Peer {
@@ -78,6 +83,9 @@ final class InspectionServer {
         var droppedTotal = 0
         /// Its peer went away during dispatch; closed at the frame.
         var failed = false
+        /// What the last snapshot it was given was taken of. Its own: a watcher served later, with
+        /// the tree as it is then, must not make the others' older snapshot look current.
+        var snapshotKey: SnapshotKey?
 
         init(fd: Int32, token: EventLoop.Watch, capacity: Int) {
             self.fd = fd
@@ -343,7 +351,8 @@ final class InspectionServer {
             InspectionMessage.hello(hello(watchers: watchers.count)).writeJSON(to: &scratch)
             TraceEvent(t: now, .session(input: state.input, scene: name, layout: state.layout, note: state.note))
                 .writeJSON(to: &scratch)
-            InspectionMessage.snapshot(snapshot()).writeJSON(to: &scratch)
+            InspectionMessage.snapshot(makeSnapshot()).writeJSON(to: &scratch)
+            watcher.snapshotKey = currentSnapshotKey()
             _ = scratch.withBytes { watcher.enqueue($0) }
             flush(watcher, resynchronizes: true)
         }
@@ -363,14 +372,10 @@ final class InspectionServer {
         TreeSnapshot(name: name, window: window, root: root, focusSystem: focusSystem, dispatcher: dispatcher, t: now)
     }
 
-    /// The tree as it is now, remembered as the one every watcher has.
-    private func snapshot() -> TreeSnapshot {
-        snapshotKey = currentSnapshotKey()
-        return makeSnapshot()
-    }
-
-    private func currentSnapshotKey() -> (UInt64, UInt64, ObjectIdentifier?) {
-        (window.layoutGeneration, window.commandGeneration, focusSystem.modalScope.map(ObjectIdentifier.init))
+    private func currentSnapshotKey() -> SnapshotKey {
+        SnapshotKey(
+            layout: window.layoutGeneration, commands: window.commandGeneration,
+            modal: focusSystem.modalScope.map(ObjectIdentifier.init))
     }
 
     private func startSession() {
@@ -489,15 +494,24 @@ final class InspectionServer {
         var lines = ByteWriter(capacity: 4096)
         InspectionMessage.dropped(drop).writeJSON(to: &lines)
         makeSnapshot().writeJSON(to: &lines)
+        watcher.snapshotKey = currentSnapshotKey()
         _ = lines.withBytes { watcher.enqueue($0) }
     }
 
-    /// After each frame: a snapshot when the tree changed, then everything queued goes out.
+    /// After each frame: a snapshot to each watcher whose last one the tree changed since (one
+    /// serialization for all of them), then everything queued goes out.
     func frameEnded() {
         guard !watchers.isEmpty else { return }
         let key = currentSnapshotKey()
-        if let last = snapshotKey, last.0 != key.0 || last.1 != key.1 || last.2 != key.2 {
-            broadcast(.snapshot(snapshot()))
+        let behind = watchers.filter { !$0.failed && $0.snapshotKey != key }
+        if !behind.isEmpty {
+            scratch.removeAll()
+            InspectionMessage.snapshot(makeSnapshot()).writeJSON(to: &scratch)
+            for watcher in behind {
+                // Dropped when it does not fit: the fresh snapshot after the drop report replaces it.
+                _ = scratch.withBytes { watcher.enqueue($0) }
+                watcher.snapshotKey = key
+            }
         }
         for watcher in watchers where watcher.failed {
             close(watcher)
