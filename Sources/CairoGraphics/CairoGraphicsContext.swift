@@ -196,6 +196,25 @@ public final class CairoGraphicsContext: GraphicsContext {
         cairo_clip(cairo)
     }
 
+    /// Limits drawing to the union of rectangles, inside the current limit: one clip for a frame's
+    /// damage, so that each node is drawn once.
+    ///
+    /// Uses `cairo_rectangle` for each and one `cairo_clip` (Cairo keeps a union of pixel-aligned
+    /// boxes as a region, not a mask).
+    ///
+    /// - Parameter rects: The rectangles; none, or one with a coordinate that is not finite, hides
+    ///   everything.
+    public func clip(to rects: [Rect]) {
+        guard canDraw else { return }
+        guard !rects.isEmpty, rects.allSatisfy(Self.isFinite) else {
+            current.isInvisible = true
+            return
+        }
+        cairo_new_path(cairo)
+        for rect in rects { cairo_rectangle(cairo, rect.x, rect.y, rect.width, rect.height) }
+        cairo_clip(cairo)
+    }
+
     /// Moves what is drawn next.
     ///
     /// Uses `cairo_translate`.

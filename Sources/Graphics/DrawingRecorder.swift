@@ -29,8 +29,10 @@ public final class DrawingRecorder: GraphicsContext {
         case save
         /// `GraphicsContext.restoreState()`.
         case restore
-        /// `GraphicsContext.clip(to:)`.
+        /// `GraphicsContext.clip(to:)` with one rectangle.
         case clip(Rect)
+        /// `GraphicsContext.clip(to:)` with several: their union.
+        case clipUnion([Rect])
         /// `GraphicsContext.translate(x:y:)`.
         case translate(x: Double, y: Double)
         /// `GraphicsContext.scale(by:)`.
@@ -104,6 +106,7 @@ public final class DrawingRecorder: GraphicsContext {
             case .beginNode: depth += 1
             case .endNode: depth -= 1
             case .clip(let rect) where depth == 0: result.append(rect)
+            case .clipUnion(let rects) where depth == 0: result += rects
             default: break
             }
         }
@@ -159,6 +162,8 @@ public final class DrawingRecorder: GraphicsContext {
     }
     /// Records it.
     public func clip(to rect: Rect) { operations.append(.clip(rect)) }
+    /// Records a clip to the union of rectangles.
+    public func clip(to rects: [Rect]) { operations.append(.clipUnion(rects)) }
     /// Records it.
     public func translate(x: Double, y: Double) { operations.append(.translate(x: x, y: y)) }
     /// Records it.

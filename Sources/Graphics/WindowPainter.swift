@@ -51,6 +51,8 @@ public final class WindowPainter {
     private var observation: UInt64?
     /// The ancestors of the focused item while painting (reused: painting allocates nothing for it).
     private var focusChain: [ObjectIdentifier] = []
+    /// The damage rectangles of the frame being painted, in whole points.
+    private var rects: [Rect] = []
 
     /// How many frames were painted, and how many nodes were drawn in all: for tests and the
     /// frame log.
@@ -144,24 +146,32 @@ public final class WindowPainter {
             guard let focused, !focused.isHidden, case .lift = focused.focusEffect else { return nil }
             return focused
         }()
-        for damaged in damage.rects {
-            // Whole points: a clip edge inside a pixel would blend that pixel's column or row again
-            // over what it showed (a faint seam across a card) and take Cairo's masked path for every
-            // shape drawn. The output damages the enclosing pixels anyway.
-            let rect = Self.wholePoints(damaged)
-            context.withSavedState {
-                context.clip(to: rect)
-                context.fill(.rect(rect), backgroundColor)
-                for child in window.children {
-                    paint(
-                        child, in: rect, context: context, focused: focused, skipping: lifted,
-                        direction: window.layoutDirection)
-                }
-                if let focused, !focused.isHidden, isVisible(focused) {
-                    drawFocusEffect(of: focused, in: rect, context: context)
-                }
+        // Whole points: a clip edge inside a pixel would blend that pixel's column or row again
+        // over what it showed (a faint seam across a card) and take Cairo's masked path for every
+        // shape drawn. The output damages the enclosing pixels anyway. The region's rectangles do
+        // not overlap; rounded out they may by a point, which the union clip draws once.
+        rects.removeAll(keepingCapacity: true)
+        for damaged in damage.rects { rects.append(Self.wholePoints(damaged)) }
+        // One pass over the tree for all the rectangles, each node drawn once within their union:
+        // a Tab's two rectangles drew the nodes both reach (a card, the tiles whose shadows reach
+        // in) twice, and Cairo's cost per shape is fixed.
+        context.withSavedState {
+            if rects.count == 1 { context.clip(to: rects[0]) } else { context.clip(to: rects) }
+            for rect in rects { context.fill(.rect(rect), backgroundColor) }
+            for child in window.children {
+                paint(
+                    child, context: context, focused: focused, skipping: lifted, direction: window.layoutDirection)
+            }
+            if let focused, !focused.isHidden, isVisible(focused) {
+                drawFocusEffect(of: focused, context: context)
             }
         }
+    }
+
+    /// Whether a rectangle meets any of the frame's damage rectangles.
+    private func reachesDamage(_ area: Rect) -> Bool {
+        for rect in rects where area.intersects(rect) { return true }
+        return false
     }
 
     /// The smallest rectangle of whole points that holds a rectangle: whole device pixels at any
@@ -308,19 +318,19 @@ public final class WindowPainter {
     // MARK: - Painting
 
     private func paint(
-        _ responder: Responder, in rect: Rect, context: any GraphicsContext, focused: FocusNode?,
+        _ responder: Responder, context: any GraphicsContext, focused: FocusNode?,
         skipping lifted: FocusNode?, direction inherited: LayoutDirection
     ) {
         var direction = inherited
         if let node = responder as? FocusNode {
             if node.isHidden || node === lifted { return }
             direction = node.layoutDirection ?? inherited
-            if coverage(of: node, focused: false).intersects(rect) {
+            if reachesDamage(coverage(of: node, focused: false)) {
                 draw(node, context: context, focused: focused, direction: direction)
             }
         }
         for child in responder.children {
-            paint(child, in: rect, context: context, focused: focused, skipping: lifted, direction: direction)
+            paint(child, context: context, focused: focused, skipping: lifted, direction: direction)
         }
     }
 
@@ -341,8 +351,8 @@ public final class WindowPainter {
     }
 
     /// The focused item's effect, over everything: a ring, or the item lifted over its shadow.
-    private func drawFocusEffect(of node: FocusNode, in rect: Rect, context: any GraphicsContext) {
-        guard coverage(of: node, focused: true).intersects(rect) else { return }
+    private func drawFocusEffect(of node: FocusNode, context: any GraphicsContext) {
+        guard reachesDamage(coverage(of: node, focused: true)) else { return }
         let frame = node.frame
         switch node.focusEffect {
         case .none: return

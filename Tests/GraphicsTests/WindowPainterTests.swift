@@ -144,6 +144,11 @@ struct WindowPainterTests {
         #expect(damage.intersects(screen.content.frame) && damage.intersects(screen.sidebar.frame))
         #expect(recorder.states["content"] != nil && recorder.states["sidebar"] != nil)
         #expect(recorder.states["sidebar"]?.containsFocus == screen.sidebar.drawingState.containsFocus)
+        // One pass for all the rectangles: a node two of them reach is drawn once, under one clip.
+        #expect(damage.rects.count > 1)
+        #expect(recorder.clips.count == damage.rects.count)
+        #expect(recorder.operations.filter { if case .clipUnion = $0 { true } else { false } }.count == 1)
+        #expect(Set(recorder.nodesDrawn).count == recorder.nodesDrawn.count, "drawn twice: \(recorder.nodesDrawn)")
     }
 
     @Test("the damage of a focus move does not grow with the screen")

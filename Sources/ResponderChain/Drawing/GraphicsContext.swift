@@ -79,6 +79,11 @@ public protocol GraphicsContext: AnyObject {
     ///
     /// - Parameter rect: The rectangle.
     func clip(to rect: Rect)
+    /// Limits drawing to the union of rectangles (inside the current limit): a painter draws the
+    /// damage of a frame in one pass, each node once, however many rectangles it has.
+    ///
+    /// - Parameter rects: The rectangles; none hides everything.
+    func clip(to rects: [Rect])
     /// Moves what is drawn next.
     ///
     /// - Parameters:
