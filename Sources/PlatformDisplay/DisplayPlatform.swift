@@ -82,6 +82,8 @@ public final class DisplayPlatform: AppPlatform {
     /// touch, no hot-plug of displays.
     public private(set) var note: String?
     private var fonts: PixelRenderer.Loading?
+    /// Whether the cell font is loading or loaded (``prepare(_:)``), for tests.
+    package var isLoadingCellFont: Bool { fonts != nil }
     private var seatWatch: EventLoop.Watch?
     private var loop: EventLoop?
 

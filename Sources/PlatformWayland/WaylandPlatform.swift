@@ -59,6 +59,8 @@ public final class WaylandPlatform: AppPlatform {
     /// The compositor, window, output and seat, once open.
     public private(set) var session: Session?
     private var fonts: PixelRenderer.Loading?
+    /// Whether the cell font is loading or loaded (``prepare(_:)``), for tests.
+    package var isLoadingCellFont: Bool { fonts != nil }
 
     /// The Wayland platform.
     ///
@@ -90,7 +92,9 @@ public final class WaylandPlatform: AppPlatform {
     ///
     /// - Parameter environment: Unused.
     public func prepare(_ environment: PlatformEnvironment) {
-        guard fonts == nil else { return }
+        // Nodes draw themselves with Cairo and Pango: the cell font would be loaded for nothing
+        // (its glyphs, FreeType's faces and a thread, in memory for the app's life).
+        guard fonts == nil, environment.configuration.screenDrawing != .nodes else { return }
         fonts = PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
     }
 

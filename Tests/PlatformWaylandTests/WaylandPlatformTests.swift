@@ -13,6 +13,17 @@ import Testing
         return configuration
     }
 
+    @Test("an app that draws nodes loads no cell font while it starts (Pango draws its text); a canvas does")
+    func cellFontOnlyForCanvas() {
+        for drawsNodes in [true, false] {
+            var configuration = configuration(["WAYLAND_DISPLAY": "wayland-0"])
+            configuration.screenDrawing = drawsNodes ? .nodes : .canvas
+            let platform = WaylandPlatform()
+            platform.prepare(PlatformEnvironment(variables: [:], configuration: configuration, hasTerminal: false))
+            #expect(platform.isLoadingCellFont == !drawsNodes, "nodes: \(drawsNodes)")
+        }
+    }
+
     @Test("WAYLAND_DISPLAY set but unreachable: before the console, the app goes on without it and says why")
     func unreachable() throws {
         let app = try KeyboardApp(
