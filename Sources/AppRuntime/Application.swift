@@ -183,7 +183,18 @@ public final class Application {
     public var layoutDescription: String {
         input == .terminal ? "terminal" : sources.first?.layoutDescription ?? layoutNote
     }
-    private let layoutNote: String
+    private var layoutNote: String
+
+    /// Sets the layout keys go through, with the name ``layoutDescription`` gives it: for a
+    /// platform opened after another failed, whose keys need the app's keymap compiled only then.
+    ///
+    /// - Parameters:
+    ///   - layout: The layout.
+    ///   - description: Its name and where it came from.
+    public func useLayout(_ layout: any KeyboardLayout, description: String) {
+        dispatcher.layout = layout
+        layoutNote = description
+    }
     /// The event loop; `EventLoop.watch(_:handler:)` adds an app's own descriptors.
     public let loop: EventLoop
     /// What an input source is made with: the sink its input goes to (the dispatcher), device ids

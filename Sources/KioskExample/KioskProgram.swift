@@ -253,7 +253,7 @@ func parseArguments(_ list: [String]) -> (KeyboardApp.Configuration, Files) {
         let size = output.pointSize.map { Size(width: $0.width, height: $0.height) } ?? Size(width: 1280, height: 800)
         kiosk.useGraphicalFace(size: size, language: files.rightToLeft ? .hebrew : .english)
         let keyboard = OnScreenKeyboard(
-            layout: app.layout ?? USKeyboardLayout(), sink: app.application.inputContext.sink,
+            layout: app.layout ?? app.application.layout, sink: app.application.inputContext.sink,
             device: app.application.inputContext.makeDeviceID(), theme: KioskAppearance.riverside)
         let always = files.alwaysShowsKeyboard
         keyboard.hasHardwareKeyboard = {

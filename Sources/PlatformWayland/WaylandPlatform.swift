@@ -88,6 +88,13 @@ public final class WaylandPlatform: AppPlatform {
         }
     }
 
+    /// `false`: the compositor sends its keymap with the seat's keyboard (`wl_keyboard.keymap`),
+    /// and keys go through that one; the app's own is not compiled for this platform.
+    ///
+    /// - Parameter environment: Unused.
+    /// - Returns: `false`.
+    public func usesKeymap(_ environment: PlatformEnvironment) -> Bool { false }
+
     /// Starts loading the font on a thread.
     ///
     /// - Parameter environment: Unused.

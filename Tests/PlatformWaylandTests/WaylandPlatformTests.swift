@@ -32,6 +32,9 @@ import Testing
             platforms: [WaylandPlatform(), ConsolePlatform()])
         #expect(app.wayland == nil)
         #expect(app.platform is ConsolePlatform)
+        // Not compiled for the compositor, the keymap is compiled when the keyboards come to open.
+        #expect(app.layout != nil)
+        #expect(app.layoutDescription.hasPrefix(app.layout?.name ?? "-"), "\(app.layoutDescription)")
         let note = try #require(app.platformFailures.first)
         #expect(note.contains("WAYLAND_DISPLAY=wayland-rc-none") && note.hasSuffix("; going on without the compositor"))
         #expect(app.inputNote?.hasPrefix(note) == true)

@@ -128,10 +128,12 @@ public final class KeyboardApp {
     public let application: Application
     /// The configuration.
     public let configuration: Configuration
-    /// The keyboard layout the keyboards go through; `nil` when no platform the app may run on
-    /// reads keys through it (``ConsolePlatform`` reading the terminal, whose characters arrive
-    /// already typed: the keymap is then not compiled, and its names are not checked).
-    public let layout: XKBKeyboardLayout?
+    /// The keyboard layout the keyboards go through; `nil` when the platform the app runs on does
+    /// not read keys through it (``ConsolePlatform`` reading the terminal, whose characters arrive
+    /// already typed; a compositor, which sends its own keymap): the keymap is then not compiled,
+    /// and its names are not checked. A platform that needs it and opens after another failed
+    /// has it compiled then.
+    public private(set) var layout: XKBKeyboardLayout?
     /// Where the layout's names came from.
     public let layoutSource: KeymapNames.Source
     /// The platform the app runs on: the first of those it lists that probed well and opened.
@@ -210,8 +212,10 @@ public final class KeyboardApp {
         candidates[0].prepare(platformEnvironment)
         let (names, source) = configuration.keymap.resolved(environment: environment)
         // Compiling a keymap (its files, the compose table) is most of a terminal app's start: only
-        // when some platform reads keys through it.
-        if candidates.contains(where: { $0.usesKeymap(platformEnvironment) }) {
+        // when the platform about to open reads keys through it (not under a compositor, which
+        // sends its own: 20 ms before the window's first frame); a fallback compiles it if it
+        // comes to open.
+        if candidates[0].usesKeymap(platformEnvironment) {
             do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
         } else {
             layout = nil
@@ -236,6 +240,10 @@ public final class KeyboardApp {
         for (index, platform) in candidates.enumerated() {
             let hasAlternative = index < candidates.count - 1
             if index > 0 { platform.prepare(platformEnvironment) }
+            if index > 0, layout == nil, platform.usesKeymap(platformEnvironment) {
+                do { layout = try XKBKeyboardLayout(names) } catch { throw AppError(error) }
+                if let layout { application.useLayout(layout, description: "\(layout.name) (\(source.rawValue))") }
+            }
             let registered = application.registrations
             do {
                 try platform.open(
