@@ -155,12 +155,13 @@ let package = Package(
         // The Wayland platform: a window under a compositor, its seat, the canvas in pixels.
         .target(
             name: "PlatformWayland",
-            dependencies: ["LinuxKeyboard", "AppRuntime", "WaylandClient", "PixelCanvas"]),
+            dependencies: ["LinuxKeyboard", "AppRuntime", "WaylandClient", "PixelCanvas", "CairoGraphics"]),
         // The display platform: DRM/KMS, libinput's touch and pointer, the keyboards, one seat.
         .target(
             name: "PlatformDisplay",
             dependencies: [
                 "LinuxKeyboard", "AppRuntime", "DRMOutput", "LibinputInput", "EvdevInput", "PixelCanvas", "Seat",
+                "CairoGraphics",
                 "TerminalIO", "Udev",
             ]),
         // Pure Swift on the core alone: the painter that works out what to draw again (damage by

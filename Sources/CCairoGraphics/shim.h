@@ -20,6 +20,8 @@
 #define CCAIROGRAPHICS_SHIM_H
 
 #include <cairo/cairo.h>
+// fontconfig's header, like Cairo's, needs no include path: taken as it is (FcInit, to warm it early).
+#include <fontconfig/fontconfig.h>
 
 // GLib and GObject.
 typedef char gchar;

@@ -1,4 +1,5 @@
 public import AppRuntime
+internal import CairoGraphics
 // Its options and session name these modules' types (`DisplayOptions`, `DRMNodeOutput`,
 // `LibinputSource.Options`): an app that lists the platform names them without another product.
 @_exported public import DRMOutput
@@ -82,6 +83,7 @@ public final class DisplayPlatform: AppPlatform {
     /// touch, no hot-plug of displays.
     public private(set) var note: String?
     private var fonts: PixelRenderer.Loading?
+    private var fontsPrepared = false
     /// Whether the cell font is loading or loaded (``prepare(_:)``), for tests.
     package var isLoadingCellFont: Bool { fonts != nil }
     private var seatWatch: EventLoop.Watch?
@@ -124,7 +126,12 @@ public final class DisplayPlatform: AppPlatform {
     ///
     /// - Parameter environment: The app's configuration.
     public func prepare(_ environment: PlatformEnvironment) {
-        guard fonts == nil, environment.configuration.screenDrawing != .nodes else { return }
+        // Nodes draw with Pango: fontconfig is read meanwhile, not the cell font.
+        if environment.configuration.screenDrawing == .nodes {
+            if !fontsPrepared { fontsPrepared = CairoRenderer.prepareFonts() }
+            return
+        }
+        guard fonts == nil else { return }
         fonts = PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
     }
 

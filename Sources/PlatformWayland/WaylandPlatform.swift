@@ -1,4 +1,5 @@
 public import AppRuntime
+internal import CairoGraphics
 public import LinuxKeyboard
 internal import PixelCanvas
 // Its options name WaylandClient's types (`WaylandWindow.Options`): an app that lists the platform
@@ -59,6 +60,7 @@ public final class WaylandPlatform: AppPlatform {
     /// The compositor, window, output and seat, once open.
     public private(set) var session: Session?
     private var fonts: PixelRenderer.Loading?
+    private var fontsPrepared = false
     /// Whether the cell font is loading or loaded (``prepare(_:)``), for tests.
     package var isLoadingCellFont: Bool { fonts != nil }
 
@@ -100,8 +102,13 @@ public final class WaylandPlatform: AppPlatform {
     /// - Parameter environment: Unused.
     public func prepare(_ environment: PlatformEnvironment) {
         // Nodes draw themselves with Cairo and Pango: the cell font would be loaded for nothing
-        // (its glyphs, FreeType's faces and a thread, in memory for the app's life).
-        guard fonts == nil, environment.configuration.screenDrawing != .nodes else { return }
+        // (its glyphs, FreeType's faces and a thread, in memory for the app's life); fontconfig,
+        // which Pango reads at the first text, is read meanwhile instead.
+        if environment.configuration.screenDrawing == .nodes {
+            if !fontsPrepared { fontsPrepared = CairoRenderer.prepareFonts() }
+            return
+        }
+        guard fonts == nil else { return }
         fonts = PixelRenderer.Loading(fontFamily: options.fontFamily, pixelSize: options.fontSize)
     }
 

@@ -15,6 +15,15 @@ import Testing
         context.stroke(.rect(Rect(x: 4, y: 44, width: 90, height: 12)), .black, lineWidth: 2)
     }
 
+    @Test("fontconfig read on a thread, then text shaped: its fonts and fallbacks are found as without")
+    func fontsPrepared() {
+        #expect(CairoRenderer.prepareFonts())
+        #expect(CairoRenderer.prepareFonts(), "again: harmless")
+        let renderer = CairoRenderer()
+        // Latin, Hebrew and Chinese (the fallback font): every glyph found.
+        #expect(renderer.unknownGlyphCount("Welcome שלום 欢迎", style: TextStyle(font: Font(size: 20))) == 0)
+    }
+
     @Test("pixels outside the damaged rectangles keep what they held, those inside are redrawn")
     func damageClips() {
         let renderer = CairoRenderer()
