@@ -10,12 +10,79 @@ final class ShadowMask {
     /// Rectangles of the mask (its pixels) that the shape, unblurred, covers whole, a pixel in from
     /// their edges: an opaque fill of the shape paints over its shadow there (``ShadowMask/solidParts(of:)``).
     let solid: [PixelBox]
+    /// For a rounded rectangle's short mask (``ShadowNinePatch``): the column and row of its pixels
+    /// that are repeated, copied alone (a column, a row, the pixel where they cross) so that each is
+    /// stretched by padding.
+    let stretch: Stretch?
 
-    init(surface: CairoSurface, originX: Int, originY: Int, solid: [PixelBox] = []) {
+    /// The repeated column and row of a short mask, and copies of them.
+    struct Stretch {
+        let column: Int
+        let row: Int
+        let columnStrip: CairoSurface
+        let rowStrip: CairoSurface
+        let middle: CairoSurface
+    }
+
+    init(surface: CairoSurface, originX: Int, originY: Int, solid: [PixelBox] = [], stretch: Stretch? = nil) {
         self.surface = surface
         self.originX = originX
         self.originY = originY
         self.solid = solid
+        self.stretch = stretch
+    }
+
+    /// The bytes the mask and its strips take.
+    var byteCount: Int {
+        surface.byteCount
+            + (stretch.map { $0.columnStrip.byteCount + $0.rowStrip.byteCount + $0.middle.byteCount } ?? 0)
+    }
+
+    /// The strips of a blurred mask that repeat its column and row (pixels of the mask, clamped to
+    /// it).
+    ///
+    /// Uses `cairo_image_surface_get_data`, then `cairo_surface_mark_dirty`.
+    static func stretch(of surface: CairoSurface, column: Int, row: Int) -> Stretch? {
+        let column = min(max(column, 0), surface.width - 1)
+        let row = min(max(row, 0), surface.height - 1)
+        guard let columnStrip = CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: surface.height),
+            let rowStrip = CairoSurface(format: CAIRO_FORMAT_A8, width: surface.width, height: 1),
+            let middle = CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: 1)
+        else { return nil }
+        cairo_surface_flush(surface.pointer)
+        guard let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
+        func fill(_ strip: CairoSurface, _ value: (Int, Int) -> UInt8) {
+            cairo_surface_flush(strip.pointer)
+            guard let bytes = cairo_image_surface_get_data(strip.pointer) else { return }
+            let stripStride = Int(cairo_image_surface_get_stride(strip.pointer))
+            for y in 0..<strip.height {
+                for x in 0..<strip.width { bytes[y * stripStride + x] = value(x, y) }
+            }
+            cairo_surface_mark_dirty(strip.pointer)
+        }
+        fill(columnStrip) { _, y in data[y * stride + column] }
+        fill(rowStrip) { x, _ in data[row * stride + x] }
+        fill(middle) { _, _ in data[row * stride + column] }
+        return Stretch(column: column, row: row, columnStrip: columnStrip, rowStrip: rowStrip, middle: middle)
+    }
+
+    /// A box of the short mask's pixels in the long one's: widened (or moved) past the repeated
+    /// column by `cutX`, and past the repeated row by `cutY`.
+    func stretched(_ box: PixelBox, cutX: Int, cutY: Int) -> PixelBox {
+        guard let stretch else { return box }
+        var box = box
+        if box.x > stretch.column {
+            box.x += cutX
+        } else if box.maxX > stretch.column {
+            box.width += cutX
+        }
+        if box.y > stretch.row {
+            box.y += cutY
+        } else if box.maxY > stretch.row {
+            box.height += cutY
+        }
+        return box
     }
 
     /// The parts of a shape's coverage (an A8 surface, before the blur) that are whole: the band of
@@ -77,6 +144,16 @@ struct PixelBox: Hashable {
     var maxX: Int { x + width }
     var maxY: Int { y + height }
 
+    /// The pixels this box shares with another; `nil` when none.
+    func intersection(_ other: PixelBox) -> PixelBox? {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
+        guard left < right, top < bottom else { return nil }
+        return PixelBox(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
     /// This box less another: what is left, in at most four boxes.
     func subtracting(_ other: PixelBox) -> [PixelBox] {
         let left = max(x, other.x)
@@ -96,7 +173,8 @@ struct PixelBox: Hashable {
 /// Shadows: Cairo has no blur, so a shape's coverage is drawn into an A8 mask, blurred (three box
 /// blurs, close to a Gaussian whose deviation is half the shadow's radius, as CSS's box-shadow), and
 /// kept per shape, size, transform, sub-pixel phase and radius. A focused tile's shadow drawn again
-/// (or on the next tile of the same size) is then one masked fill.
+/// (or on the next tile of the same size) is then one masked fill. A rounded rectangle's mask is kept
+/// short (``ShadowNinePatch``): its corners and the blur's support, whatever its length.
 final class ShadowStore {
     /// What a mask depends on: the path moved to its bounds' origin, the transform's linear part, the
     /// quarter pixel the origin falls on, the stroke width (0 for a fill) and the blur in device pixels.
@@ -122,13 +200,21 @@ final class ShadowStore {
 
     var count: Int { masks.count }
 
+    /// The bytes the kept masks take.
+    var bytes: Int { masks.totalCost }
+
+    /// Whether a rounded rectangle's shadow is cut as a nine-patch (``ShadowNinePatch``); off, its
+    /// whole mask is blurred (tests compare the two).
+    var cutsRoundedRectangles = true
+
     func removeAll() { masks.removeAll() }
 
     /// A kept mask, or one drawn by `draw` (given a Cairo context on the mask, its transform set)
     /// covering `bounds` (device pixels, relative to the whole pixel the shape starts in) and blurred.
     func mask(
         for key: Key?, bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), matrix: cairo_matrix_t,
-        sigma: Double, findsSolidParts: Bool = false, draw: (OpaquePointer) -> Void
+        sigma: Double, findsSolidParts: Bool = false, stretch: (column: Int, row: Int)? = nil,
+        draw: (OpaquePointer) -> Void
     ) -> ShadowMask? {
         if let key, let kept = masks.value(for: key) { return kept }
         let reach = ShadowBlur.reach(sigma: sigma)
@@ -149,8 +235,11 @@ final class ShadowStore {
         }
         let solid = findsSolidParts ? ShadowMask.solidParts(of: surface) : []
         ShadowBlur.blur(surface, sigma: sigma)
-        let mask = ShadowMask(surface: surface, originX: originX, originY: originY, solid: solid)
-        if let key { masks.insert(mask, for: key, cost: surface.byteCount) }
+        let strips = stretch.flatMap {
+            ShadowMask.stretch(of: surface, column: $0.column - originX, row: $0.row - originY)
+        }
+        let mask = ShadowMask(surface: surface, originX: originX, originY: originY, solid: solid, stretch: strips)
+        if let key { masks.insert(mask, for: key, cost: mask.byteCount) }
         return mask
     }
 }
