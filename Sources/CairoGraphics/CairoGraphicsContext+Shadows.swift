@@ -97,12 +97,10 @@ extension CairoGraphicsContext {
     /// Fills the mask with the shadow's colour, moved by its offset, and no further from what cast it
     /// than `Shadow.reach` (the area a redraw covers; the Gaussian's faint tail beyond
     /// it is cut, so that no stale shadow is left behind), nor where `hidden` (device pixels) says an
-    /// opaque fill will cover it. A short mask (``ShadowNinePatch``) is stretched by `cut` pixels:
-    /// drawn as nine pieces, its corners where they fall, its repeated column and row padded along
-    /// the sides, the pixel where they cross over the middle.
+    /// opaque fill will cover it. A short mask (``ShadowNinePatch``) is first stretched by `cut`
+    /// pixels to the shape's, only where it is drawn (``ShadowMask/stretched(by:region:within:)``).
     ///
-    /// Uses `cairo_mask_surface` in device space, and `cairo_mask` with patterns padding the strips
-    /// (`cairo_pattern_create_for_surface`, `cairo_pattern_set_extend`, `cairo_pattern_set_matrix`).
+    /// Uses `cairo_mask_surface` in device space.
     private func paint(
         _ mask: ShadowMask, _ shadow: Shadow, atX x: Double, y: Double,
         reach covered: (minX: Double, minY: Double, maxX: Double, maxY: Double), hidden: [PixelBox] = [],
@@ -122,47 +120,29 @@ extension CairoGraphicsContext {
         let maskX = x + Double(mask.originX) + offsetX
         let maskY = y + Double(mask.originY) + offsetY
         let color = shadow.color
-        guard let stretch = mask.stretch, cut.x > 0 || cut.y > 0 else {
-            draw(mask.surface, atX: maskX, y: maskY, padded: false, color: color, in: parts)
+        guard cut.x > 0 || cut.y > 0 else {
+            draw(mask.surface, atX: maskX, y: maskY, color: color, in: parts)
             return
         }
-        // The device pixels before, along and after the repeated column (a pixel sampled across a
-        // fractional offset reads it and its neighbour, both the same along the side).
-        let splitX = Int(maskX.rounded(.down)) + stretch.column + 1
-        let splitY = Int(maskY.rounded(.down)) + stretch.row + 1
-        let columns = [(Int.min / 4, splitX), (splitX, splitX + cut.x), (splitX + cut.x, Int.max / 4)]
-        let rows = [(Int.min / 4, splitY), (splitY, splitY + cut.y), (splitY + cut.y, Int.max / 4)]
-        for (across, span) in columns.enumerated() where span.1 > span.0 {
-            for (down, band) in rows.enumerated() where band.1 > band.0 {
-                let piece = PixelBox(x: span.0, y: band.0, width: span.1 - span.0, height: band.1 - band.0)
-                let inPiece = parts.compactMap { $0.intersection(piece) }
-                guard !inPiece.isEmpty else { continue }
-                let atX = maskX + Double(across == 2 ? cut.x : 0)
-                let atY = maskY + Double(down == 2 ? cut.y : 0)
-                switch (across == 1, down == 1) {
-                case (false, false): draw(mask.surface, atX: atX, y: atY, padded: false, color: color, in: inPiece)
-                case (true, false):
-                    draw(
-                        stretch.columnStrip, atX: maskX + Double(stretch.column), y: atY, padded: true, color: color,
-                        in: inPiece)
-                case (false, true):
-                    draw(
-                        stretch.rowStrip, atX: atX, y: maskY + Double(stretch.row), padded: true, color: color,
-                        in: inPiece)
-                case (true, true):
-                    draw(
-                        stretch.middle, atX: maskX + Double(stretch.column), y: maskY + Double(stretch.row),
-                        padded: true, color: color, in: inPiece)
-                }
-            }
+        // The stretched mask's pixels each drawn pixel samples: its own and, at a fractional offset,
+        // the next. A small mask is made whole (only those pixels written); a large one part by part,
+        // so that what the fill hides is not even allocated.
+        let (wholeX, wholeY) = (Int(maskX.rounded(.down)), Int(maskY.rounded(.down)))
+        func sampled(_ part: PixelBox) -> PixelBox {
+            PixelBox(x: part.x - wholeX - 1, y: part.y - wholeY - 1, width: part.width + 2, height: part.height + 2)
+        }
+        let wholeBytes = (mask.surface.width + cut.x) * (mask.surface.height + cut.y)
+        let groups = wholeBytes <= 256 << 10 ? [parts] : parts.map { [$0] }
+        for group in groups {
+            let boxes = group.map(sampled)
+            let region = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
+            guard let part = mask.stretched(by: cut, region: region, within: boxes) else { continue }
+            draw(part.surface, atX: maskX + Double(part.x), y: maskY + Double(part.y), color: color, in: group)
         }
     }
 
-    /// Fills the colour through an A8 surface placed at a device position (padded beyond its edges,
-    /// or clear), within the boxes.
-    private func draw(
-        _ surface: CairoSurface, atX x: Double, y: Double, padded: Bool, color: Color, in boxes: [PixelBox]
-    ) {
+    /// Fills the colour through an A8 surface placed at a device position, within the boxes.
+    private func draw(_ surface: CairoSurface, atX x: Double, y: Double, color: Color, in boxes: [PixelBox]) {
         cairo_save(cairo)
         cairo_identity_matrix(cairo)
         for box in boxes {
@@ -170,16 +150,7 @@ extension CairoGraphicsContext {
         }
         cairo_clip(cairo)
         cairo_set_source_rgba(cairo, color.red, color.green, color.blue, color.alpha)
-        if padded, let pattern = cairo_pattern_create_for_surface(surface.pointer) {
-            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-            var matrix = cairo_matrix_t()
-            cairo_matrix_init_translate(&matrix, -x, -y)
-            cairo_pattern_set_matrix(pattern, &matrix)
-            cairo_mask(cairo, pattern)
-            cairo_pattern_destroy(pattern)
-        } else {
-            cairo_mask_surface(cairo, surface.pointer, x, y)
-        }
+        cairo_mask_surface(cairo, surface.pointer, x, y)
         cairo_restore(cairo)
     }
 

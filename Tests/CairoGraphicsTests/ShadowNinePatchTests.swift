@@ -70,6 +70,20 @@ import Testing
         #expect(drawn.cutMasks.shadowMaskBytes < drawn.wholeMasks.shadowMaskBytes)
     }
 
+    @Test(
+        "a large card's shadow, stretched part by part: the pixels of the whole mask blurred",
+        arguments: [(1.0, 1.0), (1.0, 1.05), (2.0, 1.0)])
+    func largeCardSameAsWhole(scale: Double, lift: Double) {
+        let shadow = Shadow(color: .black, offset: Point(x: 0, y: 8), radius: 24)
+        let rect = Rect(x: 40.3, y: 40.6, width: 700, height: 420)
+        let drawn = Self.bothWays(
+            rect, cornerRadius: 20, shadow: shadow, scale: scale, lift: lift, size: Size(width: 800, height: 520))
+        for (cut, whole) in zip(drawn.cut, drawn.whole) {
+            #expect(Self.largestDifference(cut, whole) <= 1)
+        }
+        #expect(drawn.cutMasks.shadowMaskBytes * 10 < drawn.wholeMasks.shadowMaskBytes)
+    }
+
     @Test("just below the threshold the whole mask is blurred; just above it is cut, and both are the same pixels")
     func threshold() throws {
         let (cornerRadius, radius, height) = (12.0, 10.0, 150.0)

@@ -11,60 +11,62 @@ final class ShadowMask {
     /// their edges: an opaque fill of the shape paints over its shadow there (``ShadowMask/solidParts(of:)``).
     let solid: [PixelBox]
     /// For a rounded rectangle's short mask (``ShadowNinePatch``): the column and row of its pixels
-    /// that are repeated, copied alone (a column, a row, the pixel where they cross) so that each is
-    /// stretched by padding.
-    let stretch: Stretch?
+    /// that are repeated to make the shape's.
+    let stretch: (column: Int, row: Int)?
 
-    /// The repeated column and row of a short mask, and copies of them.
-    struct Stretch {
-        let column: Int
-        let row: Int
-        let columnStrip: CairoSurface
-        let rowStrip: CairoSurface
-        let middle: CairoSurface
-    }
-
-    init(surface: CairoSurface, originX: Int, originY: Int, solid: [PixelBox] = [], stretch: Stretch? = nil) {
+    init(
+        surface: CairoSurface, originX: Int, originY: Int, solid: [PixelBox] = [],
+        stretch: (column: Int, row: Int)? = nil
+    ) {
         self.surface = surface
         self.originX = originX
         self.originY = originY
         self.solid = solid
-        self.stretch = stretch
+        self.stretch = stretch.map {
+            (min(max($0.column, 0), surface.width - 1), min(max($0.row, 0), surface.height - 1))
+        }
     }
 
-    /// The bytes the mask and its strips take.
-    var byteCount: Int {
-        surface.byteCount
-            + (stretch.map { $0.columnStrip.byteCount + $0.rowStrip.byteCount + $0.middle.byteCount } ?? 0)
-    }
-
-    /// The strips of a blurred mask that repeat its column and row (pixels of the mask, clamped to
-    /// it).
+    /// A part of the shape's mask made from this short one (`cut` pixels longer across and down, its
+    /// repeated column and row copied along them): `region` of its pixels (clamped to it), written
+    /// only within `boxes`, the rest left clear. Made for one paint and dropped: the mask kept is the
+    /// short one. `nil` when the region holds none of the mask.
     ///
     /// Uses `cairo_image_surface_get_data`, then `cairo_surface_mark_dirty`.
-    static func stretch(of surface: CairoSurface, column: Int, row: Int) -> Stretch? {
-        let column = min(max(column, 0), surface.width - 1)
-        let row = min(max(row, 0), surface.height - 1)
-        guard let columnStrip = CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: surface.height),
-            let rowStrip = CairoSurface(format: CAIRO_FORMAT_A8, width: surface.width, height: 1),
-            let middle = CairoSurface(format: CAIRO_FORMAT_A8, width: 1, height: 1)
+    func stretched(
+        by cut: (x: Int, y: Int), region: PixelBox, within boxes: [PixelBox]
+    ) -> (surface: CairoSurface, x: Int, y: Int)? {
+        guard let stretch else { return (surface, 0, 0) }
+        guard
+            let region = region.intersection(
+                PixelBox(x: 0, y: 0, width: surface.width + cut.x, height: surface.height + cut.y)),
+            let long = CairoSurface(format: CAIRO_FORMAT_A8, width: region.width, height: region.height)
         else { return nil }
         cairo_surface_flush(surface.pointer)
-        guard let data = cairo_image_surface_get_data(surface.pointer) else { return nil }
-        let stride = Int(cairo_image_surface_get_stride(surface.pointer))
-        func fill(_ strip: CairoSurface, _ value: (Int, Int) -> UInt8) {
-            cairo_surface_flush(strip.pointer)
-            guard let bytes = cairo_image_surface_get_data(strip.pointer) else { return }
-            let stripStride = Int(cairo_image_surface_get_stride(strip.pointer))
-            for y in 0..<strip.height {
-                for x in 0..<strip.width { bytes[y * stripStride + x] = value(x, y) }
+        cairo_surface_flush(long.pointer)
+        guard let source = cairo_image_surface_get_data(surface.pointer),
+            let target = cairo_image_surface_get_data(long.pointer)
+        else { return nil }
+        let sourceStride = Int(cairo_image_surface_get_stride(surface.pointer))
+        let targetStride = Int(cairo_image_surface_get_stride(long.pointer))
+        let (column, row) = stretch
+        for box in boxes {
+            guard let box = box.intersection(region) else { continue }
+            // Before the repeated column, along it, after it (read `cut.x` further left).
+            let before = (box.x, min(box.maxX, column + 1))
+            let along = (max(box.x, column + 1), min(box.maxX, column + 1 + cut.x))
+            let after = (max(box.x, column + 1 + cut.x), box.maxX)
+            for y in box.y..<box.maxY {
+                let sourceY = y <= row ? y : (y <= row + cut.y ? row : y - cut.y)
+                let from = source + sourceY * sourceStride
+                let to = target + (y - region.y) * targetStride - region.x
+                if before.0 < before.1 { (to + before.0).update(from: from + before.0, count: before.1 - before.0) }
+                if along.0 < along.1 { (to + along.0).update(repeating: from[column], count: along.1 - along.0) }
+                if after.0 < after.1 { (to + after.0).update(from: from + after.0 - cut.x, count: after.1 - after.0) }
             }
-            cairo_surface_mark_dirty(strip.pointer)
         }
-        fill(columnStrip) { _, y in data[y * stride + column] }
-        fill(rowStrip) { x, _ in data[row * stride + x] }
-        fill(middle) { _, _ in data[row * stride + column] }
-        return Stretch(column: column, row: row, columnStrip: columnStrip, rowStrip: rowStrip, middle: middle)
+        cairo_surface_mark_dirty(long.pointer)
+        return (long, region.x, region.y)
     }
 
     /// A box of the short mask's pixels in the long one's: widened (or moved) past the repeated
@@ -154,6 +156,12 @@ struct PixelBox: Hashable {
         return PixelBox(x: left, y: top, width: right - left, height: bottom - top)
     }
 
+    /// The smallest box holding this one and another.
+    func union(_ other: PixelBox) -> PixelBox {
+        let (left, top) = (min(x, other.x), min(y, other.y))
+        return PixelBox(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
     /// This box less another: what is left, in at most four boxes.
     func subtracting(_ other: PixelBox) -> [PixelBox] {
         let left = max(x, other.x)
@@ -235,11 +243,10 @@ final class ShadowStore {
         }
         let solid = findsSolidParts ? ShadowMask.solidParts(of: surface) : []
         ShadowBlur.blur(surface, sigma: sigma)
-        let strips = stretch.flatMap {
-            ShadowMask.stretch(of: surface, column: $0.column - originX, row: $0.row - originY)
-        }
-        let mask = ShadowMask(surface: surface, originX: originX, originY: originY, solid: solid, stretch: strips)
-        if let key { masks.insert(mask, for: key, cost: mask.byteCount) }
+        let mask = ShadowMask(
+            surface: surface, originX: originX, originY: originY, solid: solid,
+            stretch: stretch.map { ($0.column - originX, $0.row - originY) })
+        if let key { masks.insert(mask, for: key, cost: surface.byteCount) }
         return mask
     }
 }
