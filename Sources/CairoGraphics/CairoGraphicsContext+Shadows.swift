@@ -132,11 +132,12 @@ extension CairoGraphicsContext {
             PixelBox(x: part.x - wholeX - 1, y: part.y - wholeY - 1, width: part.width + 2, height: part.height + 2)
         }
         let wholeBytes = (mask.surface.width + cut.x) * (mask.surface.height + cut.y)
-        let groups = wholeBytes <= 256 << 10 ? [parts] : parts.map { [$0] }
+        let groups = wholeBytes <= ShadowStore.scratchLimit ? [parts] : parts.map { [$0] }
         for group in groups {
             let boxes = group.map(sampled)
             let region = boxes.dropFirst().reduce(boxes[0]) { $0.union($1) }
-            guard let part = mask.stretched(by: cut, region: region, within: boxes) else { continue }
+            guard let part = mask.stretched(by: cut, region: region, within: boxes, into: renderer.shadows.scratch)
+            else { continue }
             draw(part.surface, atX: maskX + Double(part.x), y: maskY + Double(part.y), color: color, in: group)
         }
     }

@@ -30,17 +30,19 @@ final class ShadowMask {
     /// A part of the shape's mask made from this short one (`cut` pixels longer across and down, its
     /// repeated column and row copied along them): `region` of its pixels (clamped to it), written
     /// only within `boxes`, the rest left clear. Made for one paint and dropped: the mask kept is the
-    /// short one. `nil` when the region holds none of the mask.
+    /// short one. The surface comes from `makeSurface` (the store's scratch, whose other pixels
+    /// are never read). `nil` when the region holds none of the mask.
     ///
     /// Uses `cairo_image_surface_get_data`, then `cairo_surface_mark_dirty`.
     func stretched(
-        by cut: (x: Int, y: Int), region: PixelBox, within boxes: [PixelBox]
+        by cut: (x: Int, y: Int), region: PixelBox, within boxes: [PixelBox],
+        into makeSurface: (_ width: Int, _ height: Int) -> CairoSurface?
     ) -> (surface: CairoSurface, x: Int, y: Int)? {
         guard let stretch else { return (surface, 0, 0) }
         guard
             let region = region.intersection(
                 PixelBox(x: 0, y: 0, width: surface.width + cut.x, height: surface.height + cut.y)),
-            let long = CairoSurface(format: CAIRO_FORMAT_A8, width: region.width, height: region.height)
+            let long = makeSurface(region.width, region.height)
         else { return nil }
         cairo_surface_flush(surface.pointer)
         cairo_surface_flush(long.pointer)
@@ -202,8 +204,39 @@ final class ShadowStore {
     /// How many masks were made (blurred), for tests and benchmarks.
     private(set) var masksMade = 0
 
+    /// Memory reused by each paint of a stretched mask (``scratch(width:height:)``), and its size.
+    private var scratchBytes: UnsafeMutableRawPointer?
+    private var scratchCapacity = 0
+    /// The most kept for it: a tile's mask at scale 2; a larger one is allocated for its paint.
+    static let scratchLimit = 256 << 10
+
     init(byteLimit: Int) {
         masks = LRUCache(costLimit: byteLimit)
+    }
+
+    deinit { scratchBytes?.deallocate() }
+
+    /// An A8 surface over memory reused from one paint to the next (its pixels not cleared: the
+    /// caller writes all it reads), or a new surface when it is larger than ``scratchLimit``. Only
+    /// one is in use at a time: each is drawn and dropped before the next is asked for.
+    ///
+    /// Uses `cairo_format_stride_for_width` and `cairo_image_surface_create_for_data`.
+    func scratch(width: Int, height: Int) -> CairoSurface? {
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(width)))
+        let bytes = stride * height
+        guard width > 0, height > 0, stride > 0, bytes <= Self.scratchLimit else {
+            return CairoSurface(format: CAIRO_FORMAT_A8, width: width, height: height)
+        }
+        if bytes > scratchCapacity {
+            scratchBytes?.deallocate()
+            scratchBytes = UnsafeMutableRawPointer.allocate(byteCount: Self.scratchLimit, alignment: 16)
+            scratchCapacity = Self.scratchLimit
+        }
+        guard let scratchBytes else { return nil }
+        return CairoSurface(
+            adopting: cairo_image_surface_create_for_data(
+                scratchBytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_A8, Int32(width), Int32(height),
+                Int32(stride)))
     }
 
     var count: Int { masks.count }
