@@ -15,6 +15,8 @@ package struct CacheCounts: Hashable, Sendable {
     /// Shadow masks kept, and made (blurred).
     package var shadowMasks: Int
     package var shadowMasksMade: Int
+    /// The bytes the kept shadow masks take.
+    package var shadowMaskBytes: Int
 }
 
 extension CairoRenderer {
@@ -23,7 +25,7 @@ extension CairoRenderer {
         CacheCounts(
             layouts: text.layouts.count, layoutsMade: text.layoutsMade, images: images.count,
             imageBytes: images.bytes, decodes: images.decodes, scalings: images.scalings, shadowMasks: shadows.count,
-            shadowMasksMade: shadows.masksMade)
+            shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes)
     }
 
     /// How many characters of the text no font has a glyph for (drawn as boxes) when laid out in the
