@@ -11,7 +11,7 @@ public import ResponderChain
 /// and scaled by ``scale`` to draw in points).
 ///
 /// Unless ``needsFullRedraw`` is set the buffer already shows the last frame, so only what changed
-/// needs drawing; the closure returns the rectangles it changed (``PixelRect``, in device pixels),
+/// needs drawing; the closure returns the rectangles it changed (`PixelRect`, in device pixels),
 /// and only they are damaged.
 public struct PixelBuffer {
     /// The pixel memory (``stride`` × ``height`` bytes), valid only during the closure.

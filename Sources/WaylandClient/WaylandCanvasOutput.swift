@@ -5,7 +5,7 @@ public import TerminalCanvas
 
 /// Shows the app's `Canvas` in a Wayland window: cells rendered with a real font
 /// (`PixelRenderer`) into the window's double-buffered `wl_shm` buffers, only changed rows drawn
-/// and damaged (each a full-width ``PixelRect``), drawing paced by the compositor's frame callbacks.
+/// and damaged (each a full-width `PixelRect`), drawing paced by the compositor's frame callbacks.
 ///
 /// On an output of scale 2 the cells are drawn at twice the pixels (``drawingRenderer``: the same
 /// font, size and palette at the window's ``WaylandWindow/scale``), so text stays sharp and about

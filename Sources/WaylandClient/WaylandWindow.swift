@@ -17,7 +17,7 @@ public import Graphics
 /// the drawing is kept and done when the compositor's frame callback arrives (several kept
 /// drawings go into one frame, in order): nothing is dropped.
 ///
-/// Damage is by rectangle (``PixelRect``): each one the drawing returns is damaged, and before the
+/// Damage is by rectangle (`PixelRect`): each one the drawing returns is damaged, and before the
 /// other buffer is drawn next only those rectangles are copied into it from the one on screen, so
 /// a focus move that changes two tiles costs two tiles, not the rows they span.
 ///
