@@ -76,6 +76,10 @@ let package = Package(
         .executableTarget(
             name: "fuzz-speech-settings",
             dependencies: ["FuzzSupport", .product(name: "Accessibility", package: "ResponderChain")]),
+        // A file of the rendered-SVG cache, read back from disk by CairoGraphics.
+        .executableTarget(
+            name: "fuzz-svg-cache",
+            dependencies: ["FuzzSupport", .product(name: "CairoGraphics", package: "ResponderChain")]),
     ],
     swiftLanguageModes: [.v6]
 )

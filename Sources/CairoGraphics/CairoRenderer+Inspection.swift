@@ -12,6 +12,10 @@ package struct CacheCounts: Hashable, Sendable {
     /// Files decoded and device sizes made.
     package var decodes: Int
     package var scalings: Int
+    /// SVG documents librsvg parsed, and the disk cache's files read and written.
+    package var svgParses: Int
+    package var svgCacheReads: Int
+    package var svgCacheWrites: Int
     /// Shadow masks kept, and made (blurred).
     package var shadowMasks: Int
     package var shadowMasksMade: Int
@@ -24,7 +28,9 @@ extension CairoRenderer {
     package var cacheCounts: CacheCounts {
         CacheCounts(
             layouts: text.layouts.count, layoutsMade: text.layoutsMade, images: images.count,
-            imageBytes: images.bytes, decodes: images.decodes, scalings: images.scalings, shadowMasks: shadows.count,
+            imageBytes: images.bytes, decodes: images.decodes, scalings: images.scalings,
+            svgParses: images.svgParses, svgCacheReads: images.disk?.reads ?? 0,
+            svgCacheWrites: images.disk?.writes ?? 0, shadowMasks: shadows.count,
             shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes)
     }
 

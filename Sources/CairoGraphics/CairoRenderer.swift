@@ -57,6 +57,17 @@ public final class CairoRenderer {
     /// or shows it to its developer).
     public var onProblem: ((CairoGraphicsError) -> Void)?
 
+    /// Where SVG images rendered at a device size are kept between runs (``RenderedSVGCache``): an
+    /// app started again draws them without parsing them or opening librsvg. `nil` (the default for a
+    /// renderer made by hand) keeps nothing on disk; the platforms set
+    /// ``RenderedSVGCache/standard(environment:)``.
+    public var svgCache: RenderedSVGCache? {
+        didSet {
+            guard svgCache != oldValue else { return }
+            images.disk = svgCache.map(SVGDiskCache.init)
+        }
+    }
+
     let text: TextEngine
     let images: ImageStore
     let shadows: ShadowStore

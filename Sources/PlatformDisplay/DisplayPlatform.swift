@@ -182,8 +182,11 @@ public final class DisplayPlatform: AppPlatform {
                 canvasOutput = canvas
                 output = canvas
             } else {
+                // SVG icons drawn by an earlier run come from the disk: librsvg is opened only for new ones.
+                let renderer = CairoRenderer()
+                renderer.svgCache = RenderedSVGCache.standard(environment: context.environment.variables)
                 let nodes = try DRMNodeOutput(
-                    loop: application.loop, window: application.window, seat: seat,
+                    loop: application.loop, window: application.window, renderer: renderer, seat: seat,
                     options: DRMNodeOutput.Options(display: options.display, scale: options.scale))
                 nodeOutput = nodes
                 output = nodes

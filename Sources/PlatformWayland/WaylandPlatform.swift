@@ -144,7 +144,10 @@ public final class WaylandPlatform: AppPlatform {
             if application.configuration.screenDrawing == .nodes {
                 // The nodes draw themselves with Cairo and Pango: the cell font is not needed.
                 fonts = nil
-                let output = WaylandNodeOutput(window: window, showing: application.window)
+                // SVG icons drawn by an earlier run come from the disk: librsvg is opened only for new ones.
+                let renderer = CairoRenderer()
+                renderer.svgCache = RenderedSVGCache.standard(environment: variables)
+                let output = WaylandNodeOutput(window: window, showing: application.window, renderer: renderer)
                 seat.surface = output
                 application.setNodeOutput(output)
                 nodeOutput = output

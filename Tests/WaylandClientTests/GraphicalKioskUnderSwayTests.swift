@@ -89,6 +89,27 @@ struct GraphicalKioskUnderSwayTests {
     }
 
     @Test(
+        "started again on the same rendered-SVG cache, the kiosk draws the same home screen without mapping librsvg"
+    )
+    func svgCacheSecondStart() throws {
+        let cache = NSTemporaryDirectory() + "kiosk-svg-cache-\(getpid())-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        for run in 0..<2 {
+            let kiosk = try Kiosk(
+                arguments: ["--on-screen-keyboard"], resolution: "1920x1080",
+                environment: ["RESPONDERCHAIN_SVG_CACHE": cache])
+            defer { kiosk.stop() }
+            try Self.waitForHome(kiosk)
+            let maps = try String(contentsOfFile: "/proc/\(kiosk.kiosk.processIdentifier)/maps", encoding: .utf8)
+            #expect(
+                maps.contains("librsvg") == (run == 0), "run \(run + 1): librsvg mapped \(maps.contains("librsvg"))")
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []
+            #expect(files.contains { $0.hasSuffix(".pixels") }, "run \(run + 1): \(files)")
+            try Self.expectGolden(Self.settledScreenshot(kiosk), "graphical-home-1920x1080.png")
+        }
+    }
+
+    @Test(
         "on a 3840x2160 output at scale 2: every buffer is 3840x2160 at buffer scale 2 from the first frame (WAYLAND_DEBUG), and the screen is the 1920x1080 home at twice the pixels"
     )
     func scaleTwo() throws {

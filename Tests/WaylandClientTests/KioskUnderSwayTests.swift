@@ -53,9 +53,10 @@ struct KioskUnderSwayTests {
             guard pointer.readLine() == "ready" else { throw SwayHeadless.Failure(description: "no pointer") }
             stderrPath = sway.directory + "/kiosk.stderr"
             _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            // A rendered-SVG cache of its own (RenderedSVGCache): each kiosk starts cold unless a test says.
             let environment = [
                 "XDG_RUNTIME_DIR": sway.directory, "WAYLAND_DISPLAY": sway.socketName, "LANG": "C.UTF-8",
-                "PATH": "/usr/bin:/bin", "HOME": "/root",
+                "PATH": "/usr/bin:/bin", "HOME": "/root", "RESPONDERCHAIN_SVG_CACHE": sway.directory + "/svg",
             ]
             kiosk.executableURL = URL(fileURLWithPath: Self.binary("kiosk-example"))
             // This suite's kiosk draws the terminal's cells in the window, as its golden images are; the

@@ -40,6 +40,46 @@ final class CairoSurface {
     /// The bytes its pixels take.
     var byteCount: Int { Int(cairo_image_surface_get_stride(pointer)) * height }
 
+    /// Its pixels as bytes, `width * 4` a row (an ARGB32 surface); `nil` for another format.
+    ///
+    /// Uses `cairo_image_surface_get_data` after `cairo_surface_flush`.
+    func pixelBytes() -> [UInt8]? {
+        guard cairo_image_surface_get_format(pointer) == CAIRO_FORMAT_ARGB32 else { return nil }
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { return nil }
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        let row = width * 4
+        var bytes = [UInt8](repeating: 0, count: row * height)
+        bytes.withUnsafeMutableBytes { target in
+            for y in 0..<height {
+                (target.baseAddress! + y * row).copyMemory(from: UnsafeRawPointer(data + y * stride), byteCount: row)
+            }
+        }
+        return bytes
+    }
+
+    /// Sets its pixels from bytes `width * 4` a row (an ARGB32 surface); `false` when the count or the
+    /// format does not match.
+    ///
+    /// Uses `cairo_image_surface_get_data` and `cairo_surface_mark_dirty`.
+    func load(_ bytes: [UInt8]) -> Bool {
+        let row = width * 4
+        guard bytes.count == row * height, cairo_image_surface_get_format(pointer) == CAIRO_FORMAT_ARGB32 else {
+            return false
+        }
+        cairo_surface_flush(pointer)
+        guard let data = cairo_image_surface_get_data(pointer) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(pointer))
+        bytes.withUnsafeBytes { source in
+            for y in 0..<height {
+                UnsafeMutableRawPointer(data + y * stride).copyMemory(
+                    from: source.baseAddress! + y * row, byteCount: row)
+            }
+        }
+        cairo_surface_mark_dirty(pointer)
+        return true
+    }
+
     /// Draws on the surface with a new Cairo context, then flushes it.
     func draw(_ body: (OpaquePointer) -> Void) {
         guard let cairo = cairo_create(pointer) else { return }

@@ -43,6 +43,32 @@ enum ImageFiles {
         return nil
     }
 
+    /// A file's bytes, after ``problem(_:)``'s checks: at most ``byteLimit`` of them.
+    ///
+    /// Uses `open` (`O_NONBLOCK`: never a FIFO's wait) and `read`.
+    static func contents(_ path: String) -> Result<[UInt8], CairoGraphicsError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return .failure(unreadable(path, errno)) }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { return .failure(unreadable(path, errno)) }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= byteLimit else {
+                return .failure(
+                    CairoGraphicsError(
+                        code: .imageTooLarge, path: path,
+                        message: "\(path): more than the \(byteLimit >> 20) MiB an image file may be; export it smaller"
+                    ))
+            }
+        }
+        return .success(bytes)
+    }
+
     /// Why a PNG file cannot be decoded, from its first bytes: not a PNG at all, or larger than
     /// ``pixelLimit`` (read from its header, before anything is allocated).
     ///

@@ -1,11 +1,12 @@
 internal import CCairoGraphics
 internal import ResponderChain
 
-/// An image file decoded once: a PNG's pixels, or an SVG document parsed by librsvg.
+/// An image file decoded once: a PNG's pixels, or an SVG document (parsed by librsvg when first
+/// rendered at a size the disk cache does not hold).
 final class DecodedImage {
     enum Content {
         case bitmap(CairoSurface)
-        case vector(GObjectReference)
+        case vector(SVGDocument)
     }
 
     let content: Content
@@ -53,6 +54,10 @@ final class ImageStore {
     /// How many files were decoded and how many device sizes made, for tests and benchmarks.
     private(set) var decodes = 0
     private(set) var scalings = 0
+    /// How many SVG documents librsvg parsed (each once; none while the disk cache held every size drawn).
+    private(set) var svgParses = 0
+    /// The renderings kept on disk between runs, when the renderer has a cache.
+    var disk: SVGDiskCache?
 
     init(byteLimit: Int) {
         cache = LRUCache(costLimit: byteLimit)
@@ -93,6 +98,13 @@ final class ImageStore {
         if case .scaled(let surface) = cache.value(for: key) { return surface }
         guard let surface = CairoSurface(format: CAIRO_FORMAT_ARGB32, width: width, height: height) else { return nil }
         scalings += 1
+        if case .vector(let document) = decoded.content, let disk,
+            let pixels = disk.pixels(of: document.name, width: width, height: height), surface.load(pixels)
+        {
+            // Drawn by an earlier run: byte for byte what librsvg would draw now.
+            cache.insert(.scaled(surface), for: key, cost: surface.byteCount)
+            return surface
+        }
         var failure: String?
         surface.draw { cairo in
             failure = Self.draw(decoded, on: cairo, width: Double(width), height: Double(height))
@@ -100,6 +112,9 @@ final class ImageStore {
         if let failure {
             failImage(image, message: failure)
             return nil
+        }
+        if case .vector(let document) = decoded.content, let disk, let pixels = surface.pixelBytes() {
+            disk.store(pixels: pixels, width: width, height: height, of: document.name)
         }
         cache.insert(.scaled(surface), for: key, cost: surface.byteCount)
         return surface
@@ -124,7 +139,13 @@ final class ImageStore {
             cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
             cairo_paint(cairo)
             return nil
-        case .vector(let handle):
+        case .vector(let document):
+            let rsvg: Rsvg
+            let handle: GObjectReference
+            switch document.parsed() {
+            case .success(let parsed): (rsvg, handle) = parsed
+            case .failure(let error): return error.message
+            }
             var viewport = RsvgRectangle(x: 0, y: 0, width: width, height: height)
             if let size = decoded.size {
                 // Stretched to the rectangle (the content mode chose its proportions).
@@ -132,7 +153,7 @@ final class ImageStore {
                 viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
             }
             var error: OpaquePointer?
-            guard rsvg_handle_render_document(handle.pointer, cairo, &viewport, &error) != 0 else {
+            guard rsvg.renderDocument(handle.pointer, cairo, &viewport, &error) != 0 else {
                 defer { if let error { g_error_free(error) } }
                 return error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "failed"
             }
@@ -170,16 +191,10 @@ final class ImageStore {
                 DecodedImage(.bitmap(surface), size: Size(width: Double(surface.width), height: Double(surface.height)))
             )
         case .svg:
-            var error: OpaquePointer?
-            guard let handle = rsvg_handle_new_from_file(path, &error) else {
-                defer { if let error { g_error_free(error) } }
-                let reason = error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "unknown"
-                return .failure(
-                    CairoGraphicsError(
-                        code: .imageNotDecodable, path: path,
-                        message: "\(path): not an SVG librsvg can read (\(reason)); fix or re-export the file"))
+            switch ImageFiles.contents(path) {
+            case .success(let bytes): return svg(image, bytes: bytes, path: path)
+            case .failure(let problem): return .failure(problem)
             }
-            return .success(Self.vector(handle))
         }
     }
 
@@ -214,33 +229,96 @@ final class ImageStore {
                 DecodedImage(.bitmap(surface), size: Size(width: Double(surface.width), height: Double(surface.height)))
             )
         case .svg:
-            var error: OpaquePointer?
-            let made = bytes.withUnsafeBufferPointer { buffer in
-                rsvg_handle_new_from_data(buffer.baseAddress, gsize(buffer.count), &error)
-            }
-            guard let handle = made else {
-                defer { if let error { g_error_free(error) } }
-                let reason = error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "unknown"
-                return .failure(
-                    CairoGraphicsError(
-                        code: .imageNotDecodable, path: image.path,
-                        message: "\(image): not an SVG librsvg can read (\(reason)); fix the document"))
-            }
-            return .success(Self.vector(handle))
+            return svg(image, bytes: bytes, path: nil)
         }
     }
 
-    /// A parsed SVG document with its own size, when it gives one.
+    /// An SVG document: its own size from the disk cache when an earlier run kept it (nothing parsed),
+    /// else from librsvg, which parses it now (and the size is kept for the next run).
+    private func svg(_ image: ImageSource, bytes: [UInt8], path: String?) -> Result<DecodedImage, CairoGraphicsError> {
+        let document = SVGDocument(source: image, bytes: bytes, path: path) { [unowned self] in svgParses += 1 }
+        if let disk, let size = disk.size(of: document.name) {
+            return .success(DecodedImage(.vector(document), size: size))
+        }
+        switch document.parsed() {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (rsvg, handle)):
+            let size = Self.intrinsicSize(rsvg, handle.pointer)
+            disk?.store(size: size, of: document.name)
+            return .success(DecodedImage(.vector(document), size: size))
+        }
+    }
+
+    /// An SVG document's own size, when it gives one.
     ///
     /// Uses `rsvg_handle_get_intrinsic_size_in_pixels`.
-    private static func vector(_ handle: OpaquePointer) -> DecodedImage {
+    private static func intrinsicSize(_ rsvg: Rsvg, _ handle: OpaquePointer) -> Size? {
         var width = 0.0
         var height = 0.0
-        let sized = rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0
-        let size =
-            sized && width > 0 && height > 0 && width.isFinite && height.isFinite
+        let sized = rsvg.intrinsicSizeInPixels(handle, &width, &height) != 0
+        return sized && width > 0 && height > 0 && width.isFinite && height.isFinite
             ? Size(width: width, height: height) : nil
-        return DecodedImage(.vector(GObjectReference(handle)), size: size)
+    }
+}
+
+/// An SVG document, known in the disk cache by its bytes, and parsed by librsvg (opened then) only
+/// when it is first rendered at a size the cache does not hold.
+final class SVGDocument {
+    /// Its name in the disk cache (``RenderedSVGCache``): its bytes' hash and count.
+    let name: String
+    private let source: ImageSource
+    /// The bytes of a document held in memory; a file is parsed from its path (its relative
+    /// references resolve against it).
+    private let bytes: [UInt8]?
+    private let path: String?
+    private let onParse: () -> Void
+    private var state: Result<(Rsvg, GObjectReference), CairoGraphicsError>?
+
+    init(source: ImageSource, bytes: [UInt8], path: String?, onParse: @escaping () -> Void) {
+        self.source = source
+        name = RenderedSVGCache.documentName(bytes)
+        self.bytes = path == nil ? bytes : nil
+        self.path = path
+        self.onParse = onParse
+    }
+
+    /// librsvg and the parsed document, parsed once; why not (librsvg missing, or the bytes not an
+    /// SVG it reads).
+    ///
+    /// Uses `rsvg_handle_new_from_file` or `rsvg_handle_new_from_data`.
+    func parsed() -> Result<(Rsvg, GObjectReference), CairoGraphicsError> {
+        if let state { return state }
+        let result: Result<(Rsvg, GObjectReference), CairoGraphicsError>
+        switch Rsvg.shared {
+        case .failure(let unavailable):
+            result = .failure(
+                CairoGraphicsError(
+                    code: .imageNotDecodable, path: source.path, message: "\(source): \(unavailable.message)"))
+        case .success(let rsvg):
+            onParse()
+            var error: OpaquePointer?
+            let made: OpaquePointer?
+            if let path {
+                made = rsvg.newFromFile(path, &error)
+            } else {
+                made = (bytes ?? []).withUnsafeBufferPointer {
+                    rsvg.newFromData($0.baseAddress, gsize($0.count), &error)
+                }
+            }
+            if let made {
+                result = .success((rsvg, GObjectReference(made)))
+            } else {
+                defer { if let error { g_error_free(error) } }
+                let reason = error.flatMap { ccairographics_error_message($0) }.map { String(cString: $0) } ?? "unknown"
+                let message =
+                    path.map { "\($0): not an SVG librsvg can read (\(reason)); fix or re-export the file" }
+                    ?? "\(source): not an SVG librsvg can read (\(reason)); fix the document"
+                result = .failure(CairoGraphicsError(code: .imageNotDecodable, path: source.path, message: message))
+            }
+        }
+        state = result
+        return result
     }
 }
 
