@@ -17,6 +17,10 @@ package struct CacheCounts: Hashable, Sendable {
     package var shadowMasksMade: Int
     /// The bytes the kept shadow masks take.
     package var shadowMaskBytes: Int
+    /// Rounded rectangles' coverage masks kept, and made (drawn), and the bytes they take.
+    package var shapeMasks: Int
+    package var shapeMasksMade: Int
+    package var shapeMaskBytes: Int
 }
 
 extension CairoRenderer {
@@ -25,7 +29,8 @@ extension CairoRenderer {
         CacheCounts(
             layouts: text.layouts.count, layoutsMade: text.layoutsMade, images: images.count,
             imageBytes: images.bytes, decodes: images.decodes, scalings: images.scalings, shadowMasks: shadows.count,
-            shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes)
+            shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes, shapeMasks: shapes.count,
+            shapeMasksMade: shapes.masksMade, shapeMaskBytes: shapes.bytes)
     }
 
     /// How many characters of the text no font has a glyph for (drawn as boxes) when laid out in the
