@@ -36,9 +36,9 @@ extension CairoGraphicsContext {
         let key = ShapeStore.Key(
             width: bounds.width - Double(cutX) / matrix.xx, height: bounds.height - Double(cutY) / matrix.yy,
             radius: radius, lineWidth: lineWidth, xx: matrix.xx, yy: matrix.yy, phaseX: phaseX, phaseY: phaseY)
-        guard
-            let mask = store.mask(for: key, stretch: cutX > 0 || cutY > 0 ? (column, row) : nil)
-        else { return false }
+        // The column and row follow from the key alone: a short shape's mask, made first, serves a
+        // longer one.
+        guard let mask = store.mask(for: key, stretch: (column, row)) else { return false }
         let cut = (x: cutX, y: cutY)
         // Device pixels from here on; boxes in the stretched mask's pixels, its top-left one at mask.
         let maskX = Int(wholeX) + mask.originX
@@ -102,8 +102,11 @@ extension CairoGraphicsContext {
             for box in rim { maskRim([box], region: box) }
         }
         func maskRim(_ boxes: [PixelBox], region: PixelBox) {
-            guard let part = mask.stretched(by: cut, region: region, within: boxes, into: renderer.shadows.scratch)
-            else { return }
+            let stretched: (surface: CairoSurface, x: Int, y: Int)? =
+                cut.x == 0 && cut.y == 0
+                ? (surface: mask.surface, x: 0, y: 0)
+                : mask.stretched(by: cut, region: region, within: boxes, into: renderer.shadows.scratch)
+            guard let part = stretched else { return }
             cairo_save(cairo)
             cairo_new_path(cairo)
             for box in boxes { rectangle(box) }

@@ -181,6 +181,28 @@ import Testing
         #expect(renderer.cacheCounts.shapeMasks == 0)
     }
 
+    @Test("a short shape's mask, made first, is stretched for a longer one of the same corners")
+    func shortFirst() {
+        // A 22x20-point key is the short shape of the longer keys and the 300-point bar (its corners and a
+        // column between them, nothing to cut down): its mask is made first, without a cut, then found
+        // for the others.
+        let renderer = CairoRenderer()
+        func image(masks: Bool) -> PixelImage {
+            let drawing = masks ? renderer : CairoRenderer()
+            drawing.shapes.drawsFromMasks = masks
+            return drawing.image(size: Size(width: 360, height: 200)) { context in
+                for (index, width) in [22.0, 40.0, 300.0, 23.0, 29.0].enumerated() {
+                    let rect = Rect(x: 20.5, y: 10.5 + 26 * Double(index), width: width, height: 20)
+                    context.fill(.roundedRect(rect, cornerRadius: 8), Color(hex: 0x0E7C7B))
+                    context.stroke(.roundedRect(rect.insetBy(dx: 0.5, dy: 0.5), cornerRadius: 8), .black, lineWidth: 1)
+                }
+            }
+        }
+        let masked = image(masks: true)
+        #expect(Self.difference(masked, image(masks: false)).largest <= 2)
+        #expect(renderer.cacheCounts.shapeMasksMade == 2, "one fill and one outline for all five")
+    }
+
     @Test("a 700x420 card keeps its corners' pixels, not its area")
     func largeCard() {
         let renderer = CairoRenderer()

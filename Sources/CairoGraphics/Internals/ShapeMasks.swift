@@ -55,10 +55,11 @@ final class ShapeStore {
     /// A kept mask, or one drawn now: the key's rounded rectangle at the origin filled (or stroked)
     /// through the key's scale and phase on an A8 surface covering it and a pixel more; `stretch` is
     /// the column and row a longer shape repeats (``ShadowNinePatch``), in device pixels from the
-    /// whole pixel the shape starts in. `nil` when the mask would be larger than ``maskByteLimit``.
+    /// whole pixel the shape starts in (the key's alone decide them, so a mask made for the short
+    /// shape itself serves the longer ones). `nil` when the mask would be larger than ``maskByteLimit``.
     ///
     /// Uses `cairo_fill` or `cairo_stroke` on an A8 image surface.
-    func mask(for key: Key, stretch: (column: Int, row: Int)?) -> ShadowMask? {
+    func mask(for key: Key, stretch: (column: Int, row: Int)) -> ShadowMask? {
         if let kept = masks.value(for: key) { return kept }
         var matrix = cairo_matrix_t()
         cairo_matrix_init(&matrix, key.xx, 0, 0, key.yy, key.phaseX, key.phaseY)
@@ -94,7 +95,7 @@ final class ShapeStore {
         let solid = ShadowMask.solidParts(of: surface, value: key.lineWidth > 0 ? 0 : 255)
         let mask = ShadowMask(
             surface: surface, originX: originX, originY: originY, solid: solid,
-            stretch: stretch.map { ($0.column - originX, $0.row - originY) })
+            stretch: (stretch.column - originX, stretch.row - originY))
         masks.insert(mask, for: key, cost: surface.byteCount)
         return mask
     }
