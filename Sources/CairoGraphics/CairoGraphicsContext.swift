@@ -5,7 +5,11 @@ public import ResponderChain
 /// ``CairoRenderer/render(into:width:height:stride:format:scale:damage:background:layoutDirection:_:)``
 /// hands to the drawing closure.
 ///
-/// Shapes are filled and stroked with colours or linear gradients, antialiased; arcs are Cairo's.
+/// Shapes are filled and stroked with colours or linear gradients, antialiased; arcs are Cairo's. A
+/// rounded rectangle filled or stroked in a colour is drawn from its coverage, kept as a mask per
+/// corner radius, line width, scale and fraction of a pixel: its middle as whole pixels, its rim
+/// through the mask (Cairo's pixels, within two levels where the colour is opaque and partly covers
+/// a pixel, from a different rounding).
 /// Text is laid out by Pango (see ``draw(_:in:style:)``); images are decoded once and kept
 /// at each device size (see `draw(_ image:in:mode:)`; an app's own pixels: `draw(_ bitmap:in:mode:)`). Everything is clipped to the damage being redrawn.
 /// What lies wholly outside the clip, with its shadow, is skipped: no text is laid out, no image
@@ -75,7 +79,8 @@ public final class CairoGraphicsContext: GraphicsContext {
 
     /// Fills a shape (non-zero winding), under the shadow if one is set.
     ///
-    /// Uses `cairo_fill`.
+    /// Uses `cairo_fill`; a rounded rectangle in a colour, under a transform that keeps axes, uses its
+    /// kept coverage and `cairo_mask_surface` for its rim.
     ///
     /// - Parameters:
     ///   - path: The shape; nothing is drawn when it holds a coordinate that is not finite.
@@ -83,6 +88,7 @@ public final class CairoGraphicsContext: GraphicsContext {
     public func fill(_ path: Path, with paint: Paint) {
         guard canDraw, PathDrawing.isDrawable(path), !isClippedOut(path.bounds) else { return }
         if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: 0, coveredByFill: paint.isOpaque) }
+        if case .color(let color) = paint, drawCoverage(of: path, color: color, lineWidth: 0) { return }
         PathDrawing.add(path, to: cairo)
         setSource(paint)
         cairo_fill(cairo)
@@ -90,7 +96,8 @@ public final class CairoGraphicsContext: GraphicsContext {
 
     /// Draws a shape's outline, centred on it, under the shadow if one is set.
     ///
-    /// Uses `cairo_stroke` (mitred joins, butt caps).
+    /// Uses `cairo_stroke` (mitred joins, butt caps); a rounded rectangle in a colour, under a transform
+    /// that keeps axes, uses its kept coverage and `cairo_mask_surface`.
     ///
     /// - Parameters:
     ///   - path: The shape.
@@ -102,6 +109,7 @@ public final class CairoGraphicsContext: GraphicsContext {
         let reach = lineWidth * 5
         guard !isClippedOut(path.bounds.insetBy(dx: -reach, dy: -reach)) else { return }
         if let shadow = current.shadow { castShadow(shadow, of: path, lineWidth: lineWidth) }
+        if case .color(let color) = paint, drawCoverage(of: path, color: color, lineWidth: lineWidth) { return }
         PathDrawing.add(path, to: cairo)
         cairo_set_line_width(cairo, lineWidth)
         setSource(paint)

@@ -21,6 +21,10 @@ package struct CacheCounts: Hashable, Sendable {
     package var shadowMasksMade: Int
     /// The bytes the kept shadow masks take.
     package var shadowMaskBytes: Int
+    /// Rounded rectangles' coverage masks kept, and made (drawn), and the bytes they take.
+    package var shapeMasks: Int
+    package var shapeMasksMade: Int
+    package var shapeMaskBytes: Int
 }
 
 extension CairoRenderer {
@@ -31,7 +35,8 @@ extension CairoRenderer {
             imageBytes: images.bytes, decodes: images.decodes, scalings: images.scalings,
             svgParses: images.svgParses, svgCacheReads: images.disk?.reads ?? 0,
             svgCacheWrites: images.disk?.writes ?? 0, shadowMasks: shadows.count,
-            shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes)
+            shadowMasksMade: shadows.masksMade, shadowMaskBytes: shadows.bytes, shapeMasks: shapes.count,
+            shapeMasksMade: shapes.masksMade, shapeMaskBytes: shapes.bytes)
     }
 
     /// How many characters of the text no font has a glyph for (drawn as boxes) when laid out in the

@@ -21,7 +21,8 @@ public import ResponderChain
 ///
 /// The renderer keeps what is costly between frames, each cache bounded by ``limits``: text layouts
 /// (shaped once per text, style, width, direction and scale), images (decoded once, then kept at each
-/// device size drawn) and shadow masks (blurred once per shape size). An image that cannot be drawn
+/// device size drawn) and shadow masks (blurred once per shape size); rounded rectangles' coverage
+/// masks are kept too (their corners, at most 512 kB). An image that cannot be drawn
 /// is reported once per file in ``problems`` and to ``onProblem``.
 ///
 /// Not thread-safe, and not `Sendable`: use a renderer from one thread at a time. Each renderer has its
@@ -71,6 +72,7 @@ public final class CairoRenderer {
     let text: TextEngine
     let images: ImageStore
     let shadows: ShadowStore
+    let shapes = ShapeStore()
     private var reported: Set<String> = []
 
     /// Creates a renderer, with its own Pango font map: fonts come from fontconfig, with its fallbacks.
@@ -172,12 +174,13 @@ public final class CairoRenderer {
         return image
     }
 
-    /// Forgets every kept layout, image and shadow (an image file fixed since is read again; one still
+    /// Forgets every kept layout, image, shadow and shape mask (an image file fixed since is read again; one still
     /// failing is not reported again).
     public func purgeCaches() {
         text.removeAll()
         images.removeAll()
         shadows.removeAll()
+        shapes.removeAll()
     }
 
     /// Reports a problem once per file.

@@ -1,14 +1,16 @@
 internal import CCairoGraphics
 internal import ResponderChain
 
-/// A shape's blurred coverage in device pixels: an A8 surface, and where its top-left corner lies
-/// from the whole device pixel the shape's bounds start in.
+/// A shape's coverage in device pixels, blurred for a shadow (or as it is, for a rounded rectangle's
+/// fill or outline: ``ShapeStore``): an A8 surface, and where its top-left corner lies from the whole
+/// device pixel the shape's bounds start in.
 final class ShadowMask {
     let surface: CairoSurface
     let originX: Int
     let originY: Int
     /// Rectangles of the mask (its pixels) that the shape, unblurred, covers whole, a pixel in from
-    /// their edges: an opaque fill of the shape paints over its shadow there (``ShadowMask/solidParts(of:)``).
+    /// their edges: an opaque fill of the shape paints over its shadow there (``ShadowMask/solidParts(of:value:)``).
+    /// An outline's coverage (``ShapeStore``) keeps those it leaves empty instead.
     let solid: [PixelBox]
     /// For a rounded rectangle's short mask (``ShadowNinePatch``): the column and row of its pixels
     /// that are repeated to make the shape's.
@@ -93,18 +95,19 @@ final class ShadowMask {
     /// full rows through its middle and the band of full columns through it, each a pixel in from its
     /// edges (the fill that casts the shadow is placed to a quarter pixel the mask is not). For a
     /// rounded rectangle that is all of it but the corners; for a shape with no full middle, nothing.
-    static func solidParts(of surface: CairoSurface) -> [PixelBox] {
+    /// With `value` 0, the parts that are empty: the inside of an outline.
+    static func solidParts(of surface: CairoSurface, value: UInt8 = 255) -> [PixelBox] {
         cairo_surface_flush(surface.pointer)
         guard let data = cairo_image_surface_get_data(surface.pointer) else { return [] }
         let stride = Int(cairo_image_surface_get_stride(surface.pointer))
         let (width, height) = (surface.width, surface.height)
         let (centerX, centerY) = (width / 2, height / 2)
-        guard width > 4, height > 4, data[centerY * stride + centerX] == 255 else { return [] }
-        func full(_ x: Int, _ y: Int) -> Bool { data[y * stride + x] == 255 }
+        guard width > 4, height > 4, data[centerY * stride + centerX] == value else { return [] }
+        func full(_ x: Int, _ y: Int) -> Bool { data[y * stride + x] == value }
         func rowFull(_ y: Int, _ columns: ClosedRange<Int>) -> Bool {
             var x = columns.lowerBound
             while x <= columns.upperBound {
-                if data[y * stride + x] != 255 { return false }
+                if data[y * stride + x] != value { return false }
                 x += 1
             }
             return true
@@ -112,7 +115,7 @@ final class ShadowMask {
         func columnFull(_ x: Int, _ rows: ClosedRange<Int>) -> Bool {
             var y = rows.lowerBound
             while y <= rows.upperBound {
-                if data[y * stride + x] != 255 { return false }
+                if data[y * stride + x] != value { return false }
                 y += 1
             }
             return true
@@ -162,6 +165,22 @@ struct PixelBox: Hashable {
     func union(_ other: PixelBox) -> PixelBox {
         let (left, top) = (min(x, other.x), min(y, other.y))
         return PixelBox(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
+    /// This box less another: what is left, in at most four boxes, appended to `parts`.
+    func subtract(_ other: PixelBox, into parts: inout [PixelBox]) {
+        let left = max(x, other.x)
+        let top = max(y, other.y)
+        let right = min(maxX, other.maxX)
+        let bottom = min(maxY, other.maxY)
+        guard left < right, top < bottom else {
+            parts.append(self)
+            return
+        }
+        if top > y { parts.append(PixelBox(x: x, y: y, width: width, height: top - y)) }
+        if bottom < maxY { parts.append(PixelBox(x: x, y: bottom, width: width, height: maxY - bottom)) }
+        if left > x { parts.append(PixelBox(x: x, y: top, width: left - x, height: bottom - top)) }
+        if right < maxX { parts.append(PixelBox(x: right, y: top, width: maxX - right, height: bottom - top)) }
     }
 
     /// This box less another: what is left, in at most four boxes.

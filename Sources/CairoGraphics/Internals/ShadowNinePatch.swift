@@ -13,7 +13,8 @@ internal import ResponderChain
 /// short one's mask with its column `split` repeated `cut` times more, the ends unchanged: its
 /// corners are where they were (the far ones moved by `cut`) and fall on the same fractions of a
 /// pixel. A shadow then costs its corners, not its area: a 1500x900 card's mask is about 110x110
-/// pixels, not 1560x960.
+/// pixels, not 1560x960. With no blur (a support of 0), ``axis(start:end:scale:radius:reach:)`` cuts
+/// a rounded rectangle's own coverage as well (``ShapeStore``).
 struct ShadowNinePatch {
     /// The short rectangle (moved to its origin, as the shape): what is drawn and blurred.
     var path: Path
@@ -34,21 +35,12 @@ struct ShadowNinePatch {
             matrix.yy.isFinite, let radius = cornerRadius(ofRoundedRect: path)
         else { return nil }
         let bounds = path.bounds
-        // Along one axis: the pixels the corners touch (a pixel more either side, for the curves'
-        // flattening), those whose blur reaches a corner, and one more each side for a fractional
-        // offset's bilinear sampling; the repeated pixel is the first after them.
-        func axis(start: Double, end: Double, scale: Double) -> (split: Int, cut: Int) {
-            let corner = scale * radius
-            let straightFirst = Int((start + corner).rounded(.up)) + 1
-            let straightLast = Int((end - corner).rounded(.down)) - 2
-            let split = straightFirst + reach + 1
-            let cut = straightLast - reach - split - 1
-            return (split, max(0, cut))
-        }
         let (column, cutX) = axis(
-            start: matrix.x0 + matrix.xx * bounds.minX, end: matrix.x0 + matrix.xx * bounds.maxX, scale: matrix.xx)
+            start: matrix.x0 + matrix.xx * bounds.minX, end: matrix.x0 + matrix.xx * bounds.maxX, scale: matrix.xx,
+            radius: radius, reach: reach)
         let (row, cutY) = axis(
-            start: matrix.y0 + matrix.yy * bounds.minY, end: matrix.y0 + matrix.yy * bounds.maxY, scale: matrix.yy)
+            start: matrix.y0 + matrix.yy * bounds.minY, end: matrix.y0 + matrix.yy * bounds.maxY, scale: matrix.yy,
+            radius: radius, reach: reach)
         guard cutX > 0 || cutY > 0 else { return nil }
         let (dx, dy) = (Double(cutX) / matrix.xx, Double(cutY) / matrix.yy)
         let (midX, midY) = (bounds.midX, bounds.midY)
@@ -68,6 +60,21 @@ struct ShadowNinePatch {
                 }
             })
         return ShadowNinePatch(path: short, column: column, row: row, cutX: cutX, cutY: cutY)
+    }
+
+    /// The cut along one axis of a rounded rectangle from `start` to `end` (device pixels from the
+    /// whole pixel it starts in) whose corners are `radius` points at `scale` pixels a point: the
+    /// pixels the corners touch (a pixel more either side, for the curves' flattening), those whose
+    /// blur (of support `reach`) reaches a corner, and one more each side for a fractional offset's
+    /// bilinear sampling; the repeated pixel (`split`) is the first after them, repeated `cut` more
+    /// times (0: too short to cut).
+    static func axis(start: Double, end: Double, scale: Double, radius: Double, reach: Int) -> (split: Int, cut: Int) {
+        let corner = scale * radius
+        let straightFirst = Int((start + corner).rounded(.up)) + 1
+        let straightLast = Int((end - corner).rounded(.down)) - 2
+        let split = straightFirst + reach + 1
+        let cut = straightLast - reach - split - 1
+        return (split, max(0, cut))
     }
 
     /// The corner radius of a path that is `Path.roundedRect(_:cornerRadius:)` (0 for
