@@ -68,17 +68,19 @@ extension CairoGraphicsContext {
         rim.reserveCapacity(8)
         if let rows {
             shown.subtract(rows, into: &rim)
-            if lineWidth == 0, let middle = rows.intersection(shown) {
-                // Disjoint: the band of rows, then the columns above and below it.
+            if lineWidth == 0 {
+                // Disjoint: the band of rows, then the band of columns above and below it, each where the
+                // clip shows it (a clip across the top edge alone shows the columns and none of the rows).
                 cairo_new_path(cairo)
-                rectangle(middle)
+                if let middle = rows.intersection(shown) { rectangle(middle) }
                 if let columns, let band = columns.intersection(shown) {
-                    if band.y < middle.y {
-                        rectangle(PixelBox(x: band.x, y: band.y, width: band.width, height: middle.y - band.y))
-                    }
-                    if band.maxY > middle.maxY {
+                    if band.y < rows.y {
                         rectangle(
-                            PixelBox(x: band.x, y: middle.maxY, width: band.width, height: band.maxY - middle.maxY))
+                            PixelBox(x: band.x, y: band.y, width: band.width, height: min(band.maxY, rows.y) - band.y))
+                    }
+                    if band.maxY > rows.maxY {
+                        let top = max(band.y, rows.maxY)
+                        rectangle(PixelBox(x: band.x, y: top, width: band.width, height: band.maxY - top))
                     }
                 }
                 cairo_fill(cairo)

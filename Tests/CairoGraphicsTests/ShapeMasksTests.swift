@@ -143,6 +143,20 @@ import Testing
         #expect(drawn.masked[8].color(Int(120 * scale), Int(85 * scale)) == fill)
     }
 
+    @Test(
+        "a damage across the top or bottom edge alone (a lifted tile's shadow on the tile below): the straight edge between the corners is filled too",
+        arguments: [1.0, 2.0], [true, false])
+    func clippedToAnEdge(scale: Double, top: Bool) {
+        let rect = Rect(x: 30.5, y: 25, width: 180, height: 140)
+        // The clip holds the top 8 points or the bottom 6, none of the rows between the corners: the
+        // columns between the corners were left unfilled there (the kiosk's lower tiles on the display).
+        let clip = top ? Rect(x: 0, y: 20, width: 260, height: 13) : Rect(x: 0, y: 159, width: 260, height: 20)
+        let drawn = Self.bothWays(rect, cornerRadius: 22, scale: scale, clip: [clip])
+        Self.expectCairosPixels(drawn)
+        let fill = PixelColor(red: 0x0E, green: 0x7C, blue: 0x7B)
+        #expect(drawn.masked[8].color(Int(120 * scale), Int((top ? 30 : 160) * scale)) == fill)
+    }
+
     @Test("inside a translucent layer (opacity): the same pixels as Cairo's")
     func insideLayer() {
         func image(masks: Bool) -> PixelImage {

@@ -1,3 +1,4 @@
+import CairoGraphics
 import Graphics
 import ResponderChain
 import ResponderChainTesting
@@ -77,5 +78,70 @@ import Testing
         }
         kiosk.app.keyboard.tap("escape")
         #expect(painter.takeDamage().rects.contains { $0.contains(count) }, "the search closed: every row again")
+    }
+}
+
+extension KioskDamageTests {
+    /// Draws the painter's damage into a buffer kept between frames, as the outputs do.
+    @MainActor struct DamageDrawn {
+        let painter: WindowPainter
+        let renderer = CairoRenderer()
+        var pixels: [UInt8]
+        let width: Int
+        let height: Int
+
+        init(_ painter: WindowPainter, width: Int, height: Int) {
+            self.painter = painter
+            self.width = width
+            self.height = height
+            pixels = [UInt8](repeating: 0, count: width * height * 4)
+        }
+
+        mutating func frame() {
+            let damage = painter.takeDamage()
+            guard !damage.isEmpty else { return }
+            let (renderer, painter, width, height) = (renderer, painter, width, height)
+            pixels.withUnsafeMutableBytes { buffer in
+                renderer.render(
+                    into: buffer, width: width, height: height, stride: width * 4, scale: 1, damage: damage.rects
+                ) { context in painter.paint(damage, in: context) }
+            }
+        }
+
+        /// The screen drawn whole now, by a renderer of its own.
+        func whole() -> [UInt8] {
+            var fresh = DamageDrawn(painter, width: width, height: height)
+            painter.invalidateAll()
+            fresh.frame()
+            return fresh.pixels
+        }
+    }
+
+    @Test(
+        "after focus moves, the screen drawn by damage is the screen drawn whole, in both directions (on the display the lower tiles' corners kept a shadow that had gone)",
+        arguments: [false, true])
+    func damageDrawsTheWhole(rightToLeft: Bool) {
+        let kiosk = GraphicalKiosk(rightToLeft: rightToLeft)
+        let painter = WindowPainter(window: kiosk.kiosk.window, size: Size(width: 1280, height: 800))
+        var drawn = DamageDrawn(painter, width: 1280, height: 800)
+        drawn.frame()
+        for key in ["left", "right", "right", "down", "up", "left"] {
+            kiosk.app.keyboard.tap(key)
+            drawn.frame()
+            let whole = drawn.whole()
+            var worst = 0
+            var differing = 0
+            var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
+            for index in whole.indices {
+                let difference = abs(Int(whole[index]) - Int(drawn.pixels[index]))
+                worst = max(worst, difference)
+                if difference > 2 {
+                    differing += 1
+                    let (x, y) = ((index / 4) % 1280, index / 4 / 1280)
+                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+                }
+            }
+            #expect(differing == 0, "after \(key): \(differing) bytes differ, by up to \(worst), within \(box)")
+        }
     }
 }
