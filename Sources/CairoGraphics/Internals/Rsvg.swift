@@ -5,6 +5,8 @@ internal import CCairoGraphics
 /// librsvg, opened the first time an SVG is parsed and kept open: an app whose SVGs all come from the
 /// rendered-SVG cache (``SVGDiskCache``) never maps it. librsvg is 11 MB of library, some 6 MB of it
 /// resident once loaded, with libxml2 and ICU behind it; Cairo, Pango and GLib are linked as before.
+// @unchecked Sendable: four C function pointers, set once and never changed; librsvg's functions take their own
+// handles, which a renderer keeps on its one thread.
 struct Rsvg: @unchecked Sendable {
     /// The soname looked up: the runtime package's (`librsvg2-2` on Debian), whose ABI is librsvg 2's.
     static let libraryName = "librsvg-2.so.2"
