@@ -94,6 +94,9 @@ import ResponderChain
         didSet { if showsContentHeading != oldValue { content.setNeedsDisplay() } }
     }
 
+    /// What the kiosk says, in its graphical face's language (English in a terminal).
+    var sentences: KioskSentences { appearance?.language.sentences ?? .english }
+
     /// Puts a message on the message line and says it to a listener (an announcement: a screen
     /// reader speaks it whole, whatever has focus).
     func say(_ text: String) {
@@ -321,11 +324,11 @@ import ResponderChain
             show(.directory)
             focusResults()
         case "hours":
-            present("Open 7:30–19:00 Monday to Friday, 9:00–13:00 on Saturday.", confirmTitle: "OK")
+            present(sentences.hours, confirmTitle: sentences.ok)
         case "pharmacy":
-            present("The pharmacy is on the ground floor, next to the main entrance.", confirmTitle: "OK")
+            present(sentences.pharmacy, confirmTitle: sentences.ok)
         case "parking":
-            present("Validate your ticket at the reception desk.", confirmTitle: "OK")
+            present(sentences.parking, confirmTitle: sentences.ok)
         default:
             showsHelp = true
         }
@@ -350,12 +353,12 @@ import ResponderChain
 
     private func focusResults() {
         guard let first = rows.first(where: { !$0.isHidden }) else {
-            say("No one matches \"\(search.text)\".")
+            say(sentences.noMatch(search.text))
             return
         }
         if !search.text.isEmpty {
             let matches = rows.count(where: { !$0.isHidden })
-            say("\(matches) result\(matches == 1 ? "" : "s")")
+            say(sentences.results(matches))
         }
         let target = selectedRow.flatMap { $0.isHidden ? nil : $0 } ?? first
         _ = focusSystem?.requestFocus(on: target)
@@ -371,27 +374,27 @@ import ResponderChain
         scrollTop = 0
         // The graphical face's heading counts the rows shown: it changes with them.
         if let appearance { root.setNeedsDisplay(contentHeadingFrame(appearance.metrics)) }
-        message = query.isEmpty ? "" : "\(matches) of \(rows.count) match \"\(text)\"; Down goes to the results."
+        message = query.isEmpty ? "" : sentences.searchCount(matches, rows.count, text)
         // The count, for a listener who asks where they are (and on the way to the results).
-        search.accessibilityValue = query.isEmpty ? nil : "\(text), \(matches) of \(rows.count) match"
+        search.accessibilityValue = query.isEmpty ? nil : sentences.searchValue(text, matches, rows.count)
         relayout()
     }
 
     private func submitForm() {
         let name = nameField.text.trimmingSpaces
         if name.isEmpty {
-            say("Type your name first.")
+            say(sentences.nameFirst)
             _ = focusSystem?.requestFocus(on: nameField)
         } else if pinField.text.count < 4 {
-            say("Your PIN has 4 to 6 digits (Num Lock is on: the keypad types them).")
+            say(sentences.pinDigits)
             _ = focusSystem?.requestFocus(on: pinField)
         } else if !consent.isChecked {
-            say("Tick the box to agree to be called by name.")
+            say(sentences.consentNeeded)
             _ = focusSystem?.requestFocus(on: consent)
         } else {
-            message = "Confirm, or Cancel to change something."
-            present("Check in as \(name)?", confirmTitle: "Confirm") { [unowned self] in
-                self.say("Checked in: \(name). Please take a seat; we will call you.")
+            message = sentences.confirmOrCancel
+            present(sentences.confirmCheckIn(name), confirmTitle: sentences.confirm) { [unowned self] in
+                self.say(self.sentences.checkedIn(name))
                 // The dialog closes onto the home screen's first tile (its preferred item).
                 self.show(.home)
             }

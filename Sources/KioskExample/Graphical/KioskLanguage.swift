@@ -41,6 +41,8 @@ struct KioskLanguage: Sendable {
     var count: @Sendable (Int) -> String
     /// Whether the language runs right to left.
     var isRightToLeft: Bool
+    /// What the kiosk says: its messages and dialogs.
+    var sentences: KioskSentences
 
     /// English, as the terminal face says it.
     static let english = KioskLanguage(
@@ -58,12 +60,12 @@ struct KioskLanguage: Sendable {
         ],
         nameLabel: "Name", namePlaceholder: "As on your appointment letter", pinLabel: "PIN",
         pinPlaceholder: "4–6 digits", consent: "I agree to be called by name in the waiting room",
-        submit: "Check in", confirm: "Confirm", cancel: "Cancel", dialogTitle: "Please confirm",
+        submit: "Check in", confirm: KioskSentences.english.confirm, cancel: "Cancel", dialogTitle: "Please confirm",
         helpHeading: "Keys you can use here", helpHint: "Escape or F1 closes", close: "Close",
         searchLabel: "Search", searchPlaceholder: "Search by name, department or room",
         directoryHint: "Up and Down move · Home and End jump", help: "Help", room: "Room",
         welcome: "Welcome. Choose a tile with the arrows and Return; F1 shows the keys.",
-        count: { "\($0) people and places" }, isRightToLeft: false)
+        count: { "\($0) people and places" }, isRightToLeft: false, sentences: .english)
 
     /// Hebrew: the screen mirrored, right to left.
     static let hebrew = KioskLanguage(
@@ -81,10 +83,10 @@ struct KioskLanguage: Sendable {
         ],
         nameLabel: "שם", namePlaceholder: "כפי שמופיע במכתב הזימון", pinLabel: "קוד",
         pinPlaceholder: "4–6 ספרות", consent: "אני מסכים/ה שיקראו לי בשמי בחדר ההמתנה",
-        submit: "צ׳ק־אין", confirm: "אישור", cancel: "ביטול", dialogTitle: "נא לאשר",
+        submit: "צ׳ק־אין", confirm: KioskSentences.hebrew.confirm, cancel: "ביטול", dialogTitle: "נא לאשר",
         helpHeading: "מקשים שאפשר להשתמש בהם כאן", helpHint: "Escape או F1 סוגרים", close: "סגירה",
         searchLabel: "חיפוש", searchPlaceholder: "חיפוש לפי שם, מחלקה או חדר",
         directoryHint: "למעלה ולמטה זזים · Home ו־End קופצים", help: "עזרה", room: "חדר",
         welcome: "ברוכים הבאים. בחרו אריח במגע או בחצים וב־Return.",
-        count: { "\($0) אנשים ומקומות" }, isRightToLeft: true)
+        count: { "\($0) אנשים ומקומות" }, isRightToLeft: true, sentences: .hebrew)
 }

@@ -150,12 +150,7 @@ package struct KioskSnapshotRequest: Sendable, Equatable {
             focus(kiosk.consent)
             press(.space)
             focus(kiosk.submit)
-            if hebrew {
-                // The kiosk's own sentences are English; the Hebrew face's dialog says it in Hebrew.
-                kiosk.present("לבצע צ׳ק־אין בשם עדה לאבלייס?", confirmTitle: KioskLanguage.hebrew.confirm) {}
-            } else {
-                press(.return)
-            }
+            press(.return)
         case .directory:
             kiosk.show(.directory)
             focus(kiosk.search)
