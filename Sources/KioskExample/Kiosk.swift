@@ -393,8 +393,9 @@ import ResponderChain
             _ = focusSystem?.requestFocus(on: consent)
         } else {
             message = sentences.confirmOrCancel
+            let checkedIn = sentences.checkedIn(name)
             present(sentences.confirmCheckIn(name), confirmTitle: sentences.confirm) { [unowned self] in
-                self.say(self.sentences.checkedIn(name))
+                self.say(checkedIn)
                 // The dialog closes onto the home screen's first tile (its preferred item).
                 self.show(.home)
             }

@@ -35,7 +35,7 @@ import Testing
         #expect(kiosk.kiosk.confirm.title == "אישור")
         #expect(kiosk.kiosk.message == hebrew.confirmOrCancel)
         press(kiosk.kiosk.confirm, in: kiosk)
-        #expect(kiosk.kiosk.message == "בוצע צ׳ק־אין: עדה. נא לשבת; נקרא לך.")
+        #expect(kiosk.kiosk.message == "בוצע צ׳ק־אין: עדה. אפשר לשבת, אנחנו נקרא לך.")
         #expect(kiosk.kiosk.dialog.isHidden)
     }
 
@@ -46,7 +46,7 @@ import Testing
         let matches = kiosk.kiosk.rows.count { !$0.isHidden }
         #expect(matches > 0 && matches < kiosk.kiosk.rows.count)
         let total = kiosk.kiosk.rows.count
-        #expect(kiosk.kiosk.message == "\(matches) מתוך \(total) תואמים ל־\"an\"; חץ למטה עובר לתוצאות.")
+        #expect(kiosk.kiosk.message == "\(matches) מתוך \(total) תואמים ל־\"an\"; החץ למטה מעביר לתוצאות.")
         #expect(kiosk.kiosk.search.accessibilityValue == "an, \(matches) מתוך \(total) תואמים")
         kiosk.app.keyboard.type("q q q down")
         #expect(kiosk.kiosk.message == "אין התאמות ל־\"anqqq\".")

@@ -1,5 +1,6 @@
 /// The words of the kiosk's graphical face in one language: the header, the headings, the labels
-/// and titles of its widgets. The terminal face keeps its own English words.
+/// and titles of its widgets, and what it says (``sentences``). The terminal face keeps its own
+/// English labels and says ``KioskSentences/english``.
 struct KioskLanguage: Sendable {
     var clinic: String
     var tagline: String
@@ -22,7 +23,6 @@ struct KioskLanguage: Sendable {
     var pinPlaceholder: String
     var consent: String
     var submit: String
-    var confirm: String
     var cancel: String
     var dialogTitle: String
     var helpHeading: String
@@ -60,7 +60,7 @@ struct KioskLanguage: Sendable {
         ],
         nameLabel: "Name", namePlaceholder: "As on your appointment letter", pinLabel: "PIN",
         pinPlaceholder: "4–6 digits", consent: "I agree to be called by name in the waiting room",
-        submit: "Check in", confirm: KioskSentences.english.confirm, cancel: "Cancel", dialogTitle: "Please confirm",
+        submit: "Check in", cancel: "Cancel", dialogTitle: "Please confirm",
         helpHeading: "Keys you can use here", helpHint: "Escape or F1 closes", close: "Close",
         searchLabel: "Search", searchPlaceholder: "Search by name, department or room",
         directoryHint: "Up and Down move · Home and End jump", help: "Help", room: "Room",
@@ -83,7 +83,7 @@ struct KioskLanguage: Sendable {
         ],
         nameLabel: "שם", namePlaceholder: "כפי שמופיע במכתב הזימון", pinLabel: "קוד",
         pinPlaceholder: "4–6 ספרות", consent: "אני מסכים/ה שיקראו לי בשמי בחדר ההמתנה",
-        submit: "צ׳ק־אין", confirm: KioskSentences.hebrew.confirm, cancel: "ביטול", dialogTitle: "נא לאשר",
+        submit: "צ׳ק־אין", cancel: "ביטול", dialogTitle: "נא לאשר",
         helpHeading: "מקשים שאפשר להשתמש בהם כאן", helpHint: "Escape או F1 סוגרים", close: "סגירה",
         searchLabel: "חיפוש", searchPlaceholder: "חיפוש לפי שם, מחלקה או חדר",
         directoryHint: "למעלה ולמטה זזים · Home ו־End קופצים", help: "עזרה", room: "חדר",

@@ -9,8 +9,11 @@ struct KioskSentences: Sendable {
     var searchCount: @Sendable (Int, Int, String) -> String
     /// The search field's value for a listener: the search's text, matches, of how many.
     var searchValue: @Sendable (String, Int, Int) -> String
+    /// The form sent without a name.
     var nameFirst: String
+    /// The form sent with a PIN too short.
     var pinDigits: String
+    /// The form sent without the consent ticked.
     var consentNeeded: String
     /// The message line under the confirmation dialog.
     var confirmOrCancel: String
@@ -18,12 +21,15 @@ struct KioskSentences: Sendable {
     var confirmCheckIn: @Sendable (String) -> String
     /// After confirming, with the name typed.
     var checkedIn: @Sendable (String) -> String
-    /// The tiles' dialogs: opening hours, the pharmacy, parking.
+    /// The opening hours tile's notice.
     var hours: String
+    /// The pharmacy tile's notice.
     var pharmacy: String
+    /// The parking tile's notice.
     var parking: String
-    /// The buttons of the dialogs: confirming a check-in, closing a notice.
+    /// The dialog's button that confirms a check-in.
     var confirm: String
+    /// The dialog's button that closes a notice.
     var ok: String
 
     /// English, as the terminal face says it.
@@ -42,13 +48,14 @@ struct KioskSentences: Sendable {
     /// Hebrew.
     static let hebrew = KioskSentences(
         noMatch: { "אין התאמות ל־\"\($0)\"." }, results: { $0 == 1 ? "תוצאה אחת" : "\($0) תוצאות" },
-        searchCount: { "\($0) מתוך \($1) תואמים ל־\"\($2)\"; חץ למטה עובר לתוצאות." },
+        searchCount: { "\($0) מתוך \($1) תואמים ל־\"\($2)\"; החץ למטה מעביר לתוצאות." },
         searchValue: { "\($0), \($1) מתוך \($2) תואמים" }, nameFirst: "נא להקליד קודם את השם.",
-        pinDigits: "לקוד יש 4 עד 6 ספרות (Num Lock דולק: המקלדת הנומרית מקלידה אותן).",
+        pinDigits: "הקוד בן 4 עד 6 ספרות (Num Lock פעיל: אפשר להקליד אותן במקלדת המספרים).",
         consentNeeded: "נא לסמן את התיבה כדי להסכים שיקראו לך בשמך.",
-        confirmOrCancel: "אישור, או ביטול כדי לשנות משהו.", confirmCheckIn: { "לבצע צ׳ק־אין בשם \($0)?" },
-        checkedIn: { "בוצע צ׳ק־אין: \($0). נא לשבת; נקרא לך." },
-        hours: "פתוח בימים שני עד שישי 7:30–19:00, ובשבת 9:00–13:00.",
+        confirmOrCancel: "לחצו על ״אישור״, או על ״ביטול״ כדי לשנות פרטים.",
+        confirmCheckIn: { "לבצע צ׳ק־אין בשם \($0)?" },
+        checkedIn: { "בוצע צ׳ק־אין: \($0). אפשר לשבת, אנחנו נקרא לך." },
+        hours: "המרפאה פתוחה בימים שני עד שישי 7:30–19:00, ובשבת 9:00–13:00.",
         pharmacy: "בית המרקחת בקומת הקרקע, ליד הכניסה הראשית.",
         parking: "את כרטיס החניה מאשרים בדלפק הקבלה.", confirm: "אישור", ok: "אישור")
 }
