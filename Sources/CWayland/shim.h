@@ -11,3 +11,4 @@ static inline const struct wl_interface *cwayland_compositor_interface(void) { r
 static inline const struct wl_interface *cwayland_shm_interface(void) { return &wl_shm_interface; }
 static inline const struct wl_interface *cwayland_seat_interface(void) { return &wl_seat_interface; }
 static inline const struct wl_interface *cwayland_output_interface(void) { return &wl_output_interface; }
+static inline const struct wl_interface *cwayland_subcompositor_interface(void) { return &wl_subcompositor_interface; }

@@ -19,6 +19,11 @@ public import ResponderChain
 /// Nodes draw themselves (`FocusNode.draw(in:state:)`) in tree order, parents under children;
 /// the focused item's `FocusEffect` is drawn last, over everything.
 ///
+/// An output that can show a layer over the window (a Wayland subsurface, as Core Animation shows a
+/// focused view's layer on tvOS) sets ``drawsFocusedItemApart``: the window then draws every item at
+/// rest, the focused one too, and the output shows ``focusLayer()``, painted by
+/// ``paintFocusLayer(_:in:)``, over it. A focus move then changes nothing in the window.
+///
 /// ```swift
 /// let painter = WindowPainter(window: window, size: Size(width: 1280, height: 800))
 /// let damage = painter.takeDamage()                 // at each frame the output may show
@@ -53,6 +58,17 @@ public final class WindowPainter {
     private var focusChain: [ObjectIdentifier] = []
     /// The damage rectangles of the frame being painted, in whole points.
     private var rects: [Rect] = []
+    /// The item drawn as at rest in this paint (the focused one, shown in its layer), if any.
+    private var resting: FocusNode?
+
+    /// Whether the focused item is left to a layer over the window: the window draws it at rest
+    /// (unfocused, without its focus effect), and a focus move damages only the outlines of the
+    /// groups it crossed; the output shows ``focusLayer()`` over the window. An item whose layer
+    /// would cover more than a quarter of the window is drawn in the window as usual. Changing it
+    /// draws everything.
+    public var drawsFocusedItemApart = false {
+        didSet { if drawsFocusedItemApart != oldValue { invalidateAll() } }
+    }
 
     /// How many frames were painted, and how many nodes were drawn in all: for tests and the
     /// frame log.
@@ -91,6 +107,47 @@ public final class WindowPainter {
 
     /// The window's bounds in points.
     public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
+
+    /// The focused item's layer, when ``drawsFocusedItemApart``: the item and the rectangle, in
+    /// whole points within the window, that its focused look and effect cover; `nil` when nothing
+    /// is focused, the item is hidden, or it is drawn in the window.
+    ///
+    /// - Returns: The item and its layer's rectangle.
+    public func focusLayer() -> (item: FocusNode, rect: Rect)? {
+        guard drawsFocusedItemApart, let focused = window.focusSystem?.focusedItem as? FocusNode,
+            let rect = layerRect(of: focused)
+        else { return nil }
+        return (focused, rect)
+    }
+
+    /// Paints the window as it is, the focused item focused with its effect, within a rectangle:
+    /// the focused item's layer (``focusLayer()``), opaque, to show over a window that drew it at
+    /// rest. The context's origin is the window's.
+    ///
+    /// - Parameters:
+    ///   - rect: The layer's rectangle, in whole points.
+    ///   - context: Where: the layer's buffer, translated so that the window's points land in it.
+    public func paintFocusLayer(_ rect: Rect, in context: any GraphicsContext) {
+        var region = DamageRegion()
+        region.add(rect)
+        paint(region, in: context, apart: false)
+    }
+
+    /// The rectangle of whole points within the window that a focused node's layer covers, or
+    /// `nil` when the node is drawn in the window (hidden, not in it, or a layer larger than a
+    /// quarter of the window: drawing it there costs no more).
+    private func layerRect(of node: FocusNode) -> Rect? {
+        guard isVisible(node) else { return nil }
+        let rect = Self.wholePoints(coverage(of: node, focused: true)).intersection(bounds)
+        guard !rect.isEmpty, rect.width * rect.height * 4 <= size.width * size.height else { return nil }
+        return rect
+    }
+
+    /// Whether the window draws a node focused, with its effect: it is focused and not left to a layer.
+    private func isDrawnFocused(_ node: FocusNode) -> Bool {
+        guard window.focusSystem?.focusedItem === node else { return false }
+        return !drawsFocusedItemApart || layerRect(of: node) == nil
+    }
 
     /// Whether something changed since the last ``takeDamage()``: cheap, for an output deciding
     /// whether to ask for a frame.
@@ -132,16 +189,27 @@ public final class WindowPainter {
     ///   - damage: What to draw (``takeDamage()``).
     ///   - context: Where: the output's buffer, in points.
     public func paint(_ damage: DamageRegion, in context: any GraphicsContext) {
+        paint(damage, in: context, apart: drawsFocusedItemApart)
+    }
+
+    private func paint(_ damage: DamageRegion, in context: any GraphicsContext, apart: Bool) {
         guard !damage.isEmpty else { return }
         framesPainted += 1
         let focusSystem = window.focusSystem
-        let focused = focusSystem?.focusedItem as? FocusNode
+        var focused = focusSystem?.focusedItem as? FocusNode
+        // Left to a layer: drawn here at rest, as if unfocused, its ancestors still containing focus.
+        resting = nil
+        if apart, let node = focused, layerRect(of: node) != nil {
+            resting = node
+        }
+        defer { resting = nil }
         focusChain.removeAll(keepingCapacity: true)
         var ancestor = focused?.parent
         while let node = ancestor {
             focusChain.append(ObjectIdentifier(node))
             ancestor = node.parent
         }
+        if resting != nil { focused = nil }
         let lifted: FocusNode? = {
             guard let focused, !focused.isHidden, case .lift = focused.focusEffect else { return nil }
             return focused
@@ -198,8 +266,9 @@ public final class WindowPainter {
     private func focusMoved(from previous: (any FocusItem)?, to next: (any FocusItem)?) {
         let old = previous as? FocusNode
         let new = next as? FocusNode
-        if let old { addNode(old, effect: true) }
-        if let new { addNode(new, effect: true) }
+        // Left to a layer, an item looks the same in the window focused or not.
+        if let old, !drawsFocusedItemApart || layerRect(of: old) == nil { addNode(old, effect: true) }
+        if let new, !drawsFocusedItemApart || layerRect(of: new) == nil { addNode(new, effect: true) }
         // Ancestors of exactly one of the two: focus entered or left them.
         var oldAncestors: [ObjectIdentifier] = []
         var node = old?.parent
@@ -255,7 +324,7 @@ public final class WindowPainter {
             painted[id] = nil
             return
         }
-        let now = coverage(of: node, focused: window.focusSystem?.focusedItem === node)
+        let now = coverage(of: node, focused: isDrawnFocused(node))
         pending.add(now)
         if effect { pending.add(coverage(of: node, focused: true)) }
         painted[id] = now
@@ -293,13 +362,14 @@ public final class WindowPainter {
     private func walk(reportingChanges: Bool) {
         walkedGeneration = window.layoutGeneration
         let focused = window.focusSystem?.focusedItem as? FocusNode
+        let drawnFocused = focused.map(isDrawnFocused) ?? false
         var seen: [ObjectIdentifier: Rect] = [:]
         seen.reserveCapacity(painted.count)
         func visit(_ responder: Responder) {
             if let node = responder as? FocusNode {
                 if node.isHidden { return }
                 let id = ObjectIdentifier(node)
-                let now = coverage(of: node, focused: node === focused)
+                let now = coverage(of: node, focused: drawnFocused && node === focused)
                 seen[id] = now
                 if reportingChanges, painted[id] != now {
                     if let was = painted[id] { pending.add(was) }
@@ -339,7 +409,7 @@ public final class WindowPainter {
         let state = DrawingState(
             isFocused: node === focused, isPressed: node.isPressed, isEnabled: node.isEnabled,
             isSelected: node.isSelected, containsFocus: focusChain.contains(ObjectIdentifier(node)),
-            isFirstResponder: window.firstResponder === node, layoutDirection: direction)
+            isFirstResponder: window.firstResponder === node && node !== resting, layoutDirection: direction)
         nodesDrawn += 1
         let recorder = context as? DrawingRecorder
         recorder?.beginNode(name: node.traceName, state: state)

@@ -9,6 +9,14 @@ public import ResponderChain
 /// copied into it after drawing, less what it drew again (after a focus move back and forth,
 /// nothing); an app that changed nothing commits nothing.
 ///
+/// Under a compositor with subsurfaces (`wl_subcompositor`: cage, sway, weston), the focused item
+/// is shown in a layer over the window, as tvOS shows a focused view's layer: the window draws every
+/// item at rest, and the layer, an opaque patch of the window as it looks with that item focused
+/// (its lift and shadow or its ring, and what lies under them), is drawn once per item and kept
+/// until something under it changes. A focus move then draws at most the new item's patch, and
+/// nothing for an item whose patch is kept (the last few): what a key costs no longer grows with
+/// the screen. The screen shows what a frame drawn whole shows.
+///
 /// ```swift
 /// let output = WaylandNodeOutput(window: waylandWindow, showing: window)
 /// app.setNodeOutput(output)            // update() after every batch
@@ -32,6 +40,12 @@ public final class WaylandNodeOutput: NodeOutput {
     public private(set) var framesDrawn = 0
     /// The damage of the last frame drawn, in points (for tests and frame logs).
     public private(set) var lastDamage = DamageRegion()
+    /// Whether the focused item is shown in a layer over the window (the compositor offers
+    /// subsurfaces, the window's background is opaque, and the output was made with `focusLayer`).
+    public private(set) var showsFocusLayer: Bool
+    /// Damage under the focus layer not yet drawn into the window: the layer covers it, and it is
+    /// drawn in the frame that moves the layer off it (a focused field's typing costs its layer only).
+    private var underLayer = DamageRegion()
 
     private var queued = false
     private var configured = false
@@ -43,12 +57,30 @@ public final class WaylandNodeOutput: NodeOutput {
     ///   - nodes: The window whose nodes are drawn (its `backgroundColor` under them, its
     ///     `tintColor` for the focus ring).
     ///   - renderer: The renderer; a new one by default.
-    public init(window: WaylandWindow, showing nodes: Window, renderer: CairoRenderer = CairoRenderer()) {
+    ///   - focusLayer: Whether to show the focused item in a layer over the window when the
+    ///     compositor offers subsurfaces and the window's background is opaque (the default); `false`
+    ///     draws it into the window's buffer.
+    public init(
+        window: WaylandWindow, showing nodes: Window, renderer: CairoRenderer = CairoRenderer(), focusLayer: Bool = true
+    ) {
         self.window = window
         self.renderer = renderer
         painter = WindowPainter(
             window: nodes, size: Size(width: Double(max(1, window.width)), height: Double(max(1, window.height))))
         configured = window.isConfigured
+        showsFocusLayer = focusLayer && window.core.supportsOverlay && nodes.backgroundColor.alpha >= 1
+        if showsFocusLayer {
+            painter.drawsFocusedItemApart = true
+            window.core.overlayPlanner = { [unowned self] in focusLayerPlan() }
+            window.core.onOverlayFailure = { [unowned self] in
+                // No memory for a patch: the window draws the focused item from now on.
+                showsFocusLayer = false
+                painter.drawsFocusedItemApart = false
+                underLayer = DamageRegion()
+                window.core.overlayPlanner = nil
+                update()
+            }
+        }
         window.onFrameDone = { [unowned self] in onFrameShown?() }
         window.onResize = { [unowned self] width, height in
             painter.size = Size(width: Double(width), height: Double(height))
@@ -80,7 +112,7 @@ public final class WaylandNodeOutput: NodeOutput {
     /// compositor's frame callback comes (what changes meanwhile is drawn with it). Nothing changed:
     /// nothing is committed.
     public func update() {
-        guard configured, !queued, painter.needsFrame else { return }
+        guard configured, !queued, painter.needsFrame || focusLayerNeedsFrame else { return }
         queued = true
         let kept = window.deferredDrawCount
         let drawing: (PixelBuffer) -> [PixelRect] = { [unowned self] buffer in draw(into: buffer) }
@@ -100,10 +132,50 @@ public final class WaylandNodeOutput: NodeOutput {
         painter.invalidateAll()
     }
 
+    /// Whether the focus layer would show another patch, or its patch is no longer valid.
+    private var focusLayerNeedsFrame: Bool {
+        guard showsFocusLayer, let overlay = window.core.overlay else { return false }
+        let layer = painter.focusLayer()
+        let rect = layer?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
+        return overlay.needsUpdate(
+            key: layer.map { ObjectIdentifier($0.item) }, x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
+            height: Int(rect.height), scale: window.scale)
+    }
+
+    /// The focused item's patch for the overlay, drawn when no kept patch serves.
+    private func focusLayerPlan() -> OverlayPlan? {
+        guard let (item, rect) = painter.focusLayer() else { return nil }
+        return OverlayPlan(
+            key: ObjectIdentifier(item), x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
+            height: Int(rect.height)
+        ) { [unowned self] buffer in
+            renderer.render(
+                into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride,
+                format: .xrgb8888, scale: Double(buffer.scale)
+            ) { context in
+                context.translate(x: -rect.minX, y: -rect.minY)
+                painter.paintFocusLayer(rect, in: context)
+            }
+        }
+    }
+
     private func draw(into buffer: PixelBuffer) -> [PixelRect] {
         queued = false
         if buffer.needsFullRedraw { painter.invalidateAll() }
-        let damage = painter.takeDamage()
+        var damage = painter.takeDamage()
+        // What changed in the window changed the focus layer's patches it meets; what the layer will
+        // cover in this frame is drawn into the window when the layer leaves it.
+        if let overlay = window.core.overlay, showsFocusLayer {
+            for rect in damage.rects { overlay.invalidate(intersecting: rect) }
+            let covered = painter.focusLayer()?.rect
+            var now = DamageRegion()
+            var later = DamageRegion()
+            for rect in damage.rects + underLayer.rects {
+                if let covered, covered.contains(rect) { later.add(rect) } else { now.add(rect) }
+            }
+            damage = now
+            underLayer = later
+        }
         guard !damage.isEmpty else { return [] }
         renderer.render(
             into: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride,

@@ -113,6 +113,12 @@ public final class WaylandWindow {
         core.close()
     }
 
+    /// Destroys the window's surface and roles now, as its release does (tests: a second window in
+    /// the same compositor, the first gone).
+    package func close() {
+        core.close()
+    }
+
     /// The options the window was made with.
     public var options: Options { core.options }
 
@@ -232,4 +238,10 @@ public final class WaylandWindow {
 
     /// The scale the compositor was last told (`wl_surface.set_buffer_scale`); 1 until then.
     package var committedBufferScale: Int { core.committedBufferScale }
+
+    /// The focus layer's patches drawn and kept patches shown again, and where it is in points
+    /// (`nil`: it shows nothing, or there is none).
+    package var focusLayer: (drawn: Int, reused: Int, rect: (x: Int, y: Int, width: Int, height: Int)?) {
+        (core.overlay?.patchesDrawn ?? 0, core.overlay?.patchesReused ?? 0, core.overlay?.shownRect)
+    }
 }

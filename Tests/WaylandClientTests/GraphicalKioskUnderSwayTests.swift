@@ -124,7 +124,7 @@ struct GraphicalKioskUnderSwayTests {
     }
 
     @Test(
-        "on a 3840x2160 output at scale 2: every buffer is 3840x2160 at buffer scale 2 from the first frame (WAYLAND_DEBUG), and the screen is the 1920x1080 home at twice the pixels"
+        "on a 3840x2160 output at scale 2: every window buffer is 3840x2160 at buffer scale 2 from the first frame, the focus layer's at scale 2 too (WAYLAND_DEBUG), and the screen is the 1920x1080 home at twice the pixels"
     )
     func scaleTwo() throws {
         let kiosk = try Kiosk(
@@ -133,17 +133,45 @@ struct GraphicalKioskUnderSwayTests {
         try Self.waitForHome(kiosk)
         let image = try Self.settledScreenshot(kiosk)
         try Self.expectGolden(image, "graphical-home-3840x2160@2.png")
-        // What the kiosk sent: its buffers and their scale, before any commit.
+        // What the kiosk sent: the buffers attached to its window's surface (the first made) and to its
+        // focus layer's (a subsurface), and their scale, before any attach.
         let log = (try? String(contentsOfFile: kiosk.stderrPath, encoding: .utf8)) ?? ""
-        let buffers = log.split(separator: "\n").filter { $0.contains("create_buffer(") }.map { line in
-            line.split(separator: ",").dropFirst(2).prefix(2).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = log.split(separator: "\n")
+        func identifier(after marker: String, in line: Substring) -> String? {
+            guard let start = line.range(of: marker)?.upperBound else { return nil }
+            return String(line[start...].prefix { $0.isNumber })
         }
-        #expect(!buffers.isEmpty && buffers.allSatisfy { $0 == ["3840", "2160"] }, "buffers \(buffers)")
-        let requests = log.split(separator: "\n").filter { $0.contains(" -> wl_surface@") }
-        let firstAttach = requests.firstIndex { $0.contains(".attach(") }
-        let scale = requests.firstIndex { $0.contains(".set_buffer_scale(2)") }
+        var sizes: [String: [String]] = [:]
+        for line in lines where line.contains(".create_buffer(") {
+            guard let buffer = identifier(after: "new id wl_buffer@", in: line) else { continue }
+            sizes[buffer] = line.split(separator: ",").dropFirst(2).prefix(2).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let surfaces = lines.compactMap { identifier(after: "create_surface(new id wl_surface@", in: $0) }
+        let window = try #require(surfaces.first)
+        var attached: [String: [[String]]] = [:]
+        var scaledFirst: [String: Bool] = [:]
+        for line in lines where line.contains(" -> wl_surface@") {
+            guard let surface = identifier(after: " -> wl_surface@", in: line) else { continue }
+            if line.contains(".set_buffer_scale(2)"), scaledFirst[surface] == nil { scaledFirst[surface] = true }
+            if let buffer = identifier(after: ".attach(wl_buffer@", in: line) {
+                if scaledFirst[surface] == nil { scaledFirst[surface] = false }
+                attached[surface, default: []].append(sizes[buffer] ?? [])
+            }
+        }
+        let windowBuffers = attached[window] ?? []
         #expect(
-            scale != nil && firstAttach != nil && scale! < firstAttach!, "set_buffer_scale(2) before the first attach")
+            !windowBuffers.isEmpty && windowBuffers.allSatisfy { $0 == ["3840", "2160"] }, "buffers \(windowBuffers)")
+        let layers = attached.filter { $0.key != window }
+        #expect(layers.count == 1, "the focus layer's surface: \(attached.keys)")
+        for (surface, buffers) in layers {
+            #expect(
+                buffers.allSatisfy { $0.count == 2 && $0.allSatisfy { Int($0).map { $0 % 2 == 0 } == true } },
+                "the focus layer's buffers are whole points at scale 2: \(buffers)")
+            #expect(scaledFirst[surface] == true, "the layer's set_buffer_scale(2) before its first attach")
+        }
+        #expect(scaledFirst[window] == true, "set_buffer_scale(2) before the first attach")
         // Halved, it is the picture at scale 1 (the same 1920x1080 points): sharp, the same layout.
         let golden = try PixelImage(
             contentsOfPNG: Self.goldenDirectory.appendingPathComponent(

@@ -53,7 +53,9 @@ import WaylandClient
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
         let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Nodes", appID: "rc.nodes"))
         let (window, focusSystem, tiles) = Self.nodes()
-        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        // The focused item drawn into the window's buffer (the layer over it: `focusLayerShowsTheItem`).
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window, focusLayer: false)
+        #expect(!output.showsFocusLayer)
         var resizes = 0
         output.onResize = { resizes += 1 }
         #expect(
@@ -116,7 +118,7 @@ extension WaylandNodeOutputTests {
         let connection = try WaylandConnection(loop: loop, environment: sway.environment)
         let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Moves", appID: "rc.moves"))
         let (window, focusSystem, tiles) = Self.nodes()
-        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window, focusLayer: false)
         #expect(
             run(loop, upTo: 5) { output.framesDrawn >= 1 && waylandWindow.framesDone == waylandWindow.framesCommitted })
         var copies: [Int] = []
@@ -147,6 +149,85 @@ extension WaylandNodeOutputTests {
         _ = run(loop, upTo: 0.3) { false }
         let whole = try sway.screenshot()
         #expect(whole.rgb == moved.rgb, "drawn by damage, the screen is what a frame drawn whole shows")
+    }
+}
+
+extension WaylandNodeOutputTests {
+    @Test(
+        "under sway the focused item shows in a layer: a focus move attaches no window buffer, draws the new item's patch once, a move back draws nothing; a change under a patch draws it again, and the window when the layer leaves; the screen is the one drawn without a layer"
+    )
+    func focusLayerShowsTheItem() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Layer", appID: "rc.layer"))
+        let (window, focusSystem, tiles) = Self.nodes()
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        #expect(output.showsFocusLayer, "sway offers wl_subcompositor")
+        #expect(
+            run(loop, upTo: 5) { output.framesDrawn >= 1 && waylandWindow.framesDone == waylandWindow.framesCommitted })
+        // The tile and its ring (4 points wide, 3 away, a point of antialiasing).
+        func ringRect(_ tile: ButtonNode) -> (Int, Int, Int, Int) {
+            let frame = tile.frame.insetBy(dx: -8, dy: -8)
+            return (Int(frame.minX), Int(frame.minY), Int(frame.width), Int(frame.height))
+        }
+        #expect(waylandWindow.focusLayer.drawn == 1)
+        #expect(waylandWindow.focusLayer.rect.map { $0 == ringRect(tiles[0]) } == true)
+
+        func move(to index: Int) {
+            let commits = waylandWindow.framesCommitted
+            focusSystem.setNeedsFocusUpdate(on: tiles[index])
+            focusSystem.updateFocusIfNeeded()
+            output.update()
+            #expect(
+                run(loop, upTo: 5) {
+                    waylandWindow.framesCommitted == commits + 1 && waylandWindow.framesDone == commits + 1
+                })
+        }
+        let drawnFrames = output.framesDrawn
+        move(to: 1)
+        #expect(waylandWindow.lastDamage.isEmpty, "no window buffer attached: \(waylandWindow.lastDamage)")
+        #expect(output.framesDrawn == drawnFrames)
+        #expect(waylandWindow.focusLayer.drawn == 2 && waylandWindow.focusLayer.reused == 0)
+        #expect(waylandWindow.focusLayer.rect.map { $0 == ringRect(tiles[1]) } == true)
+        _ = run(loop, upTo: 0.3) { false }
+        var shot = try sway.screenshot()
+        #expect(Self.ringPixels(shot, around: tiles[0].frame, scale: 1) == 0)
+        #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 1) > 500)
+        move(to: 0)
+        move(to: 1)
+        #expect(waylandWindow.focusLayer.drawn == 2, "both patches kept: nothing drawn")
+        #expect(waylandWindow.focusLayer.reused == 2)
+        #expect(output.framesDrawn == drawnFrames)
+
+        // The focused tile's title changes: its patch is drawn again; the window, covered there, draws
+        // it when the layer leaves it.
+        let commits = waylandWindow.framesCommitted
+        tiles[1].title = "Changed"
+        output.update()
+        #expect(run(loop, upTo: 5) { waylandWindow.framesDone == commits + 1 })
+        #expect(waylandWindow.focusLayer.drawn == 3)
+        #expect(output.framesDrawn == drawnFrames, "under the layer: not drawn into the window yet")
+        move(to: 0)
+        #expect(output.framesDrawn == drawnFrames + 1, "the layer left tile 1: the window draws it")
+        #expect(output.lastDamage.bounds.contains(tiles[1].frame))
+        #expect(waylandWindow.focusLayer.drawn == 3, "tile 0's patch did not meet the change: kept")
+        move(to: 1)
+        #expect(waylandWindow.focusLayer.drawn == 3)
+        _ = run(loop, upTo: 0.3) { false }
+        let layered = try sway.screenshot()
+
+        // The same nodes in a window without the layer: the same screen.
+        output.painter.detach()
+        waylandWindow.close()
+        _ = run(loop, upTo: 0.3) { false }
+        let plainWindow = try WaylandWindow(connection: connection, options: .init(title: "Plain", appID: "rc.plain"))
+        let plain = WaylandNodeOutput(window: plainWindow, showing: window, focusLayer: false)
+        #expect(run(loop, upTo: 5) { plain.framesDrawn >= 1 && plainWindow.framesDone == plainWindow.framesCommitted })
+        _ = run(loop, upTo: 0.3) { false }
+        shot = try sway.screenshot()
+        #expect(shot.rgb == layered.rgb, "the layer over the window at rest shows what the window drawn whole shows")
     }
 }
 

@@ -14,8 +14,12 @@ final class RedrawScreen {
     let width: Int
     let height: Int
     var pixels: [UInt8]
+    /// The focused item's layer, drawn anew at every focus move (as when no kept patch serves).
+    var layerPixels: [UInt8] = []
 
-    init(width: Int, height: Int) {
+    /// - Parameter layered: Whether the focused item is drawn apart, in a layer of its own (as under
+    ///   a compositor with subsurfaces).
+    init(width: Int, height: Int, layered: Bool = false) {
         self.width = width
         self.height = height
         pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -54,6 +58,7 @@ final class RedrawScreen {
         (dispatcher, focusSystem) = window.makeDispatcher(focusRoot: root, layout: USKeyboardLayout())
         focusSystem.updateFocusIfNeeded()
         painter = WindowPainter(window: window, size: Size(width: Double(width), height: Double(height)))
+        painter.drawsFocusedItemApart = layered
         frame()
     }
 
@@ -68,6 +73,7 @@ final class RedrawScreen {
     }
 
     func frame() {
+        drawLayer()
         let damage = painter.takeDamage()
         guard !damage.isEmpty else { return }
         let (width, height) = (width, height)
@@ -75,6 +81,20 @@ final class RedrawScreen {
             renderer.render(
                 into: buffer, width: width, height: height, stride: width * 4, scale: 1, damage: damage.rects
             ) { context in self.painter.paint(damage, in: context) }
+        }
+    }
+
+    /// The focused item's layer, drawn whole into its own buffer.
+    func drawLayer() {
+        guard let (_, rect) = painter.focusLayer() else { return }
+        let (width, height) = (Int(rect.width), Int(rect.height))
+        if layerPixels.count < width * height * 4 { layerPixels = [UInt8](repeating: 0, count: width * height * 4) }
+        layerPixels.withUnsafeMutableBytes { buffer in
+            renderer.render(into: buffer, width: width, height: height, stride: width * 4, format: .xrgb8888, scale: 1)
+            { context in
+                context.translate(x: -rect.minX, y: -rect.minY)
+                self.painter.paintFocusLayer(rect, in: context)
+            }
         }
     }
 }
@@ -99,6 +119,29 @@ let focusRedrawBenchmarks: @Sendable () -> Void = {
         Benchmark("Graphics: Tab's redraw into another group at \(width)x\(height)", configuration: configuration) {
             @MainActor benchmark async in
             let screen = RedrawScreen(width: width, height: height)
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                screen.key(.tab, shift: index % 2 == 1)
+            }
+            benchmark.stopMeasurement()
+        }
+        // The same keys with the focused item in a layer, its patch drawn anew at every move: the cost
+        // when no kept patch serves (an item not shown lately, or something under it changed).
+        Benchmark("Graphics: an arrow's focus layer drawn anew at \(width)x\(height)", configuration: configuration) {
+            @MainActor benchmark async in
+            let screen = RedrawScreen(width: width, height: height, layered: true)
+            benchmark.startMeasurement()
+            for index in benchmark.scaledIterations {
+                screen.key(index % 2 == 0 ? .rightArrow : .leftArrow)
+            }
+            benchmark.stopMeasurement()
+        }
+        Benchmark(
+            "Graphics: Tab's focus layer drawn anew, into another group, at \(width)x\(height)",
+            configuration: configuration
+        ) {
+            @MainActor benchmark async in
+            let screen = RedrawScreen(width: width, height: height, layered: true)
             benchmark.startMeasurement()
             for index in benchmark.scaledIterations {
                 screen.key(.tab, shift: index % 2 == 1)

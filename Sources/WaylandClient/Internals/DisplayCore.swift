@@ -17,6 +17,9 @@ final class DisplayCore {
     private(set) var compositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
+    /// `wl_subcompositor`, when the compositor offers it (every wlroots compositor and weston do): a
+    /// window shows its focused item in a subsurface over its own buffer (``WindowCore/overlay``).
+    private(set) var subcompositor: OpaquePointer?
     private(set) var seat: OpaquePointer?
     private(set) var seatVersion: UInt32 = 0
     /// The registry name of the bound seat's global.
@@ -224,6 +227,9 @@ final class DisplayCore {
         wmBase = OpaquePointer(
             wl_registry_bind(registry, baseName, cwayland_xdg_wm_base_interface(), min(baseVersion, 2)))
         xdg_wm_base_add_listener(wmBase, wmBaseListener, userdata.pointer)
+        if let (name, _) = globals.filter({ $0.value.interface == "wl_subcompositor" }).min(by: { $0.key < $1.key }) {
+            subcompositor = OpaquePointer(wl_registry_bind(registry, name, cwayland_subcompositor_interface(), 1))
+        }
         // A window needs no seat: a compositor offers wl_seat once it has an input device
         // (weston), and one that appears later is bound then.
         bindFirstSeat()
@@ -584,6 +590,8 @@ final class DisplayCore {
         }
         if let wmBase { xdg_wm_base_destroy(wmBase) }
         if let shm { wl_shm_destroy(shm) }
+        if let subcompositor { wl_subcompositor_destroy(subcompositor) }
+        subcompositor = nil
         if let compositor { wl_compositor_destroy(compositor) }
         if let registry { wl_registry_destroy(registry) }
         seat = nil

@@ -59,6 +59,22 @@ final class WindowCore {
     var onScaleChange: ((Int) -> Void)?
     var onFrameDone: (() -> Void)?
     var onClose: (() -> Void)?
+    /// What the overlay shows in each frame, asked after the frame's drawings ran (`nil`: nothing);
+    /// setting it makes the overlay when the compositor offers `wl_subcompositor`.
+    var overlayPlanner: (() -> OverlayPlan?)? {
+        didSet {
+            if overlayPlanner != nil, overlay == nil, let surface, !closed {
+                overlay = FocusOverlay(display: display, parent: surface, window: self)
+            }
+        }
+    }
+    /// Called when the overlay could not show its plan (no shared memory for a patch); it shows
+    /// nothing from then: the window is to draw the focused item itself.
+    var onOverlayFailure: (() -> Void)?
+    /// The subsurface showing the focused item over the window, once ``overlayPlanner`` is set.
+    private(set) var overlay: FocusOverlay?
+    /// Whether the compositor offers subsurfaces (`wl_subcompositor`).
+    var supportsOverlay: Bool { display.subcompositor != nil }
 
     /// How many outputs the surface is on.
     var enteredOutputCount: Int { enteredOutputs.count }
@@ -239,47 +255,75 @@ final class WindowCore {
         let drawings = deferred
         deferred.removeAll()
         let front = pool.front
-        // What the buffer missed: copied now, or after drawings that repaint whole, less what they drew.
-        let missed = buffer.missed(front: front, width: pixelWidth, height: pixelHeight)
+        // What the buffer missed: copied now, or after drawings that repaint whole, less what they drew
+        // (then asked only when the buffer is committed: one not committed keeps what it missed).
         let copiesAfter = drawings.allSatisfy(\.repaintsWhole)
         lastCopy = ForwardCopy()
-        if let front, let missed, !copiesAfter {
+        if !copiesAfter, let front, let missed = buffer.missed(front: front, width: pixelWidth, height: pixelHeight) {
             lastCopy = buffer.copy(missed, from: front, stride: pool.stride)
         }
+        // Never drawn and no frame to copy from (with one, it is copied from it, less what is drawn).
+        let fullRedraw = buffer.needsFullRedraw && front == nil
         let bounds = PixelRect(x: 0, y: 0, width: pixelWidth, height: pixelHeight)
         var drawn: [PixelRect] = []
         for drawing in drawings {
             let view = PixelBuffer(
                 pixels: buffer.pixels, width: pixelWidth, height: pixelHeight, stride: pool.stride,
-                format: options.format, scale: scale, needsFullRedraw: buffer.needsFullRedraw && drawn.isEmpty)
+                format: options.format, scale: scale, needsFullRedraw: fullRedraw && drawn.isEmpty)
             drawn += drawing.draw(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
         }
-        let damage = buffer.needsFullRedraw ? [bounds] : PixelRect.coalesced(drawn, within: bounds)
-        if let front, let missed, copiesAfter {
-            // Less what was drawn (not the damage: more than 16 rectangles are damaged as their bounds).
-            var rest = missed
-            for rect in drawn { rest = rest.flatMap { $0.subtracting(rect) } }
-            lastCopy = buffer.copy(rest, from: front, stride: pool.stride)
+        // The overlay's plan, after the drawings (they forget the patches their damage meets). A frame
+        // that changes only the overlay (a focus move between items left to it) attaches no buffer.
+        var overlayChanged = false
+        var overlayFailed = false
+        if let overlay {
+            if let changed = overlay.apply(
+                overlayPlanner?(), scale: pool.scale, budget: pool.stride * pool.height)
+            {
+                overlayChanged = changed
+            } else {
+                // Its patch could not be shown: the overlay shows nothing, the window draws the item.
+                overlayChanged = true
+                overlayFailed = true
+            }
         }
-        totalCopied.rects += lastCopy.rects
-        totalCopied.bytes += lastCopy.bytes
-        if pool.scale != committedBufferScale {
-            // In the commit that attaches the first buffer of the new size: its size is a multiple of the scale.
-            wl_surface_set_buffer_scale(surface, Int32(pool.scale))
-            committedBufferScale = pool.scale
+        let attaches = fullRedraw || !drawn.isEmpty || overlay == nil
+        guard attaches || overlayChanged else {
+            lastDamage = []
+            return false
         }
-        wl_surface_attach(surface, buffer.buffer, 0, 0)
-        for rect in damage {
-            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        lastDamage = []
+        if attaches {
+            let damage = fullRedraw ? [bounds] : PixelRect.coalesced(drawn, within: bounds)
+            if copiesAfter, let front, let missed = buffer.missed(front: front, width: pixelWidth, height: pixelHeight)
+            {
+                // Less what was drawn (not the damage: more than 16 rectangles are damaged as their bounds).
+                var rest = missed
+                for rect in drawn { rest = rest.flatMap { $0.subtracting(rect) } }
+                lastCopy = buffer.copy(rest, from: front, stride: pool.stride)
+            }
+            totalCopied.rects += lastCopy.rects
+            totalCopied.bytes += lastCopy.bytes
+            if pool.scale != committedBufferScale {
+                // In the commit that attaches the first buffer of the new size: its size is a multiple of the scale.
+                wl_surface_set_buffer_scale(surface, Int32(pool.scale))
+                committedBufferScale = pool.scale
+            }
+            wl_surface_attach(surface, buffer.buffer, 0, 0)
+            for rect in damage {
+                wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+            }
+            pool.committed(buffer, damage: damage)
+            lastDamage = damage
         }
-        pool.committed(buffer, damage: damage)
-        lastDamage = damage
         frameCallback = wl_surface_frame(surface)
         if let frameCallback, let userdata { wl_callback_add_listener(frameCallback, frameListener, userdata.pointer) }
         framePending = true
         wl_surface_commit(surface)
         framesCommitted += 1
         flushOutsideBatch()
+        // After the commit: the output asks for a frame that draws the item in the window, the next one.
+        if overlayFailed { onOverlayFailure?() }
         return true
     }
 
@@ -310,6 +354,8 @@ final class WindowCore {
         outputObserver = nil
         enteredOutputs = []
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        overlay?.destroy()
+        overlay = nil
         pool?.destroy()
         pool = nil
         if let toplevel { xdg_toplevel_destroy(toplevel) }
