@@ -318,7 +318,8 @@ let package = Package(
             name: "WaylandClientTests",
             dependencies: [
                 "WaylandClient", "EventLoop", "LinuxSystem", "ResponderChain", "XKBKeymap", "AppRuntime", "PixelCanvas",
-                "TerminalCanvas", "TestSupport", "Graphics", "LinuxKeyboard", "PlatformWayland",
+                "TerminalCanvas", "TestSupport", "Graphics", "LinuxKeyboard", "PlatformWayland", "CairoGraphics",
+                "ResponderChainTesting",
             ], exclude: ["Golden"]),
         // The client against a real private speech-dispatcher daemon (espeak-ng into a file through ALSA).
         // What several test targets share (a private speech-dispatcher, the loop helpers): not a product.

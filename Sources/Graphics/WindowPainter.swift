@@ -58,11 +58,13 @@ public final class WindowPainter {
     private var focusChain: [ObjectIdentifier] = []
     /// The damage rectangles of the frame being painted, in whole points.
     private var rects: [Rect] = []
-    /// The item drawn as at rest in this paint (the focused one, shown in its layer), if any.
-    private var resting: FocusNode?
+    /// The node the window's buffer shows as first responder (`DrawingState.isFirstResponder`: a
+    /// field's caret), and the one it shows so in the paint under way: not the item left to a layer.
+    private var drawnFirstResponder: FocusNode?
+    private var paintingFirstResponder: FocusNode?
 
     /// Whether the focused item is left to a layer over the window: the window draws it at rest
-    /// (unfocused, without its focus effect), and a focus move damages only the outlines of the
+    /// (unfocused, not first responder, without its focus effect), and a focus move damages only the outlines of the
     /// groups it crossed; the output shows ``focusLayer()`` over the window. An item whose layer
     /// would cover more than a quarter of the window is drawn in the window as usual. Changing it
     /// draws everything.
@@ -143,6 +145,14 @@ public final class WindowPainter {
         return rect
     }
 
+    /// The node the window's buffer draws as first responder: the window's first responder unless
+    /// it is the item left to a layer.
+    private var windowFirstResponder: FocusNode? {
+        guard let node = window.firstResponder as? FocusNode else { return nil }
+        if drawsFocusedItemApart, window.focusSystem?.focusedItem === node, layerRect(of: node) != nil { return nil }
+        return node
+    }
+
     /// Whether the window draws a node focused, with its effect: it is focused and not left to a layer.
     private func isDrawnFocused(_ node: FocusNode) -> Bool {
         guard window.focusSystem?.focusedItem === node else { return false }
@@ -172,6 +182,16 @@ public final class WindowPainter {
                 }
             }
         }
+        // The first responder's look (a field's caret) moves with it, also when focus does not (an
+        // on-screen keyboard's key typing into a field) or when only the layer shows it.
+        let firstResponder = windowFirstResponder
+        if firstResponder !== drawnFirstResponder {
+            if !everything {
+                if let drawnFirstResponder { addNode(drawnFirstResponder) }
+                if let firstResponder { addNode(firstResponder) }
+            }
+            drawnFirstResponder = firstResponder
+        }
         if walkedGeneration != window.layoutGeneration || everything {
             walk(reportingChanges: !everything)
         }
@@ -197,19 +217,18 @@ public final class WindowPainter {
         framesPainted += 1
         let focusSystem = window.focusSystem
         var focused = focusSystem?.focusedItem as? FocusNode
-        // Left to a layer: drawn here at rest, as if unfocused, its ancestors still containing focus.
-        resting = nil
-        if apart, let node = focused, layerRect(of: node) != nil {
-            resting = node
-        }
-        defer { resting = nil }
+        // Left to a layer: drawn here at rest, as if unfocused and not first responder, its ancestors
+        // containing focus.
+        let resting = apart && focused.map { layerRect(of: $0) != nil } == true
+        paintingFirstResponder = apart ? windowFirstResponder : window.firstResponder as? FocusNode
+        defer { paintingFirstResponder = nil }
         focusChain.removeAll(keepingCapacity: true)
         var ancestor = focused?.parent
         while let node = ancestor {
             focusChain.append(ObjectIdentifier(node))
             ancestor = node.parent
         }
-        if resting != nil { focused = nil }
+        if resting { focused = nil }
         let lifted: FocusNode? = {
             guard let focused, !focused.isHidden, case .lift = focused.focusEffect else { return nil }
             return focused
@@ -409,7 +428,7 @@ public final class WindowPainter {
         let state = DrawingState(
             isFocused: node === focused, isPressed: node.isPressed, isEnabled: node.isEnabled,
             isSelected: node.isSelected, containsFocus: focusChain.contains(ObjectIdentifier(node)),
-            isFirstResponder: window.firstResponder === node && node !== resting, layoutDirection: direction)
+            isFirstResponder: paintingFirstResponder === node, layoutDirection: direction)
         nodesDrawn += 1
         let recorder = context as? DrawingRecorder
         recorder?.beginNode(name: node.traceName, state: state)

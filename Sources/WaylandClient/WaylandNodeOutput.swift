@@ -68,17 +68,21 @@ public final class WaylandNodeOutput: NodeOutput {
         painter = WindowPainter(
             window: nodes, size: Size(width: Double(max(1, window.width)), height: Double(max(1, window.height))))
         configured = window.isConfigured
-        showsFocusLayer = focusLayer && window.core.supportsOverlay && nodes.backgroundColor.alpha >= 1
-        if showsFocusLayer {
-            painter.drawsFocusedItemApart = true
-            window.core.overlayPlanner = { [unowned self] in focusLayerPlan() }
-            window.core.onOverlayFailure = { [unowned self] in
-                // No memory for a patch: the window draws the focused item from now on.
-                showsFocusLayer = false
-                painter.drawsFocusedItemApart = false
-                underLayer = DamageRegion()
+        showsFocusLayer = false
+        if focusLayer, window.core.supportsOverlay, nodes.backgroundColor.alpha >= 1 {
+            window.core.overlayPlanner = { [weak self] in self?.focusLayerPlan() }
+            // Made with the planner; none when the window is already closed.
+            if window.core.overlay != nil {
+                showsFocusLayer = true
+                painter.drawsFocusedItemApart = true
+                window.core.onOverlayFailure = { [weak self] in
+                    // No memory for a patch: the window draws the focused item from now on.
+                    guard let self else { return nil }
+                    stopFocusLayer()
+                    return { [weak self] buffer in self?.draw(into: buffer) ?? [] }
+                }
+            } else {
                 window.core.overlayPlanner = nil
-                update()
             }
         }
         window.onFrameDone = { [unowned self] in onFrameShown?() }
@@ -132,21 +136,39 @@ public final class WaylandNodeOutput: NodeOutput {
         painter.invalidateAll()
     }
 
+    /// Stops showing the focused item in a layer: the window draws it from the next drawing on
+    /// (everything, once), and the overlay hides and is let go.
+    private func stopFocusLayer() {
+        showsFocusLayer = false
+        painter.drawsFocusedItemApart = false
+        underLayer = DamageRegion()
+        window.core.overlayPlanner = nil
+        window.core.onOverlayFailure = nil
+    }
+
     /// Whether the focus layer would show another patch, or its patch is no longer valid.
     private var focusLayerNeedsFrame: Bool {
-        guard showsFocusLayer, let overlay = window.core.overlay else { return false }
+        guard let overlay = window.core.overlay else { return false }
+        // Turned off: a frame hides it.
+        guard showsFocusLayer else { return true }
         let layer = painter.focusLayer()
         let rect = layer?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0)
         return overlay.needsUpdate(
-            key: layer.map { ObjectIdentifier($0.item) }, x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
+            key: layer.map { layerKey($0.item) }, x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
             height: Int(rect.height), scale: window.scale)
+    }
+
+    /// A patch's key: the item focused and the first responder, whose look it holds.
+    private func layerKey(_ item: FocusNode) -> OverlayKey {
+        OverlayKey(
+            item: ObjectIdentifier(item), firstResponder: painter.window.firstResponder.map(ObjectIdentifier.init))
     }
 
     /// The focused item's patch for the overlay, drawn when no kept patch serves.
     private func focusLayerPlan() -> OverlayPlan? {
         guard let (item, rect) = painter.focusLayer() else { return nil }
         return OverlayPlan(
-            key: ObjectIdentifier(item), x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
+            key: layerKey(item), x: Int(rect.minX), y: Int(rect.minY), width: Int(rect.width),
             height: Int(rect.height)
         ) { [unowned self] buffer in
             renderer.render(
@@ -161,6 +183,8 @@ public final class WaylandNodeOutput: NodeOutput {
 
     private func draw(into buffer: PixelBuffer) -> [PixelRect] {
         queued = false
+        // The patches are opaque: a window made translucent draws its focused item itself.
+        if showsFocusLayer, painter.backgroundColor.alpha < 1 { stopFocusLayer() }
         if buffer.needsFullRedraw { painter.invalidateAll() }
         var damage = painter.takeDamage()
         // What changed in the window changed the focus layer's patches it meets; what the layer will
@@ -173,8 +197,10 @@ public final class WaylandNodeOutput: NodeOutput {
             for rect in damage.rects + underLayer.rects {
                 if let covered, covered.contains(rect) { later.add(rect) } else { now.add(rect) }
             }
+            // What is drawn now anyway (everything, after a resize) need not be drawn again later.
+            underLayer = DamageRegion()
+            for rect in later.rects where !now.rects.contains(where: { $0.contains(rect) }) { underLayer.add(rect) }
             damage = now
-            underLayer = later
         }
         guard !damage.isEmpty else { return [] }
         renderer.render(

@@ -244,4 +244,9 @@ public final class WaylandWindow {
     package var focusLayer: (drawn: Int, reused: Int, rect: (x: Int, y: Int, width: Int, height: Int)?) {
         (core.overlay?.patchesDrawn ?? 0, core.overlay?.patchesReused ?? 0, core.overlay?.shownRect)
     }
+
+    /// Makes the focus layer's next patch fail as if no shared memory were left (tests).
+    package func failNextFocusLayerPatch() {
+        core.overlay?.failsNextPatch = true
+    }
 }

@@ -231,6 +231,46 @@ extension WaylandNodeOutputTests {
     }
 }
 
+extension WaylandNodeOutputTests {
+    @Test(
+        "a patch that cannot be drawn (no shared memory left) hides the layer for good: the window draws the focused item, ring and all"
+    )
+    func focusLayerFailure() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let waylandWindow = try WaylandWindow(connection: connection, options: .init(title: "Fail", appID: "rc.fail"))
+        let (window, focusSystem, tiles) = Self.nodes()
+        let output = WaylandNodeOutput(window: waylandWindow, showing: window)
+        #expect(
+            run(loop, upTo: 5) { output.framesDrawn >= 1 && waylandWindow.framesDone == waylandWindow.framesCommitted })
+        #expect(output.showsFocusLayer && waylandWindow.focusLayer.rect != nil)
+        waylandWindow.failNextFocusLayerPatch()
+        let drawn = output.framesDrawn
+        focusSystem.setNeedsFocusUpdate(on: tiles[1])
+        focusSystem.updateFocusIfNeeded()
+        output.update()
+        #expect(
+            run(loop, upTo: 5) {
+                output.framesDrawn > drawn && waylandWindow.framesDone == waylandWindow.framesCommitted
+            })
+        #expect(!output.showsFocusLayer)
+        #expect(waylandWindow.focusLayer.rect == nil, "the layer shows nothing")
+        _ = run(loop, upTo: 0.3) { false }
+        let shot = try sway.screenshot()
+        #expect(Self.ringPixels(shot, around: tiles[0].frame, scale: 1) == 0)
+        #expect(Self.ringPixels(shot, around: tiles[1].frame, scale: 1) > 500, "the window draws the ring")
+        // From then on focus moves draw into the window.
+        let commits = waylandWindow.framesCommitted
+        focusSystem.setNeedsFocusUpdate(on: tiles[0])
+        focusSystem.updateFocusIfNeeded()
+        output.update()
+        #expect(run(loop, upTo: 5) { waylandWindow.framesDone == commits + 1 })
+        #expect(waylandWindow.lastDamage.count == 2, "the two tiles: \(waylandWindow.lastDamage)")
+    }
+}
+
 @MainActor @Suite(.serialized) struct WaylandPlatformNodesTests {
     @Test(
         "KeyboardApp with screenDrawing .nodes on the Wayland platform draws the nodes: no canvas output, the seat's surface in points"

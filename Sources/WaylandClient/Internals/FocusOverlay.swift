@@ -7,8 +7,8 @@ internal import ResponderChain
 /// What a window's overlay shows in a frame: an opaque patch of the window (its focused item,
 /// focused, with its effect and what lies under them), at a rectangle of whole points.
 struct OverlayPlan {
-    /// Which patch: one kept per key (a focused item), until something under it changes.
-    var key: ObjectIdentifier
+    /// Which patch: one kept per key, until something under it changes.
+    var key: OverlayKey
     /// Where, in points within the window.
     var x: Int
     var y: Int
@@ -17,6 +17,14 @@ struct OverlayPlan {
     /// Draws the patch into a buffer of its size at the window's scale (its top-left pixel is the
     /// rectangle's); called only when no kept patch serves.
     var draw: (PixelBuffer) -> Void
+}
+
+/// What a patch shows: the window with an item focused and a node first responder (in step with
+/// focus, they are the same; an on-screen keyboard's key leaves the field it types into first
+/// responder, and a field may resign while focused): the first responder draws its own look.
+struct OverlayKey: Hashable {
+    var item: ObjectIdentifier
+    var firstResponder: ObjectIdentifier?
 }
 
 /// A `wl_subsurface` over a window's surface that shows its focused item, as Core Animation shows a
@@ -42,6 +50,9 @@ final class FocusOverlay {
     /// How many patches were drawn, and how many frames showed a kept one.
     private(set) var patchesDrawn = 0
     private(set) var patchesReused = 0
+    /// Whether the next patch to draw fails as if no shared memory were left (tests: the failure
+    /// path cannot be brought about safely in a test process).
+    var failsNextPatch = false
     /// Where the overlay is, in points, or `nil` while it shows nothing.
     private(set) var shownRect: (x: Int, y: Int, width: Int, height: Int)?
 
@@ -64,7 +75,7 @@ final class FocusOverlay {
 
     /// Whether the overlay would change for a plan's key and rectangle at a scale: another patch, or
     /// the one shown no longer valid.
-    func needsUpdate(key: ObjectIdentifier?, x: Int, y: Int, width: Int, height: Int, scale: Int) -> Bool {
+    func needsUpdate(key: OverlayKey?, x: Int, y: Int, width: Int, height: Int, scale: Int) -> Bool {
         guard let key else { return shown != nil }
         guard let shown else { return true }
         return !shown.serves(key: key, x: x, y: y, width: width, height: height, scale: scale)
@@ -101,6 +112,10 @@ final class FocusOverlay {
             guard let free = freeSlot(for: plan.key, bytes: width * height * 4, budget: budget) else {
                 return hideAfterFailure()
             }
+            if failsNextPatch {
+                failsNextPatch = false
+                return hideAfterFailure()
+            }
             do throws(WaylandError) {
                 try free.prepare(shm: display.shm, width: width, height: height, window: window)
             } catch {
@@ -131,6 +146,7 @@ final class FocusOverlay {
         buffer.busy = true
         shown = slot
         shownRect = (plan.x, plan.y, plan.width, plan.height)
+        trim(budget: budget)
         return true
     }
 
@@ -141,18 +157,33 @@ final class FocusOverlay {
 
     /// A slot to draw a new patch of `bytes` into: one the compositor does not hold and not shown,
     /// the same key's first, else an unused one, else a new one while the kept patches fit the budget
-    /// and the limit, else the least recently shown.
-    private func freeSlot(for key: ObjectIdentifier, bytes: Int, budget: Int) -> OverlaySlot? {
+    /// and the limit, else the least recently shown; a new one when every slot is held.
+    private func freeSlot(for key: OverlayKey, bytes: Int, budget: Int) -> OverlaySlot? {
         let free = slots.filter { $0 !== shown && !($0.buffer?.busy ?? false) }
         if let same = free.first(where: { $0.key == key }) { return same }
         if let unused = free.first(where: { !$0.valid }) { return unused }
         let kept = slots.reduce(0) { $0 + $1.capacity }
-        if slots.count < Self.keptLimit, kept + bytes <= budget || free.isEmpty {
+        if free.isEmpty || (slots.count < Self.keptLimit && kept + bytes <= budget) {
             let slot = OverlaySlot()
             slots.append(slot)
             return slot
         }
         return free.min { $0.lastUse < $1.lastUse }
+    }
+
+    /// Lets go of the least recently shown free slots while the kept patches pass the budget or the
+    /// limit (after a slot grew, a new one was needed, or the window shrank).
+    private func trim(budget: Int) {
+        var kept = slots.reduce(0) { $0 + $1.capacity }
+        while kept > budget || slots.count > Self.keptLimit {
+            let free = slots.filter { $0 !== shown && !($0.buffer?.busy ?? false) }
+            guard let oldest = free.min(by: { ($0.valid ? 1 : 0, $0.lastUse) < ($1.valid ? 1 : 0, $1.lastUse) }) else {
+                return
+            }
+            kept -= oldest.capacity
+            oldest.destroy()
+            slots.removeAll { $0 === oldest }
+        }
     }
 
     /// Forgets the patches that meet a rectangle in points: something under them changed.
@@ -170,20 +201,22 @@ final class FocusOverlay {
     }
 
     func destroy() {
-        for slot in slots { slot.destroy() }
-        slots = []
-        shown = nil
+        // The surface first: its buffers are no longer attached when they go.
         if let subsurface { wl_subsurface_destroy(subsurface) }
         if let surface { wl_surface_destroy(surface) }
         subsurface = nil
         surface = nil
+        for slot in slots { slot.destroy() }
+        slots = []
+        shown = nil
+        shownRect = nil
     }
 }
 
 /// One kept patch: its own memfd (grown, never shrunk), a `wl_buffer` of the patch's size in it.
 @MainActor
 final class OverlaySlot {
-    var key: ObjectIdentifier?
+    var key: OverlayKey?
     var rect: (x: Int, y: Int, width: Int, height: Int) = (0, 0, 0, 0)
     var scale = 0
     var valid = false
@@ -197,7 +230,7 @@ final class OverlaySlot {
     /// The bytes its memfd holds.
     private(set) var capacity = 0
 
-    func serves(key: ObjectIdentifier, x: Int, y: Int, width: Int, height: Int, scale: Int) -> Bool {
+    func serves(key: OverlayKey, x: Int, y: Int, width: Int, height: Int, scale: Int) -> Bool {
         valid && self.key == key && rect == (x, y, width, height) && self.scale == scale
     }
 

@@ -61,6 +61,7 @@ final class WindowCore {
     var onClose: (() -> Void)?
     /// What the overlay shows in each frame, asked after the frame's drawings ran (`nil`: nothing);
     /// setting it makes the overlay when the compositor offers `wl_subcompositor`.
+    /// Set to `nil` to stop: the next frame hides the overlay and lets it go.
     var overlayPlanner: (() -> OverlayPlan?)? {
         didSet {
             if overlayPlanner != nil, overlay == nil, let surface, !closed {
@@ -68,9 +69,10 @@ final class WindowCore {
             }
         }
     }
-    /// Called when the overlay could not show its plan (no shared memory for a patch); it shows
-    /// nothing from then: the window is to draw the focused item itself.
-    var onOverlayFailure: (() -> Void)?
+    /// Called when the overlay could not show its plan (no shared memory for a patch), during the
+    /// frame: the output stops leaving the focused item to it and returns a drawing of what that
+    /// changes, drawn into the same frame; the overlay is then let go.
+    var onOverlayFailure: (() -> ((PixelBuffer) -> [PixelRect])?)?
     /// The subsurface showing the focused item over the window, once ``overlayPlanner`` is set.
     private(set) var overlay: FocusOverlay?
     /// Whether the compositor offers subsurfaces (`wl_subcompositor`).
@@ -275,21 +277,34 @@ final class WindowCore {
         // The overlay's plan, after the drawings (they forget the patches their damage meets). A frame
         // that changes only the overlay (a focus move between items left to it) attaches no buffer.
         var overlayChanged = false
-        var overlayFailed = false
+        var retired: FocusOverlay?
         if let overlay {
             if let changed = overlay.apply(
                 overlayPlanner?(), scale: pool.scale, budget: pool.stride * pool.height)
             {
                 overlayChanged = changed
             } else {
-                // Its patch could not be shown: the overlay shows nothing, the window draws the item.
+                // Its patch could not be shown: the overlay shows nothing, and the window draws the
+                // item in this same frame.
                 overlayChanged = true
-                overlayFailed = true
+                overlayPlanner = nil
+                if let redraw = onOverlayFailure?() {
+                    let view = PixelBuffer(
+                        pixels: buffer.pixels, width: pixelWidth, height: pixelHeight, stride: pool.stride,
+                        format: options.format, scale: scale, needsFullRedraw: false)
+                    drawn += redraw(view).map { $0.intersection(bounds) }.filter { !$0.isEmpty }
+                }
+            }
+            // No longer asked for (turned off, or failed): let go once it shows nothing.
+            if overlayPlanner == nil, overlay.shownRect == nil {
+                retired = overlay
+                self.overlay = nil
             }
         }
         let attaches = fullRedraw || !drawn.isEmpty || overlay == nil
         guard attaches || overlayChanged else {
             lastDamage = []
+            retired?.destroy()
             return false
         }
         lastDamage = []
@@ -321,9 +336,9 @@ final class WindowCore {
         framePending = true
         wl_surface_commit(surface)
         framesCommitted += 1
+        // After the commit that hid it: the subsurface and its buffers.
+        retired?.destroy()
         flushOutsideBatch()
-        // After the commit: the output asks for a frame that draws the item in the window, the next one.
-        if overlayFailed { onOverlayFailure?() }
         return true
     }
 
