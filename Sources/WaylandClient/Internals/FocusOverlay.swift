@@ -244,22 +244,8 @@ final class OverlaySlot {
         let size = width * height * 4
         if size > capacity {
             release()
-            let fd = cwayland_memfd("responderchain-wl_shm-overlay")
-            guard fd >= 0 else {
-                let code = Errno.current
-                throw WaylandError(
-                    operation: "memfd_create", errno: code,
-                    message: "no shared memory for a \(width)x\(height)-pixel focus layer: \(code)")
-            }
-            guard ftruncate(fd, off_t(size)) == 0,
-                let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
-            else {
-                let code = Errno.current
-                Glibc.close(fd)
-                throw WaylandError(
-                    operation: "mmap", errno: code,
-                    message: "cannot map shared memory for a \(width)x\(height)-pixel focus layer: \(code)")
-            }
+            let (fd, mapping) = try mapSharedMemory(
+                size: size, name: "responderchain-wl_shm-overlay", for: "a \(width)x\(height)-pixel focus layer")
             self.fd = fd
             self.mapping = mapping
             capacity = size

@@ -96,6 +96,38 @@ struct ForwardCopy: Hashable, Sendable {
     var bytes = 0
 }
 
+/// A new memfd of `size` bytes, mapped shared: the memory of `wl_shm` buffers. The caller closes
+/// the descriptor (after `wl_shm.create_pool`, or when it lets the memory go) and unmaps it.
+///
+/// - Parameters:
+///   - size: The bytes.
+///   - name: The memfd's name (`/proc/PID/fd`).
+///   - what: What it is for, in the error's message ("a 800x600-pixel window").
+/// - Returns: The descriptor and the mapping.
+/// - Throws: ``WaylandError`` naming the call that failed.
+func mapSharedMemory(size: Int, name: String, for what: String) throws(WaylandError) -> (
+    fd: Int32, mapping: UnsafeMutableRawPointer
+) {
+    let fd = cwayland_memfd(name)
+    guard fd >= 0 else {
+        let code = Errno.current
+        throw WaylandError(
+            operation: "memfd_create", errno: code, message: "no shared memory for \(what): \(code)")
+    }
+    guard ftruncate(fd, off_t(size)) == 0 else {
+        let code = Errno.current
+        Glibc.close(fd)
+        throw WaylandError(operation: "ftruncate", errno: code, message: "no shared memory for \(what): \(code)")
+    }
+    guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED else {
+        let code = Errno.current
+        Glibc.close(fd)
+        throw WaylandError(
+            operation: "mmap", errno: code, message: "cannot map shared memory for \(what): \(code)")
+    }
+    return (fd, mapping)
+}
+
 /// A double-buffered `wl_shm` pool: one memfd holding two buffers of one size, in device pixels.
 @MainActor
 final class ShmPool {
@@ -121,27 +153,9 @@ final class ShmPool {
         stride = width * 4
         let bufferSize = stride * height
         size = bufferSize * 2
-        let fd = cwayland_memfd("responderchain-wl_shm")
-        guard fd >= 0 else {
-            let code = Errno.current
-            throw WaylandError(
-                operation: "memfd_create", errno: code,
-                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
-        }
+        let (fd, mapping) = try mapSharedMemory(
+            size: size, name: "responderchain-wl_shm", for: "a \(width)x\(height)-pixel window")
         defer { Glibc.close(fd) }
-        guard ftruncate(fd, off_t(size)) == 0 else {
-            let code = Errno.current
-            throw WaylandError(
-                operation: "ftruncate", errno: code,
-                message: "no shared memory for a \(width)x\(height)-pixel window: \(code)")
-        }
-        guard let mapping = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapping != MAP_FAILED
-        else {
-            let code = Errno.current
-            throw WaylandError(
-                operation: "mmap", errno: code,
-                message: "cannot map shared memory for a \(width)x\(height)-pixel window: \(code)")
-        }
         self.mapping = mapping
         let pool = wl_shm_create_pool(shm, fd, Int32(size))
         let code: UInt32 = format == .argb8888 ? 0 : 1  // WL_SHM_FORMAT_ARGB8888, WL_SHM_FORMAT_XRGB8888
