@@ -15,13 +15,20 @@ import Testing
         context.stroke(.rect(Rect(x: 4, y: 44, width: 90, height: 12)), .black, lineWidth: 2)
     }
 
-    @Test("fontconfig read on a thread, then text shaped: its fonts and fallbacks are found as without")
-    func fontsPrepared() {
+    @Test(
+        "fontconfig read and a font map made on a thread; the next renderer made on that thread shapes with it: fonts and fallbacks as without"
+    )
+    @MainActor func fontsPrepared() {
         #expect(CairoRenderer.prepareFonts())
         #expect(CairoRenderer.prepareFonts(), "again: harmless")
         let renderer = CairoRenderer()
+        #expect(renderer.text.usesPreparedFontMap, "made on the thread that prepared the fonts: it takes their map")
         // Latin, Hebrew and Chinese (the fallback font): every glyph found.
         #expect(renderer.unknownGlyphCount("Welcome שלום 欢迎", style: TextStyle(font: Font(size: 20))) == 0)
+        #expect(renderer.text.usesPreparedFontMap)
+        let second = CairoRenderer()
+        #expect(!second.text.usesPreparedFontMap, "taken: the next renderer makes its own")
+        #expect(second.unknownGlyphCount("Welcome שלום 欢迎", style: TextStyle(font: Font(size: 20))) == 0)
     }
 
     @Test("pixels outside the damaged rectangles keep what they held, those inside are redrawn")

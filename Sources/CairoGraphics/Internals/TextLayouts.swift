@@ -81,20 +81,37 @@ final class TextEngine {
 
     /// The renderer's own font map (fontconfig's fonts and fallbacks): Pango's default one is the
     /// thread's, and a renderer handed to another thread would then share it with whatever that first
-    /// thread draws next.
-    private let fontMap: GObjectReference
+    /// thread draws next. Made (or taken from ``CairoRenderer/prepareFonts()``) at the first text.
+    private var fontMap: GObjectReference?
     private var contexts: [ContextKey: GObjectReference] = [:]
     private(set) var layouts: LRUCache<LayoutKey, TextLayout>
     /// How many layouts were made (shaped), for tests and benchmarks.
     private(set) var layoutsMade = 0
 
-    /// Uses `pango_cairo_font_map_new`.
+    /// The font map ``CairoRenderer/prepareFonts()`` is making, claimed at init on the thread that
+    /// asked for it, until the first text takes it.
+    private var prepared: PreparedFontMap?
+    /// Whether the font map is (or will be) the one ``CairoRenderer/prepareFonts()`` made (tests).
+    private(set) var usesPreparedFontMap: Bool
+
     init(layoutLimit: Int) {
         layouts = LRUCache(costLimit: layoutLimit)
-        guard let fontMap = pango_cairo_font_map_new() else {
+        prepared = PreparedFontMap.claim()
+        usesPreparedFontMap = prepared != nil
+    }
+
+    /// The font map: the one ``CairoRenderer/prepareFonts()`` made when this renderer claimed it
+    /// (waiting for its thread), else a new one from `pango_cairo_font_map_new`.
+    private func preparedFontMap() -> OpaquePointer {
+        if let fontMap { return fontMap.pointer }
+        let taken = prepared?.take()
+        prepared = nil
+        usesPreparedFontMap = taken != nil
+        guard let made = taken ?? pango_cairo_font_map_new() else {
             fatalError("pango_cairo_font_map_new failed: out of memory")
         }
-        self.fontMap = GObjectReference(fontMap)
+        fontMap = GObjectReference(made)
+        return made
     }
 
     /// Forgets every layout and context.
@@ -225,7 +242,7 @@ final class TextEngine {
         let key = ContextKey(scale: scale, direction: direction)
         if let kept = contexts[key] { return kept.pointer }
         if contexts.count >= 8 { contexts = [:] }  // layouts keep their own reference to theirs
-        guard let context = pango_font_map_create_context(fontMap.pointer) else {
+        guard let context = pango_font_map_create_context(preparedFontMap()) else {
             fatalError("pango_font_map_create_context failed: out of memory")
         }
         let options = cairo_font_options_create()
