@@ -92,8 +92,18 @@ public final class WaylandSeatDecoder {
 
     /// The compositor's repeat, as last announced (`nil`: repeat off).
     public private(set) var announcedRepeat: RepeatTiming?
-    /// The compositor's keymap, once one compiled.
-    public private(set) var layout: XKBKeyboardLayout?
+    /// The compositor's keymap, once one compiled (a keymap put off by ``deferKeymap(format:text:)``
+    /// is compiled first).
+    public var layout: XKBKeyboardLayout? {
+        compileDeferredKeymap()
+        return compiledLayout
+    }
+    private var compiledLayout: XKBKeyboardLayout?
+    /// A keymap taken but not compiled yet: its format and its bytes.
+    private var deferredKeymap: (format: UInt32, text: [UInt8])?
+
+    /// Whether a keymap was taken by ``deferKeymap(format:text:)`` and is not compiled yet.
+    public var hasDeferredKeymap: Bool { deferredKeymap != nil }
 
     /// Creates a decoder.
     ///
@@ -123,6 +133,10 @@ public final class WaylandSeatDecoder {
     ///
     /// - Parameter event: The event.
     public func receive(_ event: WaylandSeatEvent) {
+        switch event {
+        case .keyboardEnter, .keyboardLeave, .key, .modifiers: compileDeferredKeymap()
+        default: break
+        }
         let now = clock()
         switch event {
         case .capabilities(let new): setCapabilities(new, at: now)
@@ -182,15 +196,16 @@ public final class WaylandSeatDecoder {
     /// - Returns: Whether the keymap is now in use.
     @discardableResult
     public func keymap(format: UInt32, text: UnsafeRawBufferPointer) -> Bool {
+        deferredKeymap = nil
         guard format == 1 else {
             fail(
                 "the compositor sent a keymap in format \(format), not xkb v1 (1): keys go through the layout in use"
-                    + (layout == nil ? " (the system's)" : ""))
+                    + (compiledLayout == nil ? " (the system's)" : ""))
             return false
         }
         do {
             let compiled = try XKBKeyboardLayout(keymapText: text)
-            layout = compiled
+            compiledLayout = compiled
             // The keys go through it from now on: said as input, through the sink.
             sink.receive(
                 .layout(KeyboardLayoutChange(compiled), device: keyboard?.id ?? .primary, timestamp: clock()))
@@ -199,6 +214,27 @@ public final class WaylandSeatDecoder {
             fail("\(error.message); keys go through the layout in use")
             return false
         }
+    }
+
+    /// Takes the compositor's keymap (`wl_keyboard.keymap`) and compiles it when the keyboard first
+    /// needs it, as ``keymap(format:text:)`` does: before the next keyboard event (enter, leave, a
+    /// key, modifiers) is handled, or when ``layout`` is read. A
+    /// compositor sends it when the seat is bound, before the window's first configure: compiling it
+    /// there (milliseconds) would hold back the first frame, while no key can arrive before the
+    /// keyboard enters the window. A keymap sent later replaces one not compiled yet.
+    ///
+    /// - Parameters:
+    ///   - format: `wl_keyboard.keymap`'s format: 1 for xkb v1 text, 0 for none.
+    ///   - text: The keymap's bytes (copied).
+    public func deferKeymap(format: UInt32, text: UnsafeRawBufferPointer) {
+        deferredKeymap = (format, Array(text))
+    }
+
+    /// Compiles the keymap ``deferKeymap(format:text:)`` took, if any.
+    private func compileDeferredKeymap() {
+        guard let (format, text) = deferredKeymap else { return }
+        deferredKeymap = nil
+        _ = text.withUnsafeBytes { keymap(format: format, text: $0) }
     }
 
     /// Reports a keymap that could not be read (its file was too large or could not be mapped).

@@ -134,6 +134,47 @@ import XKBKeymap
         _ = watch
     }
 
+    @Test(
+        "a keymap taken before the first frame is compiled when the keyboard first needs it: at enter, or when the layout is read"
+    )
+    func deferredKeymaps() throws {
+        let rig = try Rig()
+        let german = try XKBKeyboardLayout(KeymapNames(layout: "de"), composeLocale: nil)
+        let system = rig.dispatcher.layout.name
+        Array(german.keymapText.utf8).withUnsafeBytes { rig.decoder.deferKeymap(format: 1, text: $0) }
+        rig.send(.capabilities(.keyboard), .repeatInfo(rate: 25, delay: 600))
+        #expect(rig.decoder.hasDeferredKeymap, "neither the seat's devices nor the repeat need the keymap")
+        #expect(rig.dispatcher.layout.name == system, "not compiled yet: the layout in use stays")
+        var typed: [String] = []
+        let watch = rig.dispatcher.addTraceObserver { record in
+            if case .input(_, let key, .pressed) = record.kind { typed.append(key.characters) }
+        }
+        let y = UInt32(KeyCode.y.rawValue)
+        rig.send(.keyboardEnter(keys: []), .key(y, state: 1), .key(y, state: 0))
+        #expect(!rig.decoder.hasDeferredKeymap)
+        #expect(rig.dispatcher.layout.name.contains("German"), "\(rig.dispatcher.layout.name)")
+        #expect(typed == ["z"], "compiled before the enter: de's layout types z at KEY_Y")
+
+        // Reading the layout compiles it; a keymap sent later replaces one not compiled yet, so a
+        // malformed one replaced is never reported.
+        Array("garbage".utf8).withUnsafeBytes { rig.decoder.deferKeymap(format: 1, text: $0) }
+        let us = try XKBKeyboardLayout(KeymapNames(layout: "us"), composeLocale: nil)
+        Array(us.keymapText.utf8).withUnsafeBytes { rig.decoder.deferKeymap(format: 1, text: $0) }
+        #expect(rig.decoder.layout?.name.contains("English") == true, "\(rig.decoder.layout?.name ?? "none")")
+        #expect(!rig.decoder.hasDeferredKeymap)
+        // A malformed one is reported when it is compiled, and the layout in use stays.
+        Array("garbage".utf8).withUnsafeBytes { rig.decoder.deferKeymap(format: 1, text: $0) }
+        #expect(rig.changes.isEmpty || !rig.changes.contains { if case .failed = $0 { true } else { false } })
+        rig.send(.modifiers(depressed: 0, latched: 0, locked: 0, group: 0))
+        let failures = rig.changes.compactMap { change -> String? in
+            if case .failed(let path, let message) = change { return "\(path): \(message)" }
+            return nil
+        }
+        #expect(failures.count == 1 && failures[0].contains("wl_keyboard.keymap"), "\(failures)")
+        #expect(rig.dispatcher.layout.name.contains("English"), "\(rig.dispatcher.layout.name)")
+        _ = watch
+    }
+
     @Test("modifiers come from the compositor: Shift held by its masks types capitals, a Shift key-down alone does not")
     func modifiersAreTheTruth() throws {
         let rig = try Rig()

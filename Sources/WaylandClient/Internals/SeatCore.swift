@@ -85,14 +85,15 @@ final class SeatCore {
         surface != nil && surface == window.surface.map { UInt(bitPattern: $0) }
     }
 
-    /// Reads the keymap's file (bounded, mapped read-only and private) and hands its text to the decoder.
+    /// Reads the keymap's file (bounded, mapped read-only and private) and hands its text to the
+    /// decoder, which compiles it when the keyboard first needs it (after the first frame).
     fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
         defer { Glibc.close(fd) }
         guard format == 1 else {
             decoder.keymap(format: format, text: UnsafeRawBufferPointer(start: nil, count: 0))
             return
         }
-        if let problem = Self.withKeymapFile(fd: fd, size: size, { decoder.keymap(format: format, text: $0) }) {
+        if let problem = Self.withKeymapFile(fd: fd, size: size, { decoder.deferKeymap(format: format, text: $0) }) {
             decoder.keymapFailed(problem + ": keys go through the layout in use")
         }
     }
