@@ -233,6 +233,21 @@ public final class WaylandWindow {
     /// What every commit so far copied forward: rectangles and bytes.
     package var totalCopied: (rects: Int, bytes: Int) { (core.totalCopied.rects, core.totalCopied.bytes) }
 
+    /// The window's buffers in device pixels and their scale, and how many pools of buffers were made
+    /// so far (tests): a window has its first before its first configure, at the size it will most
+    /// likely be given.
+    package var pool: (width: Int, height: Int, scale: Int, made: Int)? {
+        core.pool.map { ($0.width, $0.height, $0.scale, core.poolsMade) }
+    }
+
+    /// Waits until the first buffer's memory is resident, then says how many of each buffer's pages
+    /// are (tests).
+    package func residentPages() -> [(resident: Int, total: Int)] {
+        guard let pool = core.pool else { return [] }
+        pool.waitForPrefault()
+        return [pool.residentPages(ofBuffer: 0), pool.residentPages(ofBuffer: 1)]
+    }
+
     /// How many of the compositor's outputs the window is on (`wl_surface.enter` less `leave`).
     package var enteredOutputCount: Int { core.enteredOutputCount }
 

@@ -278,6 +278,47 @@ struct WaylandWindowTests {
         #expect(Self.checkerMisses(try sway.screenshot(), even: [255, 0, 0], odd: [0, 0, 255]) == 0)
     }
 
+    @Test(
+        "the buffers are made before the first configure, at the output's size, the first made resident on a thread; the first frame draws into them"
+    )
+    func buffersBeforeTheConfigure() throws {
+        let sway = try SwayHeadless()
+        defer { sway.stop() }
+        let loop = try makeLoop()
+        let connection = try WaylandConnection(loop: loop, environment: sway.environment)
+        let window = try WaylandWindow(
+            connection: connection,
+            options: .init(title: "Early", appID: "rc.early", defaultWidth: 320, defaultHeight: 200)
+        )
+        // Not configured yet: the pool is the output's size (sway's configure of 0x0 leaves it to the window), not
+        // the default size.
+        #expect(!window.isConfigured)
+        #expect(window.pool.map { [$0.width, $0.height, $0.scale, $0.made] } == [800, 600, 1, 1])
+        let pages = window.residentPages()
+        #expect(pages.count == 2 && pages[0].total == 800 * 600 * 4 / 4096, "\(pages)")
+        #expect(pages.first.map { $0.resident == $0.total } == true, "the first buffer is resident: \(pages)")
+        #expect(pages.last?.resident == 0, "the second is not, until a frame needs it: \(pages)")
+        var drawn: [[Int]] = []
+        window.onResize = { [unowned window] _, _ in
+            window.present { buffer in
+                drawn.append([buffer.width, buffer.height])
+                buffer.fill(rows: 0..<buffer.height, color: Self.blue)
+                return [buffer.bounds]
+            }
+        }
+        #expect(run(loop, upTo: 5) { window.framesDone >= 1 })
+        #expect(drawn == [[800, 600]])
+        #expect(window.pool.map { $0.made } == 1, "the first frame drew into the pool made before the configure")
+        // A full-screen window of another size is given its output's size all the same; a window that is not
+        // full screen gets its default size, and a pool of that size first.
+        let windowed = try WaylandWindow(
+            connection: connection,
+            options: .init(
+                title: "Windowed", appID: "rc.windowed", fullscreen: false, defaultWidth: 320, defaultHeight: 200))
+        #expect(windowed.pool.map { [$0.width, $0.height] } == [320, 200])
+        windowed.close()
+    }
+
     @Test("an ARGB8888 window shows its opaque pixels")
     func argbWindow() throws {
         let sway = try SwayHeadless()

@@ -17,7 +17,9 @@ final class WindowCore {
     private var toplevel: OpaquePointer?
     private var userdata: CallbackUserdata<WindowCore>?
     private var frameCallback: OpaquePointer?
-    private var pool: ShmPool?
+    private(set) var pool: ShmPool?
+    /// How many pools were made (a new size or scale makes one; tests).
+    private(set) var poolsMade = 0
     private var pendingSize: (Int, Int) = (0, 0)
     private var closed = false
     /// The loop's deadline for the first configure, until it comes.
@@ -108,6 +110,7 @@ final class WindowCore {
         flushOutsideBatch()
         outputObserver = display.addOutputObserver { [unowned self] in refreshScale() }
         refreshScale()
+        preparePool()
         // A compositor that never configures the window would leave it undrawn forever, silently.
         let due = Syscalls.monotonicNow() + display.timeout
         configureDeadline = display.loop.addDeadline({ [unowned self] in configured || closed ? nil : due }) {
@@ -157,6 +160,23 @@ final class WindowCore {
             wl_surface_commit(surface)
             flushOutsideBatch()
         }
+    }
+
+    /// Makes the pool for the first frame now, at the size and scale it will most likely have (the
+    /// size a configure of 0x0 leaves to the window: a full-screen window's output's), while the
+    /// compositor answers the first commit, with its first buffer made resident on a thread: the
+    /// first frame then writes into memory the kernel has already allocated. A configure of
+    /// another size makes another pool, as a resize does.
+    private func preparePool() {
+        guard pool == nil, !configured else { return }
+        let (pointWidth, pointHeight) = initialSize()
+        let (newWidth, newHeight) = (min(pointWidth, Self.maximumSide), min(pointHeight, Self.maximumSide))
+        let outputScale = display.outputs.map(\.scale).max() ?? 1
+        let newScale = Self.bufferScale(outputScale: outputScale, width: newWidth, height: newHeight)
+        pool = try? ShmPool(
+            shm: display.shm, width: newWidth * newScale, height: newHeight * newScale, scale: newScale,
+            format: options.format, window: self, prefaults: true)
+        if pool != nil { poolsMade += 1 }
     }
 
     /// The size before the first configure that gives one: for a full-screen window, the size in points
@@ -248,6 +268,7 @@ final class WindowCore {
                 pool = try ShmPool(
                     shm: display.shm, width: pixelWidth, height: pixelHeight, scale: scale, format: options.format,
                     window: self)
+                poolsMade += 1
             } catch {
                 deferred.removeAll()
                 return false
