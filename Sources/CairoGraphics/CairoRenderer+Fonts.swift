@@ -7,8 +7,9 @@ extension CairoRenderer {
     /// font map, and waits for the thread, if it has not ended, at its first text. Calling this again
     /// before then does nothing more.
     ///
-    /// - Returns: Whether fonts are being prepared (`false` when the process has no thread to spare:
-    ///   the first text reads them, as without this).
+    /// - Returns: Whether fonts are being prepared for this thread (`false` when the process has no
+    ///   thread to spare, or another thread's are not taken yet: the first text reads them, as
+    ///   without this).
     @discardableResult
     public static func prepareFonts() -> Bool {
         PreparedFontMap.start()

@@ -13,10 +13,12 @@ internal import Synchronization
 /// and the first text waiting for the later one.
 final class PreparedFontMap: @unchecked Sendable {
     // @unchecked: `fontMap` is written once by the thread before it ends and read only after
-    // `pthread_join` returned, which orders the write before the read; `thread` and `owner` are
-    // written before the object is shared, and `thread` is then read and cleared only by the one
-    // renderer that claimed it.
-    private var fontMap: OpaquePointer?
+    // `pthread_join` returned, which orders the write before the read; `owner` is written before
+    // the thread starts and `thread` right after (the thread reads neither), both before the slot
+    // shares the object, and `thread` is then read and cleared only by the one renderer that
+    // claimed it. The thread holds its own reference: the last release may be the thread's, so
+    // the join is the claimer's (`take()`), never a `deinit`'s.
+    private var fontMap: GObjectReference?
     private var thread: pthread_t?
     /// The thread that asked for it: the one that will draw.
     private var owner = pthread_self()
@@ -24,12 +26,15 @@ final class PreparedFontMap: @unchecked Sendable {
     /// The one prepared font map not yet claimed, if any.
     private static let slot = Mutex<PreparedFontMap?>(nil)
 
-    /// Starts the thread unless a font map is being (or was) prepared and not yet claimed.
+    /// Starts the thread unless a font map is being (or was) prepared and not yet claimed. A
+    /// prepared map no renderer claims (the platform that asked for it failed to open) is kept,
+    /// with its ended thread, for the process's life: one font map.
     ///
-    /// - Returns: Whether one is prepared now (`false` when no thread could be started).
+    /// - Returns: Whether one is prepared now for this thread (`false` when no thread could be
+    ///   started, or another thread's is pending).
     static func start() -> Bool {
         slot.withLock { slot in
-            if slot != nil { return true }
+            if let pending = slot { return pthread_equal(pending.owner, pthread_self()) != 0 }
             let prepared = PreparedFontMap()
             var thread = pthread_t()
             let context = Unmanaged.passRetained(prepared).toOpaque()
@@ -39,7 +44,7 @@ final class PreparedFontMap: @unchecked Sendable {
                     { context in
                         let prepared = Unmanaged<PreparedFontMap>.fromOpaque(context!).takeRetainedValue()
                         _ = FcInit()
-                        prepared.fontMap = pango_cairo_font_map_new()
+                        prepared.fontMap = pango_cairo_font_map_new().map(GObjectReference.init)
                         return nil
                     }, context) == 0
             guard started else {
@@ -62,9 +67,9 @@ final class PreparedFontMap: @unchecked Sendable {
         }
     }
 
-    /// The font map, once the thread has ended (`nil` when Pango could not make one). The caller
-    /// owns the reference; call it once.
-    func take() -> OpaquePointer? {
+    /// The font map, once the thread has ended (`nil` when Pango could not make one, or it was
+    /// taken); the one thread that claimed it calls this.
+    func take() -> GObjectReference? {
         if let thread { pthread_join(thread, nil) }
         thread = nil
         defer { fontMap = nil }

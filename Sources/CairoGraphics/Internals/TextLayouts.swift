@@ -100,18 +100,23 @@ final class TextEngine {
         usesPreparedFontMap = prepared != nil
     }
 
+    /// A renderer that never shaped a text still waits for the font map it claimed, and lets it go.
+    deinit {
+        _ = prepared?.take()
+    }
+
     /// The font map: the one ``CairoRenderer/prepareFonts()`` made when this renderer claimed it
     /// (waiting for its thread), else a new one from `pango_cairo_font_map_new`.
-    private func preparedFontMap() -> OpaquePointer {
+    private func currentFontMap() -> OpaquePointer {
         if let fontMap { return fontMap.pointer }
         let taken = prepared?.take()
         prepared = nil
         usesPreparedFontMap = taken != nil
-        guard let made = taken ?? pango_cairo_font_map_new() else {
+        guard let made = taken ?? pango_cairo_font_map_new().map(GObjectReference.init) else {
             fatalError("pango_cairo_font_map_new failed: out of memory")
         }
-        fontMap = GObjectReference(made)
-        return made
+        fontMap = made
+        return made.pointer
     }
 
     /// Forgets every layout and context.
@@ -242,7 +247,7 @@ final class TextEngine {
         let key = ContextKey(scale: scale, direction: direction)
         if let kept = contexts[key] { return kept.pointer }
         if contexts.count >= 8 { contexts = [:] }  // layouts keep their own reference to theirs
-        guard let context = pango_font_map_create_context(preparedFontMap()) else {
+        guard let context = pango_font_map_create_context(currentFontMap()) else {
             fatalError("pango_font_map_create_context failed: out of memory")
         }
         let options = cairo_font_options_create()
