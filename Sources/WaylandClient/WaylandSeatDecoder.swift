@@ -92,18 +92,14 @@ public final class WaylandSeatDecoder {
 
     /// The compositor's repeat, as last announced (`nil`: repeat off).
     public private(set) var announcedRepeat: RepeatTiming?
-    /// The compositor's keymap, once one compiled (a keymap put off by ``deferKeymap(format:text:)``
-    /// is compiled first).
-    public var layout: XKBKeyboardLayout? {
-        compileDeferredKeymap()
-        return compiledLayout
-    }
-    private var compiledLayout: XKBKeyboardLayout?
+    /// The compositor's keymap, once one compiled (one ``deferKeymap(format:text:)`` took is not,
+    /// until the keyboard's next event).
+    public private(set) var layout: XKBKeyboardLayout?
     /// A keymap taken but not compiled yet: its format and its bytes.
     private var deferredKeymap: (format: UInt32, text: [UInt8])?
 
-    /// Whether a keymap was taken by ``deferKeymap(format:text:)`` and is not compiled yet.
-    public var hasDeferredKeymap: Bool { deferredKeymap != nil }
+    /// Whether a keymap was taken by ``deferKeymap(format:text:)`` and is not compiled yet (tests).
+    package var hasDeferredKeymap: Bool { deferredKeymap != nil }
 
     /// Creates a decoder.
     ///
@@ -133,11 +129,11 @@ public final class WaylandSeatDecoder {
     ///
     /// - Parameter event: The event.
     public func receive(_ event: WaylandSeatEvent) {
+        let now = clock()
         switch event {
-        case .keyboardEnter, .keyboardLeave, .key, .modifiers: compileDeferredKeymap()
+        case .keyboardEnter, .keyboardLeave, .key, .modifiers: compileDeferredKeymap(at: now)
         default: break
         }
-        let now = clock()
         switch event {
         case .capabilities(let new): setCapabilities(new, at: now)
         case .keyboardEnter(let keys): keyboardEntered(keys, at: now)
@@ -196,19 +192,23 @@ public final class WaylandSeatDecoder {
     /// - Returns: Whether the keymap is now in use.
     @discardableResult
     public func keymap(format: UInt32, text: UnsafeRawBufferPointer) -> Bool {
+        compile(format: format, text: text, at: clock())
+    }
+
+    @discardableResult
+    private func compile(format: UInt32, text: UnsafeRawBufferPointer, at now: Double) -> Bool {
         deferredKeymap = nil
         guard format == 1 else {
             fail(
                 "the compositor sent a keymap in format \(format), not xkb v1 (1): keys go through the layout in use"
-                    + (compiledLayout == nil ? " (the system's)" : ""))
+                    + (layout == nil ? " (the system's)" : ""))
             return false
         }
         do {
             let compiled = try XKBKeyboardLayout(keymapText: text)
-            compiledLayout = compiled
+            layout = compiled
             // The keys go through it from now on: said as input, through the sink.
-            sink.receive(
-                .layout(KeyboardLayoutChange(compiled), device: keyboard?.id ?? .primary, timestamp: clock()))
+            sink.receive(.layout(KeyboardLayoutChange(compiled), device: keyboard?.id ?? .primary, timestamp: now))
             return true
         } catch {
             fail("\(error.message); keys go through the layout in use")
@@ -218,10 +218,11 @@ public final class WaylandSeatDecoder {
 
     /// Takes the compositor's keymap (`wl_keyboard.keymap`) and compiles it when the keyboard first
     /// needs it, as ``keymap(format:text:)`` does: before the next keyboard event (enter, leave, a
-    /// key, modifiers) is handled, or when ``layout`` is read. A
+    /// key, modifiers) is handled, stamped with that event's time. A
     /// compositor sends it when the seat is bound, before the window's first configure: compiling it
     /// there (milliseconds) would hold back the first frame, while no key can arrive before the
-    /// keyboard enters the window. A keymap sent later replaces one not compiled yet.
+    /// keyboard enters the window. A keymap sent later replaces one not compiled yet, and one the
+    /// seat's keyboard goes away with is dropped.
     ///
     /// - Parameters:
     ///   - format: `wl_keyboard.keymap`'s format: 1 for xkb v1 text, 0 for none.
@@ -231,10 +232,10 @@ public final class WaylandSeatDecoder {
     }
 
     /// Compiles the keymap ``deferKeymap(format:text:)`` took, if any.
-    private func compileDeferredKeymap() {
+    private func compileDeferredKeymap(at now: Double) {
         guard let (format, text) = deferredKeymap else { return }
         deferredKeymap = nil
-        _ = text.withUnsafeBytes { keymap(format: format, text: $0) }
+        _ = text.withUnsafeBytes { compile(format: format, text: $0, at: now) }
     }
 
     /// Reports a keymap that could not be read (its file was too large or could not be mapped).
@@ -259,6 +260,7 @@ public final class WaylandSeatDecoder {
     private func setCapabilities(_ new: SeatCapabilities, at now: Double) {
         let old = capabilities
         capabilities = new
+        if !new.contains(.keyboard) { deferredKeymap = nil }
         if old.contains(.keyboard) && !new.contains(.keyboard), let keyboard {
             let cancelled = keyboardFocused ? Array(keysDown).sorted().map { KeyCode($0) } : []
             keyboardFocused = false

@@ -147,7 +147,11 @@ extension WaylandSeatSource: InputSource {
 
     /// The compositor's keymap by its layouts' names (`English (US) (the compositor's keymap)`).
     public var layoutDescription: String? {
-        guard let layout else { return "the compositor's keymap (not sent yet)" }
+        guard let layout else {
+            return decoder.hasDeferredKeymap
+                ? "the compositor's keymap (compiled at the keyboard's first event)"
+                : "the compositor's keymap (not sent yet)"
+        }
         // A keymap without layout names (wtype's) is named by where it came from alone.
         return layout.name == "compositor keymap"
             ? "the compositor's keymap" : "\(layout.name) (the compositor's keymap)"
