@@ -240,12 +240,13 @@ public final class WaylandWindow {
         core.pool.map { ($0.width, $0.height, $0.scale, core.poolsMade) }
     }
 
-    /// Waits until the first buffer's memory is resident, then says how many of each buffer's pages
-    /// are (tests).
-    package func residentPages() -> [(resident: Int, total: Int)] {
-        guard let pool = core.pool else { return [] }
-        pool.waitForPrefault()
-        return [pool.residentPages(ofBuffer: 0), pool.residentPages(ofBuffer: 1)]
+    /// Waits until the first buffer's memory is made resident, then says whether the kernel took
+    /// the advice (`nil`: no thread ran) and how many of the first buffer's pages are resident (tests).
+    package func residentPages() -> (advised: Bool?, resident: Int, total: Int) {
+        guard let pool = core.pool else { return (nil, 0, 0) }
+        let advised = pool.waitForPrefault()
+        let (resident, total) = pool.residentPages(ofBuffer: 0)
+        return (advised, resident, total)
     }
 
     /// How many of the compositor's outputs the window is on (`wl_surface.enter` less `leave`).

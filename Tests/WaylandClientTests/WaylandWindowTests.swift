@@ -295,9 +295,12 @@ struct WaylandWindowTests {
         #expect(!window.isConfigured)
         #expect(window.pool.map { [$0.width, $0.height, $0.scale, $0.made] } == [800, 600, 1, 1])
         let pages = window.residentPages()
-        #expect(pages.count == 2 && pages[0].total == 800 * 600 * 4 / 4096, "\(pages)")
-        #expect(pages.first.map { $0.resident == $0.total } == true, "the first buffer is resident: \(pages)")
-        #expect(pages.last?.resident == 0, "the second is not, until a frame needs it: \(pages)")
+        #expect(pages.total == 800 * 600 * 4 / 4096 && pages.advised != nil, "\(pages)")
+        // A kernel before 5.14 refuses the advice (the frame faults the pages in as before): then nothing is said
+        // of them.
+        if pages.advised == true {
+            #expect(pages.resident == pages.total, "the first buffer is resident: \(pages)")
+        }
         var drawn: [[Int]] = []
         window.onResize = { [unowned window] _, _ in
             window.present { buffer in

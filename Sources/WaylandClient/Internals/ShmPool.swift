@@ -141,9 +141,9 @@ final class ShmPool {
     private let buffers: [ShmBuffer]
     private let mapping: UnsafeMutableRawPointer
     private let size: Int
-    /// The thread making the first buffer's memory resident (``init(shm:width:height:scale:format:window:prefaults:)``),
-    /// joined before the memory is let go.
-    private var prefault: pthread_t?
+    /// The thread making the first buffer's memory resident (`prefaults`), stopped and joined before
+    /// the memory is let go.
+    private var prefault: Prefault?
     /// The buffer last committed: what the compositor shows.
     private(set) var front: ShmBuffer?
 
@@ -181,39 +181,7 @@ final class ShmPool {
         }
         wl_shm_pool_destroy(pool)
         buffers = made
-        if prefaults { prefault = Self.startPrefault(mapping, bytes: bufferSize) }
-    }
-
-    /// Starts a thread that makes `bytes` of memory at `start` resident and writable, 1 MiB at a time
-    /// from the end (the first frame fills from the top: the two meet instead of taking turns);
-    /// `nil` when no thread could be started. The kernel allocates the pages on the thread, in one
-    /// call per MiB; a kernel before 5.14 refuses the advice, and the frame faults them in as before.
-    nonisolated private static func startPrefault(_ start: UnsafeMutableRawPointer, bytes: Int) -> pthread_t? {
-        let range = UnsafeMutablePointer<(UnsafeMutableRawPointer, Int)>.allocate(capacity: 1)
-        range.initialize(to: (start, bytes))
-        var thread = pthread_t()
-        let started =
-            pthread_create(
-                &thread, nil,
-                { context in
-                    let range = context!.assumingMemoryBound(to: (UnsafeMutableRawPointer, Int).self)
-                    let (start, bytes) = range.pointee
-                    range.deallocate()
-                    let populateWrite: Int32 = 23  // MADV_POPULATE_WRITE: Glibc declares it under _GNU_SOURCE only
-                    let chunk = 1 << 20
-                    var end = bytes
-                    while end > 0 {
-                        let from = max(0, end - chunk) & ~4095
-                        guard madvise(start + from, end - from, populateWrite) == 0 else { break }
-                        end = from
-                    }
-                    return nil
-                }, range) == 0
-        guard started else {
-            range.deallocate()
-            return nil
-        }
-        return thread
+        if prefaults { prefault = Prefault.start(mapping, bytes: bufferSize) }
     }
 
     /// A buffer the compositor does not hold, the one not on screen first.
@@ -237,7 +205,9 @@ final class ShmPool {
     }
 
     func destroy() {
-        waitForPrefault()
+        // A pool let go before its frame (another size came): the thread stops after its MiB.
+        prefault?.stopAndWait()
+        prefault = nil
         for buffer in buffers { buffer.destroy() }
         munmap(mapping, size)
     }
@@ -258,9 +228,10 @@ final class ShmPool {
         return (vector.filter { $0 & 1 != 0 }.count, last - first)
     }
 
-    /// Waits for the thread making the first buffer resident, if one runs.
-    func waitForPrefault() {
-        if let prefault { pthread_join(prefault, nil) }
-        prefault = nil
+    /// Waits for the thread making the first buffer resident to end by itself (tests).
+    ///
+    /// - Returns: Whether the kernel took the advice; `nil` when no thread ran.
+    func waitForPrefault() -> Bool? {
+        prefault?.wait()
     }
 }
